@@ -1,0 +1,237 @@
+/*
+ * trax/probe.h - the interface between generated tracepoint probes and
+ * libtrax-ust.
+ *
+ * Applications never include this file directly: <trax/tracepoint-event.h>
+ * generates, for each tracepoint provider, descriptions of its events (names,
+ * log levels, field types) and one probe function per event class that
+ * serializes the fields. This header declares what that generated code uses.
+ * Changing a structure here changes the ABI: bump TRAX_PROBE_ABI.
+ */
+#ifndef TRAX_PROBE_H
+#define TRAX_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRAX_PROBE_ABI 1
+
+#ifndef TRAX_API
+#define TRAX_API __attribute__((visibility("default")))
+#endif
+
+/* Kinds of fields a ctf_*() macro describes. */
+enum trax_field_kind {
+	TRAX_FIELD_INTEGER = 1,
+	TRAX_FIELD_FLOAT,
+	TRAX_FIELD_STRING,
+	TRAX_FIELD_ARRAY,    /* fixed element count */
+	TRAX_FIELD_SEQUENCE, /* length field followed by the elements */
+	TRAX_FIELD_ENUM,
+};
+
+/* An integer as it is laid out in the trace (also array/sequence elements). */
+struct trax_integer_type {
+	uint8_t size;      /* bits: 8, 16, 32 or 64 */
+	uint8_t is_signed; /* two's complement when set */
+	uint8_t base;      /* preferred display base: 2, 8, 10 or 16 */
+	uint8_t network;   /* stored big-endian (ctf_*_network) */
+	uint8_t text;      /* UTF-8 text (ctf_array_text, ctf_sequence_text) */
+};
+
+/* One mapping of a TRACEPOINT_ENUM: a label for the values start..end. */
+struct trax_enum_entry {
+	const char *label;
+	int64_t start; /* read as uint64_t when the container is unsigned */
+	int64_t end;
+};
+
+struct trax_enum_desc {
+	const char *name;
+	const struct trax_enum_entry *entries;
+	unsigned int nr_entries;
+};
+
+/* One field of an event class, in declaration order. */
+struct trax_field_desc {
+	const char *name;
+	uint8_t kind;    /* enum trax_field_kind */
+	uint8_t nowrite; /* visible to filters, never written to the trace */
+	uint8_t float_bits; /* TRAX_FIELD_FLOAT: 32 or 64 */
+	struct trax_integer_type elem;   /* integer, enum container, elements */
+	struct trax_integer_type length; /* TRAX_FIELD_SEQUENCE: length type */
+	uint32_t count;                  /* TRAX_FIELD_ARRAY: element count */
+	const struct trax_enum_desc *enum_desc;
+};
+
+/* One event (a TRACEPOINT_EVENT or a TRACEPOINT_EVENT_INSTANCE). */
+struct trax_event_desc {
+	const char *name;       /* "provider:event" */
+	const char *class_name; /* the TRACEPOINT_EVENT_CLASS it instantiates */
+	const char *signature;  /* the probe's argument list, checked at connection */
+	void (*probe)(void);    /* called as probe(state, args...) */
+	const struct trax_field_desc *fields;
+	unsigned int nr_fields;
+	const int *const *loglevel; /* *loglevel NULL: TRACE_DEBUG_LINE */
+};
+
+struct trax_provider_desc {
+	const char *name;
+	struct trax_event_desc *const *events;
+	unsigned int nr_events;
+	unsigned int abi;
+};
+
+/*
+ * Where one event is recorded: a channel and the event's id in it. An event
+ * enabled in several channels has several bindings, in a list the probe walks.
+ * The library publishes a new list atomically; old lists stay valid.
+ */
+struct trax_binding {
+	struct trax_binding *next;
+	void *channel;
+	uint32_t event_id;
+	uint32_t flags;
+};
+
+/* What a tracepoint's data pointer points to: the event's live state. */
+struct trax_event_state {
+	struct trax_binding *bindings; /* NULL: recorded nowhere */
+	const struct trax_event_desc *desc;
+};
+
+/* A reservation: the probe writes the payload at pos, then commits. */
+struct trax_ctx {
+	char *pos;     /* next payload byte */
+	void *buf;     /* internal: the per-CPU buffer */
+	uint64_t offset; /* internal: position of the record in the buffer */
+	uint32_t len;    /* internal: record length, header included */
+	uint32_t pad;
+};
+
+/*
+ * Reserves room for a record of payload_len bytes in the binding's channel,
+ * writes the event header and context, and points ctx->pos at the payload.
+ * Returns 0, or -1 when the record is dropped (buffer full, record too large,
+ * tracing stopped): the drop is counted and nothing must be written.
+ */
+TRAX_API int trax_event_reserve(struct trax_ctx *ctx, const struct trax_binding *b,
+				size_t payload_len, const void *ip);
+/* Publishes a reserved record to the consumer. */
+TRAX_API void trax_event_commit(struct trax_ctx *ctx);
+
+TRAX_API int trax_provider_register(struct trax_provider_desc *provider);
+TRAX_API void trax_provider_unregister(struct trax_provider_desc *provider);
+
+/* Field writers used by the generated probes (byte-packed layout). */
+static inline void trax_write(struct trax_ctx *ctx, const void *src, size_t len)
+{
+	memcpy(ctx->pos, src, len);
+	ctx->pos += len;
+}
+
+static inline void trax_write_zero(struct trax_ctx *ctx, size_t len)
+{
+	memset(ctx->pos, 0, len);
+	ctx->pos += len;
+}
+
+/* Writes the low `size` bytes of v in big-endian order (network fields). */
+static inline void trax_write_be(struct trax_ctx *ctx, uint64_t v, size_t size)
+{
+	switch (size) {
+	case 1: {
+		uint8_t b = (uint8_t)v;
+		trax_write(ctx, &b, 1);
+		break;
+	}
+	case 2: {
+		uint16_t b = __builtin_bswap16((uint16_t)v);
+		trax_write(ctx, &b, 2);
+		break;
+	}
+	case 4: {
+		uint32_t b = __builtin_bswap32((uint32_t)v);
+		trax_write(ctx, &b, 4);
+		break;
+	}
+	default: {
+		uint64_t b = __builtin_bswap64(v);
+		trax_write(ctx, &b, 8);
+		break;
+	}
+	}
+}
+
+/* Writes the low `size` bytes of v in the machine's byte order. */
+static inline void trax_write_uint(struct trax_ctx *ctx, uint64_t v, size_t size)
+{
+	switch (size) {
+	case 1: {
+		uint8_t b = (uint8_t)v;
+		trax_write(ctx, &b, 1);
+		break;
+	}
+	case 2: {
+		uint16_t b = (uint16_t)v;
+		trax_write(ctx, &b, 2);
+		break;
+	}
+	case 4: {
+		uint32_t b = (uint32_t)v;
+		trax_write(ctx, &b, 4);
+		break;
+	}
+	default:
+		trax_write(ctx, &v, 8);
+		break;
+	}
+}
+
+/* Copies count elements of elem_size bytes, each converted to big-endian. */
+static inline void trax_write_be_array(struct trax_ctx *ctx, const void *src, size_t count,
+				       size_t elem_size)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t i;
+
+	for (i = 0; i < count; i++, p += elem_size) {
+		uint64_t v = 0;
+
+		switch (elem_size) {
+		case 1:
+			v = *p;
+			break;
+		case 2: {
+			uint16_t x;
+			memcpy(&x, p, 2);
+			v = x;
+			break;
+		}
+		case 4: {
+			uint32_t x;
+			memcpy(&x, p, 4);
+			v = x;
+			break;
+		}
+		default:
+			memcpy(&v, p, 8);
+			break;
+		}
+		trax_write_be(ctx, v, elem_size);
+	}
+}
+
+/* Sequence lengths past this are treated as too large to record. */
+#define TRAX_MAX_SEQUENCE_LEN ((size_t)1 << 28)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRAX_PROBE_H */

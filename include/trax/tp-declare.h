@@ -1,0 +1,56 @@
+/*
+ * trax/tp-declare.h - first reading of a provider header: declares each
+ * tracepoint and its inline call-site helper (and defines the tracepoint under
+ * TRACEPOINT_DEFINE). Included by <trax/tracepoint.h>, and again by
+ * <trax/tracepoint-event.h> to restore these meanings after generating probes.
+ * No include guard: it is meant to be read several times.
+ */
+#undef TRACEPOINT_EVENT
+#undef TRACEPOINT_EVENT_CLASS
+#undef TRACEPOINT_EVENT_INSTANCE
+#undef TRACEPOINT_LOGLEVEL
+#undef TRACEPOINT_ENUM
+#undef _TRAX_TP_DEFINITION
+
+#define TRACEPOINT_EVENT(prov, name, args, fields)                                            \
+	_TRAX_DECLARE_TRACEPOINT(prov, name, TP_ARGS(args))
+#define TRACEPOINT_EVENT_CLASS(prov, cls, args, fields)
+#define TRACEPOINT_EVENT_INSTANCE(prov, cls, name, args)                                      \
+	_TRAX_DECLARE_TRACEPOINT(prov, name, TP_ARGS(args))
+#define TRACEPOINT_LOGLEVEL(prov, name, level)
+#define TRACEPOINT_ENUM(prov, name, values)
+
+#ifdef TRACEPOINT_DEFINE
+/* The definition, and a pointer to it in the module's registration section. */
+#define _TRAX_TP_DEFINITION(prov, name, args)                                                 \
+	struct trax_tracepoint _TRAX_TP(prov, name) __attribute__((weak, visibility("hidden"))) = { \
+		#prov ":" #name, 0, 0, 0, _TRAX_STR(_TRAX_PARAMS(args))};                         \
+	static struct trax_tracepoint *const __trax_tp_ptr_##prov##___##name                   \
+		__attribute__((used, section("__trax_tracepoints_ptrs"))) = &_TRAX_TP(prov, name);
+#else
+#define _TRAX_TP_DEFINITION(prov, name, args)
+#endif
+
+/*
+ * The helper loads the probe once the branch in tracepoint() is taken; a NULL
+ * probe (provider not loaded) makes do_tracepoint() a no-op.
+ */
+#ifndef _TRAX_DECLARE_TRACEPOINT
+#ifdef __cplusplus
+#define _TRAX_EXTERN_C extern "C"
+#else
+#define _TRAX_EXTERN_C extern
+#endif
+#define _TRAX_DECLARE_TRACEPOINT(prov, name, args)                                            \
+	_TRAX_EXTERN_C struct trax_tracepoint _TRAX_TP(prov, name)                             \
+		__attribute__((visibility("hidden")));                                         \
+	_TRAX_TP_DEFINITION(prov, name, TP_ARGS(args))                                         \
+	static inline void __trax_tp_cb_##prov##___##name(_TRAX_PARAMS(args))                   \
+	{                                                                                      \
+		void *__tp_probe = __atomic_load_n(&_TRAX_TP(prov, name).probe, __ATOMIC_ACQUIRE); \
+		void *__tp_data = __atomic_load_n(&_TRAX_TP(prov, name).data, __ATOMIC_ACQUIRE);   \
+		if (__builtin_expect(__tp_probe != 0, 1))                                      \
+			((void (*)(void *_TRAX_CPARAMS(args)))__tp_probe)(                     \
+				__tp_data _TRAX_CANAMES(args));                                 \
+	}
+#endif

@@ -1,0 +1,58 @@
+/* cpu.c - current CPU detection (see cpu.h). */
+#include "common/cpu.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "common/env.h"
+#include "common/log.h"
+
+int (*trax_getcpu_override)(void);
+ptrdiff_t trax_rseq_offset;
+
+/* glibc exports these when it registers rseq for every thread (2.35+). */
+extern const ptrdiff_t __rseq_offset __attribute__((weak));
+extern const unsigned int __rseq_size __attribute__((weak));
+
+int trax_getcpu_slow(void)
+{
+	int c;
+
+	if (trax_getcpu_override)
+		return trax_getcpu_override();
+	c = sched_getcpu();
+	return c < 0 ? 0 : c;
+}
+
+void trax_cpu_init(void)
+{
+	const char *path = trax_env_get("GETCPU_PLUGIN");
+
+	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
+		trax_rseq_offset = __rseq_offset;
+	if (path && *path) {
+		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		void (*init)(int (**)(void));
+
+		if (!h) {
+			trax_debug("getcpu plugin %s: %s; ignored", path, dlerror());
+			return;
+		}
+		*(void **)&init = dlsym(h, "trax_getcpu_plugin_init");
+		if (!init) {
+			trax_debug("getcpu plugin %s: no trax_getcpu_plugin_init(); ignored", path);
+			return;
+		}
+		init(&trax_getcpu_override);
+		trax_debug("getcpu plugin %s loaded", path);
+	}
+}
+
+int trax_cpu_count(void)
+{
+	int n = get_nprocs_conf();
+
+	return n > 0 ? n : 1;
+}

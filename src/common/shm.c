@@ -1,0 +1,46 @@
+/* shm.c - memfd-backed shared memory. */
+#include "common/shm.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int trax_shm_create(struct trax_shm *shm, const char *name, size_t size)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)size) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = trax_shm_map(shm, fd, size);
+	if (err)
+		close(fd);
+	return err;
+}
+
+int trax_shm_map(struct trax_shm *shm, int fd, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	shm->fd = fd;
+	shm->addr = p;
+	shm->size = size;
+	return 0;
+}
+
+void trax_shm_destroy(struct trax_shm *shm)
+{
+	if (shm->addr)
+		munmap(shm->addr, shm->size);
+	if (shm->fd >= 0)
+		close(shm->fd);
+	shm->addr = NULL;
+	shm->fd = -1;
+}

@@ -1,0 +1,282 @@
+/*
+ * ringbuf.c - lock-free ring buffer of sub-buffers. See ringbuf.h for the
+ * accounting; the comments here explain the orderings.
+ */
+#include "ringbuf/ringbuf.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "common/futex.h"
+
+#define RINGBUF_MAGIC 0x676e697278617274ull /* "traxring" */
+
+static unsigned int log2_u64(uint64_t v)
+{
+	return 63u - (unsigned int)__builtin_clzll(v);
+}
+
+static int is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static size_t control_size(unsigned int num_subbuf)
+{
+	size_t sz = sizeof(struct ringbuf_shm) + num_subbuf * sizeof(struct ringbuf_commit);
+
+	return (sz + 4095) & ~(size_t)4095;
+}
+
+int ringbuf_config_check(const struct ringbuf_config *cfg)
+{
+	if (!is_pow2(cfg->subbuf_size) || cfg->subbuf_size < 256)
+		return -EINVAL;
+	if (!is_pow2(cfg->num_subbuf) || cfg->num_subbuf < 2)
+		return -EINVAL;
+	if (cfg->header_size >= cfg->subbuf_size / 2)
+		return -EINVAL;
+	if (cfg->ts_bits == 0 || cfg->ts_bits > 63 || !cfg->clock || !cfg->open || !cfg->close)
+		return -EINVAL;
+	if (cfg->subbuf_size > ((uint64_t)1 << 40) / cfg->num_subbuf)
+		return -EINVAL;
+	return 0;
+}
+
+size_t ringbuf_shm_size(const struct ringbuf_config *cfg)
+{
+	return control_size(cfg->num_subbuf) + cfg->subbuf_size * cfg->num_subbuf;
+}
+
+static void setup(struct ringbuf *rb, void *mem, const struct ringbuf_config *cfg)
+{
+	memset(rb, 0, sizeof(*rb));
+	rb->shm = mem;
+	rb->commit = (struct ringbuf_commit *)(rb->shm + 1);
+	rb->data = (char *)mem + control_size(cfg->num_subbuf);
+	rb->cfg = *cfg;
+	rb->subbuf_mask = cfg->subbuf_size - 1;
+	rb->subbuf_shift = log2_u64(cfg->subbuf_size);
+	rb->ts_limit = (uint64_t)1 << cfg->ts_bits;
+}
+
+int ringbuf_create(struct ringbuf *rb, void *mem, const struct ringbuf_config *cfg)
+{
+	int ret = ringbuf_config_check(cfg);
+
+	if (ret)
+		return ret;
+	setup(rb, mem, cfg);
+	rb->shm->subbuf_size = cfg->subbuf_size;
+	rb->shm->num_subbuf = cfg->num_subbuf;
+	rb->shm->mode = cfg->mode;
+	__atomic_store_n(&rb->shm->magic, RINGBUF_MAGIC, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int ringbuf_attach(struct ringbuf *rb, void *mem, const struct ringbuf_config *cfg)
+{
+	const struct ringbuf_shm *shm = mem;
+	int ret = ringbuf_config_check(cfg);
+
+	if (ret)
+		return ret;
+	if (__atomic_load_n(&shm->magic, __ATOMIC_ACQUIRE) != RINGBUF_MAGIC ||
+	    shm->subbuf_size != cfg->subbuf_size || shm->num_subbuf != cfg->num_subbuf ||
+	    shm->mode != (uint64_t)cfg->mode)
+		return -EINVAL;
+	setup(rb, mem, cfg);
+	return 0;
+}
+
+static inline char *subbuf_addr(struct ringbuf *rb, uint64_t pos)
+{
+	uint64_t span_mask = (rb->cfg.subbuf_size * rb->cfg.num_subbuf) - 1;
+
+	return rb->data + ((pos & ~rb->subbuf_mask) & span_mask);
+}
+
+static inline uint64_t complete_count(struct ringbuf *rb, uint64_t pos)
+{
+	uint64_t lap = pos / (rb->cfg.subbuf_size * rb->cfg.num_subbuf);
+
+	return (lap + 1) * (rb->cfg.subbuf_size + 1);
+}
+
+static inline uint64_t commit_index(struct ringbuf *rb, uint64_t pos)
+{
+	return (pos >> rb->subbuf_shift) & (rb->cfg.num_subbuf - 1);
+}
+
+/* Finishes the sub-buffer in which the content ends at end_pos. */
+static void close_subbuf(struct ringbuf *rb, uint64_t end_pos, uint64_t ts)
+{
+	uint64_t sb = end_pos & ~rb->subbuf_mask;
+	uint64_t content = end_pos - sb;
+	struct ringbuf_shm *shm = rb->shm;
+
+	rb->cfg.close(rb, subbuf_addr(rb, sb), ts, content,
+		      __atomic_load_n(&shm->discarded, __ATOMIC_RELAXED));
+	/* Release: the header's end fields are visible before completion. */
+	__atomic_fetch_add(&rb->commit[commit_index(rb, sb)].count,
+			   rb->cfg.subbuf_size - content + 1, __ATOMIC_RELEASE);
+	if (rb->cfg.notify) {
+		struct ringbuf_notify *n = rb->cfg.notify;
+
+		__atomic_fetch_add(&n->seq, 1, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&n->waiting, __ATOMIC_SEQ_CST))
+			trax_futex_wake(&n->seq);
+	}
+}
+
+void ringbuf_count_lost(struct ringbuf *rb, int too_large)
+{
+	__atomic_fetch_add(&rb->shm->discarded, 1, __ATOMIC_RELAXED);
+	if (too_large)
+		__atomic_fetch_add(&rb->shm->too_large, 1, __ATOMIC_RELAXED);
+}
+
+int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_short,
+		    size_t len_long)
+{
+	struct ringbuf_shm *shm = rb->shm;
+	const uint64_t S = rb->cfg.subbuf_size;
+	const uint64_t mask = rb->subbuf_mask;
+	const uint64_t H = rb->cfg.header_size;
+	const uint64_t span = S * rb->cfg.num_subbuf;
+	uint64_t old, begin, ts, len;
+	int open, close, ext;
+
+	if (len_short > S || len_long > S)
+		return -E2BIG;
+	old = __atomic_load_n(&shm->write_pos, __ATOMIC_RELAXED);
+	for (;;) {
+		uint64_t rel = old & mask;
+
+		/*
+		 * The clock is read after the position: a CAS that succeeds
+		 * proves no record was reserved since, so records are in
+		 * timestamp order in the buffer.
+		 */
+		ts = rb->cfg.clock();
+		open = close = ext = 0;
+		if (rel == 0) {
+			open = 1;
+			begin = old + H;
+			len = len_short; /* first record: its packet starts at ts */
+		} else {
+			/*
+			 * last_ts may lag behind the previous record (stores
+			 * race) but never leads it: the test stays safe.
+			 */
+			uint64_t last = __atomic_load_n(&shm->last_ts, __ATOMIC_RELAXED);
+
+			ext = !(ts - last < rb->ts_limit);
+			len = ext ? len_long : len_short;
+			begin = old;
+			if (rel + len >= S) {
+				/* Does not fit: close this sub-buffer, open the next. */
+				open = close = 1;
+				ext = 0;
+				len = len_short;
+				begin = (old | mask) + 1 + H;
+			}
+		}
+		if (open) {
+			uint64_t sb = begin - H;
+
+			if (H + len >= S)
+				return -E2BIG;
+			if (rb->cfg.mode == RINGBUF_DISCARD) {
+				/* The consumer has not released this sub-buffer's last lap. */
+				if (sb - __atomic_load_n(&shm->read_pos, __ATOMIC_ACQUIRE) >= span)
+					return -ENOBUFS;
+			} else if (sb >= span) {
+				/* A late writer may still be filling the previous lap. */
+				uint64_t prev = complete_count(rb, sb - span);
+
+				if (__atomic_load_n(&rb->commit[commit_index(rb, sb)].count,
+						    __ATOMIC_ACQUIRE) != prev)
+					return -ENOBUFS;
+			}
+		}
+		if (__atomic_compare_exchange_n(&shm->write_pos, &old, begin + len, 1,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			break;
+	}
+	__atomic_store_n(&shm->last_ts, ts, __ATOMIC_RELAXED);
+
+	if (open) {
+		uint64_t sb = begin - H;
+
+		if (rb->cfg.mode == RINGBUF_OVERWRITE) {
+			/* Push the reader past the sub-buffer this lap reuses. */
+			uint64_t r = __atomic_load_n(&shm->read_pos, __ATOMIC_RELAXED);
+
+			while (sb - r >= span &&
+			       !__atomic_compare_exchange_n(&shm->read_pos, &r, sb - span + S, 1,
+							    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+				;
+		}
+		rb->cfg.open(rb, subbuf_addr(rb, sb), ts, sb >> rb->subbuf_shift);
+		__atomic_fetch_add(&rb->commit[commit_index(rb, sb)].count, H, __ATOMIC_RELEASE);
+	}
+	if (close)
+		close_subbuf(rb, old, ts);
+
+	slot->ptr = subbuf_addr(rb, begin) + (begin & mask);
+	slot->pos = begin;
+	slot->ts = ts;
+	slot->len = (uint32_t)len;
+	slot->extended = ext;
+	return 0;
+}
+
+void ringbuf_flush(struct ringbuf *rb)
+{
+	struct ringbuf_shm *shm = rb->shm;
+	uint64_t old = __atomic_load_n(&shm->write_pos, __ATOMIC_RELAXED);
+	uint64_t ts;
+
+	for (;;) {
+		if ((old & rb->subbuf_mask) == 0)
+			return; /* nothing open */
+		/* Read before the CAS: the next packet cannot begin earlier. */
+		ts = rb->cfg.clock();
+		if (__atomic_compare_exchange_n(&shm->write_pos, &old, (old | rb->subbuf_mask) + 1,
+						1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			break;
+	}
+	close_subbuf(rb, old, ts);
+}
+
+int ringbuf_subbuf_complete(struct ringbuf *rb, uint64_t pos)
+{
+	return __atomic_load_n(&rb->commit[commit_index(rb, pos)].count, __ATOMIC_ACQUIRE) ==
+	       complete_count(rb, pos);
+}
+
+int ringbuf_get_subbuf(struct ringbuf *rb, uint64_t *pos, void **subbuf)
+{
+	uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
+
+	if (!ringbuf_subbuf_complete(rb, r))
+		return -1;
+	*pos = r;
+	*subbuf = subbuf_addr(rb, r);
+	return 0;
+}
+
+void ringbuf_put_subbuf(struct ringbuf *rb, uint64_t pos)
+{
+	uint64_t expected = pos;
+
+	/* In overwrite mode a producer may have pushed read_pos already. */
+	__atomic_compare_exchange_n(&rb->shm->read_pos, &expected, pos + rb->cfg.subbuf_size, 0,
+				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+uint64_t ringbuf_discarded(struct ringbuf *rb)
+{
+	return __atomic_load_n(&rb->shm->discarded, __ATOMIC_RELAXED);
+}

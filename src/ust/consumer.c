@@ -1,0 +1,285 @@
+/*
+ * consumer.c - the in-process consumer: a thread that writes complete
+ * sub-buffers to one stream file per CPU and keeps the metadata file in step
+ * with the events bound to the channel.
+ *
+ * It sleeps on the channel's notify word (woken when a sub-buffer closes, or
+ * after a period) and never makes an application thread wait. Output errors
+ * (unwritable directory, full disk) are reported once with TRAX_DEBUG and
+ * then the data is dropped, so the application runs on unchanged.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/futex.h"
+#include "common/log.h"
+#include "common/strbuf.h"
+#include "ctf/writer-packet.h"
+#include "ust/ust.h"
+
+#define CONSUMER_PERIOD_NS (100u * 1000u * 1000u)
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void output_error(struct trax_session *s, const char *what, int err)
+{
+	if (!s->output_failed)
+		trax_debug("cannot write %s in %s: %s; recording goes on, the data is dropped",
+			   what, s->path, strerror(-err));
+	s->output_failed = 1;
+}
+
+/* Appends the events bound since the last call to the metadata file. */
+static void write_metadata(struct trax_session *s)
+{
+	struct trax_channel *ch = &s->channel;
+	struct strbuf sb;
+	uint32_t i;
+	int err;
+
+	if (__atomic_load_n(&ch->metadata_generation, __ATOMIC_ACQUIRE) ==
+	    s->metadata_generation_written)
+		return;
+	strbuf_init(&sb);
+	trax_registry_lock();
+	s->metadata_generation_written = ch->metadata_generation;
+	for (i = s->metadata_events_written; i < ch->nr_events; i++)
+		ctf_metadata_event(&sb, ch->events[i].desc, ch->events[i].id, ch->stream_id,
+				   ch->events[i].loglevel);
+	s->metadata_events_written = ch->nr_events;
+	trax_registry_unlock();
+	if (sb.failed)
+		trax_debug("out of memory writing the metadata");
+	else if (sb.len && s->metadata_fd >= 0 && (err = write_all(s->metadata_fd, sb.buf, sb.len)))
+		output_error(s, "the metadata", err);
+	strbuf_free(&sb);
+}
+
+static void write_packet(struct trax_session *s, int cpu, const void *subbuf)
+{
+	const struct ctf_packet_header *h = subbuf;
+	int err;
+
+	if (s->output_failed || s->stream_fds[cpu] < 0)
+		return;
+	err = write_all(s->stream_fds[cpu], subbuf, (size_t)(h->packet_size / 8));
+	if (err)
+		output_error(s, "a stream file", err);
+}
+
+/* Writes every complete sub-buffer (discard mode); returns how many. */
+static unsigned int drain(struct trax_session *s)
+{
+	struct trax_channel *ch = &s->channel;
+	unsigned int n = 0;
+	int cpu;
+
+	if (ch->attr.overwrite)
+		return 0; /* a flight recorder keeps its data until the end */
+	/* Metadata first: it must describe every event the packets hold. */
+	write_metadata(s);
+	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
+		struct ringbuf *rb = &ch->bufs[cpu];
+		uint64_t pos;
+		void *sb;
+
+		while (ringbuf_get_subbuf(rb, &pos, &sb) == 0) {
+			write_packet(s, cpu, sb);
+			ringbuf_put_subbuf(rb, pos);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Overwrite mode, at the end: the sub-buffers still in memory, oldest first. */
+static void drain_overwrite(struct trax_session *s)
+{
+	struct trax_channel *ch = &s->channel;
+	int cpu;
+
+	write_metadata(s);
+	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
+		struct ringbuf *rb = &ch->bufs[cpu];
+		uint64_t S = rb->cfg.subbuf_size;
+		uint64_t w = __atomic_load_n(&rb->shm->write_pos, __ATOMIC_ACQUIRE);
+		uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
+		uint64_t span = S * rb->cfg.num_subbuf;
+		uint64_t pos;
+
+		for (pos = r; pos < w; pos += S) {
+			if (!ringbuf_subbuf_complete(rb, pos))
+				continue;
+			write_packet(s, cpu, rb->data + (pos & (span - 1)));
+		}
+	}
+}
+
+static void flush_all(struct trax_session *s)
+{
+	struct trax_channel *ch = &s->channel;
+	int cpu;
+
+	for (cpu = 0; cpu < ch->nr_cpus; cpu++)
+		ringbuf_flush(&ch->bufs[cpu]);
+}
+
+/* Waits a little for records reserved before a flush to be committed. */
+static void settle(struct trax_session *s)
+{
+	struct trax_channel *ch = &s->channel;
+	struct timespec pause = {0, 200000};
+	int tries, cpu, pending;
+
+	for (tries = 0; tries < 50; tries++) {
+		pending = 0;
+		for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
+			struct ringbuf *rb = &ch->bufs[cpu];
+			uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
+			uint64_t w = __atomic_load_n(&rb->shm->write_pos, __ATOMIC_ACQUIRE);
+
+			if (!ch->attr.overwrite && r < w && !ringbuf_subbuf_complete(rb, r))
+				pending = 1;
+		}
+		if (!pending)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
+static void report_discarded(struct trax_session *s)
+{
+	struct trax_channel *ch = &s->channel;
+	uint64_t total = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < ch->nr_cpus; cpu++)
+		total += ringbuf_discarded(&ch->bufs[cpu]);
+	if (total != s->discarded_reported) {
+		trax_debug("channel %s: %llu events discarded so far (buffers full%s)", ch->name,
+			   (unsigned long long)total,
+			   ch->attr.overwrite ? "" : "; larger or more sub-buffers would keep them");
+		s->discarded_reported = total;
+	}
+}
+
+static void final_flush(struct trax_session *s)
+{
+	flush_all(s);
+	settle(s);
+	if (s->channel.attr.overwrite)
+		drain_overwrite(s);
+	else
+		drain(s);
+	write_metadata(s);
+	report_discarded(s);
+}
+
+static void *consumer_thread(void *arg)
+{
+	struct trax_session *s = arg;
+	struct ringbuf_notify *nt = s->channel.notify;
+	sigset_t all;
+
+	/* Signals go to the application's threads, never here. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	pthread_setname_np(pthread_self(), "trax-consumer");
+
+	while (!__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE)) {
+		uint32_t seq, req;
+
+		__atomic_store_n(&nt->waiting, 1, __ATOMIC_SEQ_CST);
+		seq = __atomic_load_n(&nt->seq, __ATOMIC_SEQ_CST);
+		req = __atomic_load_n(&s->request, __ATOMIC_ACQUIRE);
+		if (req != __atomic_load_n(&s->request_done, __ATOMIC_RELAXED)) {
+			final_flush(s);
+			__atomic_store_n(&s->request_done, req, __ATOMIC_RELEASE);
+			continue;
+		}
+		if (drain(s) == 0) {
+			write_metadata(s);
+			trax_futex_wait(&nt->seq, seq, CONSUMER_PERIOD_NS);
+		}
+		__atomic_store_n(&nt->waiting, 0, __ATOMIC_RELAXED);
+		if (trax_debug_enabled)
+			report_discarded(s);
+	}
+	final_flush(s);
+	return NULL;
+}
+
+int trax_consumer_start(struct trax_session *s)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&s->thread, NULL, consumer_thread, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		trax_debug("cannot start the consumer thread: %s", strerror(err));
+		return -err;
+	}
+	s->thread_started = 1;
+	return 0;
+}
+
+void trax_consumer_flush(struct trax_session *s, int final)
+{
+	if (!s->thread_started) {
+		final_flush(s);
+		return;
+	}
+	if (!final) {
+		trax_consumer_flush_from_signal(s);
+		return;
+	}
+	__atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&s->channel.notify->seq, 1, __ATOMIC_SEQ_CST);
+	trax_futex_wake(&s->channel.notify->seq);
+	pthread_join(s->thread, NULL);
+	s->thread_started = 0;
+}
+
+void trax_consumer_flush_from_signal(struct trax_session *s)
+{
+	uint32_t req = __atomic_add_fetch(&s->request, 1, __ATOMIC_ACQ_REL);
+	struct timespec pause = {0, 1000000};
+	int waited;
+
+	if (!s->thread_started || __atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_fetch_add(&s->channel.notify->seq, 1, __ATOMIC_SEQ_CST);
+	trax_futex_wake(&s->channel.notify->seq);
+	/* Bounded: a stuck consumer must not hang a dying application. */
+	for (waited = 0; waited < 3000; waited++) {
+		if ((int32_t)(__atomic_load_n(&s->request_done, __ATOMIC_ACQUIRE) - req) >= 0)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}

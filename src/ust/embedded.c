@@ -1,0 +1,328 @@
+/*
+ * embedded.c - tracing without a daemon: TRAX_OUTPUT=DIR ./app.
+ *
+ * At start-up the library creates one session with one channel (channel0),
+ * enables the events named by TRAX_EVENTS (default: all), starts the
+ * in-process consumer, and leaves a complete trace in
+ * DIR/ust/pid/PROCNAME-PID-DATE/ when the program ends: by exit(), by
+ * returning from main, or on a fatal signal (the committed events are
+ * written before the signal takes its course).
+ *
+ * Settings: TRAX_SUBBUF_SIZE, TRAX_NUM_SUBBUF, TRAX_OVERWRITE=1,
+ * TRAX_CONTEXT=vpid,vtid,procname,pthread_id,ip, TRAX_BLOCKING_TIMEOUT (ms,
+ * with TRAX_ALLOW_BLOCKING).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/env.h"
+#include "common/log.h"
+#include "common/strbuf.h"
+#include "common/uuid.h"
+#include "ust/ust.h"
+
+#ifndef TRAX_VERSION
+#define TRAX_VERSION "0.0.0"
+#endif
+
+struct trax_session *trax_embedded_session;
+static struct trax_session session_storage;
+
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS, SIGFPE,
+				    SIGILL, SIGQUIT, SIGHUP};
+#define NR_FATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+static struct sigaction previous_action[NR_FATAL];
+static int handlers_installed;
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char tmp[4096];
+	size_t i, n = strlen(path);
+
+	if (n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (tmp[i] == '/' || tmp[i] == 0) {
+			char c = tmp[i];
+
+			tmp[i] = 0;
+			if (mkdir(tmp, 0770) < 0 && errno != EEXIST)
+				return -errno;
+			tmp[i] = c;
+		}
+	}
+	return 0;
+}
+
+static int parse_contexts(struct trax_channel_attr *attr, const char *list)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		char name[32];
+		size_t n = strcspn(p, ",");
+		int c;
+
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = 0;
+			c = ctf_context_from_name(name);
+			if (c < 0) {
+				trax_debug("TRAX_CONTEXT: unknown context '%s' (known: vpid, vtid, "
+					   "procname, pthread_id, ip)",
+					   name);
+			} else if (attr->nr_contexts < CTF_CTX_COUNT) {
+				unsigned int i, dup = 0;
+
+				for (i = 0; i < attr->nr_contexts; i++)
+					dup |= attr->contexts[i] == c;
+				if (!dup)
+					attr->contexts[attr->nr_contexts++] = (uint8_t)c;
+			}
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static void add_env_str(struct trax_session *s, const char *key, const char *val)
+{
+	s->env[s->nr_env].key = key;
+	s->env[s->nr_env].str = val;
+	s->nr_env++;
+}
+
+static void add_env_num(struct trax_session *s, const char *key, int64_t val)
+{
+	s->env[s->nr_env].key = key;
+	s->env[s->nr_env].str = NULL;
+	s->env[s->nr_env].num = val;
+	s->nr_env++;
+}
+
+static int open_output(struct trax_session *s, const char *dir)
+{
+	struct trax_channel *ch = &s->channel;
+	struct ctf_trace_desc trace;
+	struct ctf_stream_desc stream;
+	struct strbuf sb;
+	char path[4200];
+	int cpu, err, fd;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(s->datetime, sizeof(s->datetime), "%Y%m%d-%H%M%S", &tm);
+	if ((size_t)snprintf(s->path, sizeof(s->path), "%s/ust/pid/%s-%d-%s", dir, s->procname,
+			     (int)getpid(), s->datetime) >= sizeof(s->path))
+		return -ENAMETOOLONG;
+	err = make_dirs(s->path);
+	if (err)
+		return err;
+
+	s->stream_fds = malloc(sizeof(int) * (size_t)ch->nr_cpus);
+	if (!s->stream_fds)
+		return -ENOMEM;
+	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
+		snprintf(path, sizeof(path), "%s/%s_%d", s->path, ch->name, cpu);
+		s->stream_fds[cpu] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
+		if (s->stream_fds[cpu] < 0)
+			return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/metadata", s->path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
+	if (fd < 0)
+		return -errno;
+	s->metadata_fd = fd;
+
+	memset(&trace, 0, sizeof(trace));
+	memcpy(trace.uuid, ch->trace_uuid, 16);
+	trax_clock_describe(&trace.clock);
+	trace.env = s->env;
+	trace.nr_env = s->nr_env;
+	memset(&stream, 0, sizeof(stream));
+	stream.id = ch->stream_id;
+	stream.contexts = ch->attr.contexts;
+	stream.nr_contexts = ch->attr.nr_contexts;
+	strbuf_init(&sb);
+	ctf_metadata_trace(&sb, &trace);
+	ctf_metadata_stream(&sb, &stream);
+	err = sb.failed ? -ENOMEM : 0;
+	if (!err && write(fd, sb.buf, sb.len) != (ssize_t)sb.len)
+		err = -errno ? -errno : -EIO;
+	strbuf_free(&sb);
+	return err;
+}
+
+static void signal_flush(int sig, siginfo_t *info, void *uctx)
+{
+	struct trax_session *s = trax_embedded_session;
+	int saved_errno = errno;
+	unsigned int i;
+
+	if (s)
+		trax_consumer_flush_from_signal(s);
+	for (i = 0; i < NR_FATAL; i++) {
+		struct sigaction *old = &previous_action[i];
+
+		if (fatal_signals[i] != sig)
+			continue;
+		if (old->sa_flags & SA_SIGINFO) {
+			if (old->sa_sigaction) {
+				errno = saved_errno;
+				old->sa_sigaction(sig, info, uctx);
+				return;
+			}
+		} else if (old->sa_handler == SIG_IGN) {
+			errno = saved_errno;
+			return;
+		} else if (old->sa_handler != SIG_DFL) {
+			errno = saved_errno;
+			old->sa_handler(sig);
+			return;
+		}
+		/* Default action: put it back and let the signal take its course. */
+		sigaction(sig, old, NULL);
+		if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) {
+			if (info && info->si_code > 0)
+				return; /* the faulting instruction runs again and dies */
+		}
+		{
+			sigset_t set;
+
+			sigemptyset(&set);
+			sigaddset(&set, sig);
+			pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+		}
+		raise(sig);
+		return;
+	}
+}
+
+static void install_signal_handlers(void)
+{
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = signal_flush;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NR_FATAL; i++) {
+		struct sigaction cur;
+
+		/* Leave alone what the application (or its parent) chose to ignore. */
+		if (sigaction(fatal_signals[i], NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
+		    cur.sa_handler == SIG_IGN) {
+			previous_action[i] = cur;
+			continue;
+		}
+		sigaction(fatal_signals[i], &sa, &previous_action[i]);
+	}
+	handlers_installed = 1;
+}
+
+static void after_fork_child(void)
+{
+	/*
+	 * The buffers are shared with the parent: a child of a traced process
+	 * must not write into them. It runs untraced (exec starts afresh).
+	 */
+	trax_context_reset_after_fork();
+	if (trax_embedded_session) {
+		__atomic_store_n(&trax_embedded_session->channel.active, 0, __ATOMIC_RELEASE);
+		trax_embedded_session->thread_started = 0;
+		trax_embedded_session = NULL;
+	}
+}
+
+void trax_embedded_init(void)
+{
+	const char *dir = trax_env_get("OUTPUT");
+	const char *events = trax_env_get("EVENTS");
+	struct trax_session *s = &session_storage;
+	struct trax_channel_attr attr;
+	uint8_t uuid[16];
+	int err;
+
+	pthread_atfork(NULL, NULL, after_fork_child);
+	if (!dir || !*dir)
+		return;
+
+	memset(s, 0, sizeof(*s));
+	s->metadata_fd = -1;
+	gethostname(s->hostname, sizeof(s->hostname) - 1);
+	prctl(PR_GET_NAME, s->procname, 0, 0, 0);
+	if (!s->procname[0])
+		strcpy(s->procname, "app");
+	add_env_str(s, "hostname", s->hostname);
+	add_env_str(s, "domain", "ust");
+	add_env_str(s, "tracer_name", "trax-ust");
+	add_env_num(s, "tracer_major", strtol(TRAX_VERSION, NULL, 10));
+	add_env_num(s, "tracer_minor", strtol(strchr(TRAX_VERSION, '.') + 1, NULL, 10));
+	add_env_num(s, "tracer_patchlevel",
+		    strtol(strrchr(TRAX_VERSION, '.') + 1, NULL, 10));
+	add_env_num(s, "vpid", getpid());
+	add_env_str(s, "procname", s->procname);
+	add_env_str(s, "vpid_datetime", s->datetime);
+	add_env_str(s, "trace_buffering_scheme", "pid");
+
+	trax_channel_attr_default(&attr);
+	parse_contexts(&attr, trax_env_get("CONTEXT"));
+	trax_uuid_generate(uuid);
+	err = trax_channel_create(&s->channel, "channel0", 0, &attr, uuid);
+	if (err) {
+		trax_debug("tracing disabled: cannot create the channel");
+		return;
+	}
+	err = open_output(s, dir);
+	if (err) {
+		trax_debug("tracing disabled: cannot write the trace in %s: %s", dir,
+			   strerror(-err));
+		trax_channel_destroy(&s->channel);
+		return;
+	}
+	trax_embedded_session = s;
+	if (trax_consumer_start(s)) {
+		trax_embedded_session = NULL;
+		return;
+	}
+	install_signal_handlers();
+	__atomic_store_n(&s->channel.active, 1, __ATOMIC_RELEASE);
+	trax_registry_enable(&s->channel, events && *events ? events : "*");
+	trax_debug("tracing to %s (%llu x %u bytes per CPU, %s mode)", s->path,
+		   (unsigned long long)attr.num_subbuf, (unsigned int)attr.subbuf_size,
+		   attr.overwrite ? "overwrite" : "discard");
+}
+
+void trax_embedded_fini(void)
+{
+	struct trax_session *s = trax_embedded_session;
+	int cpu;
+
+	if (!s || s->stopped)
+		return;
+	s->stopped = 1;
+	trax_consumer_flush(s, 1);
+	__atomic_store_n(&s->channel.active, 0, __ATOMIC_RELEASE);
+	for (cpu = 0; s->stream_fds && cpu < s->channel.nr_cpus; cpu++)
+		if (s->stream_fds[cpu] >= 0)
+			close(s->stream_fds[cpu]);
+	if (s->metadata_fd >= 0)
+		close(s->metadata_fd);
+	s->metadata_fd = -1;
+	trax_debug("trace written to %s", s->path);
+	/* Buffers stay mapped: threads still running may record (and drop) events. */
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Installs the Debian packages that trax's tests ("test") or benchmarks
+# ("bench") need, only when something is missing.
+set -e
+what=${1:-test}
+need=""
+have() { command -v "$1" >/dev/null 2>&1; }
+have cmake || need="$need cmake"
+have cc || need="$need gcc"
+have c++ || need="$need g++"
+have babeltrace2 || need="$need babeltrace2"
+have python3 || need="$need python3"
+if [ "$what" = bench ] || [ "$what" = test ]; then
+	have lttng || need="$need lttng-tools"
+	[ -f /usr/include/lttng/tracepoint.h ] || need="$need liblttng-ust-dev"
+fi
+[ -n "$need" ] || exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing:$need (run as root, or install them)" >&2
+	exit 1
+fi
+echo "install-deps: installing$need"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends $need >/dev/null

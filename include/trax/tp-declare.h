@@ -45,7 +45,8 @@
 	_TRAX_EXTERN_C struct trax_tracepoint _TRAX_TP(prov, name)                             \
 		__attribute__((visibility("hidden")));                                         \
 	_TRAX_TP_DEFINITION(prov, name, TP_ARGS(args))                                         \
-	static inline void __trax_tp_cb_##prov##___##name(_TRAX_PARAMS(args))                   \
+	static inline __attribute__((always_inline)) void __trax_tp_cb_##prov##___##name(        \
+		_TRAX_PARAMS(args))                                                            \
 	{                                                                                      \
 		void *__tp_probe = __atomic_load_n(&_TRAX_TP(prov, name).probe, __ATOMIC_ACQUIRE); \
 		void *__tp_data = __atomic_load_n(&_TRAX_TP(prov, name).data, __ATOMIC_ACQUIRE);   \

@@ -14,6 +14,7 @@
 #include "common/uuid.h"
 
 uint64_t (*trax_clock_override)(void);
+struct trax_tsc_model trax_tsc;
 static struct trax_clock_plugin plugin;
 static char clock_uuid[37];
 
@@ -87,3 +88,156 @@ void trax_clock_describe(struct trax_clock_info *info)
 		info->offset_s -= 1;
 	}
 }
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#define TSC_PERIOD_NS 50000000u /* re-base every 50 ms */
+#define TSC_MAX_SLEW_PPM 1000u
+
+static uint32_t rebase_lock;
+static uint64_t anchor_tsc, anchor_ns; /* first calibration point: the long baseline */
+static uint64_t max_period;              /* TSC_PERIOD_NS in cycles */
+
+static uint64_t model_at(uint64_t t, uint64_t bt, uint64_t bn, uint64_t mu)
+{
+	if (t < bt)
+		return bn; /* a TSC read a little early: hold, never step back */
+	return bn + (uint64_t)(((unsigned __int128)(t - bt) * mu) >> 32);
+}
+
+/*
+ * A close (TSC, CLOCK_MONOTONIC) pair: the tightest of a few tries, since a
+ * virtual CPU can be descheduled between two reads.
+ */
+static void sample(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		uint64_t t1 = trax_rdtsc();
+		uint64_t m = trax_clock_monotonic();
+		uint64_t t2 = trax_rdtsc();
+
+		if (t2 - t1 < best) {
+			best = t2 - t1;
+			*tsc = t1 + (t2 - t1) / 2;
+			*ns = m;
+		}
+	}
+}
+
+uint64_t trax_clock_rebase(uint64_t t)
+{
+	uint64_t bt = __atomic_load_n(&trax_tsc.base_tsc, __ATOMIC_RELAXED);
+	uint64_t bn = __atomic_load_n(&trax_tsc.base_ns, __ATOMIC_RELAXED);
+	uint64_t mu = __atomic_load_n(&trax_tsc.mult, __ATOMIC_RELAXED);
+	uint64_t tn, mono, v, slope, mult;
+	int64_t err, corr, limit;
+
+	if (__atomic_exchange_n(&rebase_lock, 1, __ATOMIC_ACQUIRE))
+		return model_at(t, bt, bn, mu); /* another thread is at it */
+	bt = trax_tsc.base_tsc;
+	bn = trax_tsc.base_ns;
+	mu = trax_tsc.mult;
+	if (t >= bt && t - bt <= trax_tsc.period) {
+		__atomic_store_n(&rebase_lock, 0, __ATOMIC_RELEASE);
+		return model_at(t, bt, bn, mu);
+	}
+	sample(&tn, &mono);
+	v = model_at(tn, bt, bn, mu);
+	/* Slope over the whole run so far: ever more precise. */
+	slope = (uint64_t)(((unsigned __int128)(mono - anchor_ns) << 32) / (tn - anchor_tsc));
+	err = (int64_t)(mono - v);
+	if (err > 5000 || slope == 0) {
+		/* Behind by more than 5 us: step forward (time never goes back). */
+		v = mono;
+		err = 0;
+	}
+	/* Slew: remove the error over the next period, within TSC_MAX_SLEW_PPM. */
+	corr = (int64_t)(((__int128)err << 32) / (__int128)(trax_tsc.period ? trax_tsc.period : 1));
+	limit = (int64_t)(slope / (1000000u / TSC_MAX_SLEW_PPM));
+	if (corr > limit)
+		corr = limit;
+	if (corr < -limit)
+		corr = -limit;
+	mult = (uint64_t)((int64_t)slope + corr);
+
+	__atomic_store_n(&trax_tsc.seq, trax_tsc.seq + 1, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&trax_tsc.base_tsc, tn, __ATOMIC_RELAXED);
+	__atomic_store_n(&trax_tsc.base_ns, v, __ATOMIC_RELAXED);
+	__atomic_store_n(&trax_tsc.mult, mult, __ATOMIC_RELAXED);
+	/* Short periods while the slope is young, then TSC_PERIOD_NS. */
+	if (trax_tsc.period < max_period)
+		__atomic_store_n(&trax_tsc.period, trax_tsc.period * 2, __ATOMIC_RELAXED);
+	__atomic_store_n(&trax_tsc.seq, trax_tsc.seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&rebase_lock, 0, __ATOMIC_RELEASE);
+	if (t <= tn)
+		return model_at(t, bt, bn, mu) < v ? model_at(t, bt, bn, mu) : v;
+	return model_at(t, tn, v, mult);
+}
+
+static int tsc_is_safe(void)
+{
+	unsigned int a, b, c, d;
+	char cs[32] = {0};
+	int fd;
+	ssize_t n;
+
+	/* Invariant TSC: constant rate, runs in deep C-states. */
+	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
+		return 0;
+	/* The kernel trusts it (synchronized across CPUs) when it keeps time with it. */
+	fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, cs, sizeof(cs) - 1);
+	close(fd);
+	return n >= 3 && !strncmp(cs, "tsc", 3) && (cs[3] == '\n' || cs[3] == 0);
+}
+
+void trax_clock_tsc_enable(void)
+{
+	const char *v = trax_env_get("CLOCK_TSC");
+	uint64_t t0, m0, t1, m1;
+
+	if (__atomic_load_n(&trax_tsc.enabled, __ATOMIC_ACQUIRE) || trax_clock_override)
+		return;
+	if (v && !strcmp(v, "0"))
+		return;
+	if (!tsc_is_safe()) {
+		trax_debug("timestamps from clock_gettime(CLOCK_MONOTONIC): the TSC is not the "
+			   "kernel's clocksource here");
+		return;
+	}
+	sample(&t0, &m0);
+	do
+		sample(&t1, &m1);
+	while (m1 - m0 < 200000 || t1 <= t0);
+	anchor_tsc = t0;
+	anchor_ns = m0;
+	trax_tsc.mult = (uint64_t)(((unsigned __int128)(m1 - m0) << 32) / (t1 - t0));
+	trax_tsc.base_tsc = t1;
+	trax_tsc.base_ns = m1;
+	max_period = (uint64_t)(((unsigned __int128)TSC_PERIOD_NS << 32) / trax_tsc.mult);
+	trax_tsc.period = max_period >> 6; /* ~0.8 ms, doubling up to 50 ms */
+	__atomic_store_n(&trax_tsc.enabled, 1, __ATOMIC_RELEASE);
+	trax_debug("timestamps from the TSC (%.1f MHz), tracking CLOCK_MONOTONIC",
+		   4294967296.0 / (double)trax_tsc.mult * 1000.0);
+}
+#else
+uint64_t trax_clock_rebase(uint64_t tsc)
+{
+	(void)tsc;
+	return trax_clock_monotonic();
+}
+
+void trax_clock_tsc_enable(void)
+{
+}
+#endif

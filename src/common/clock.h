@@ -19,6 +19,68 @@ struct trax_clock_plugin {
 /* Non-NULL once a plugin is loaded; read on every timestamp. */
 extern uint64_t (*trax_clock_override)(void);
 
+/*
+ * CLOCK_MONOTONIC from the TSC. clock_gettime() costs ~35 ns in a VM, rdtsc
+ * ~11 ns, so on x86-64 with an invariant TSC that the kernel itself uses as
+ * its clocksource, the tracer computes
+ *
+ *     ns = base_ns + (((tsc - base_tsc) * mult) >> 32)
+ *
+ * and re-bases the model every period against clock_gettime(), slewing its
+ * slope so that it tracks CLOCK_MONOTONIC (NTP corrections included) within
+ * a microsecond or so, and never steps back. Readers take the parameters
+ * under a sequence count. The per-buffer timestamp order does not depend on
+ * this clock: the ring buffer clamps each record to its predecessor.
+ */
+struct trax_tsc_model {
+	uint32_t seq;         /* odd while the parameters change */
+	uint32_t enabled;     /* 0: use clock_gettime() */
+	uint64_t base_tsc;
+	uint64_t base_ns;
+	uint64_t mult;        /* ns per cycle, 32.32 fixed point */
+	uint64_t period;      /* cycles after base_tsc that trigger a re-base */
+} __attribute__((aligned(64)));
+
+extern struct trax_tsc_model trax_tsc;
+uint64_t trax_clock_rebase(uint64_t tsc);
+/* Starts reading the TSC if it is safe here (calibrates once, ~200 us). */
+void trax_clock_tsc_enable(void);
+
+#if defined(__x86_64__)
+static inline uint64_t trax_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline int trax_clock_tsc_read(uint64_t *ns)
+{
+	for (;;) {
+		uint32_t s = __atomic_load_n(&trax_tsc.seq, __ATOMIC_ACQUIRE);
+		uint64_t bt = __atomic_load_n(&trax_tsc.base_tsc, __ATOMIC_RELAXED);
+		uint64_t bn = __atomic_load_n(&trax_tsc.base_ns, __ATOMIC_RELAXED);
+		uint64_t mu = __atomic_load_n(&trax_tsc.mult, __ATOMIC_RELAXED);
+		uint64_t per = __atomic_load_n(&trax_tsc.period, __ATOMIC_RELAXED);
+		uint64_t d;
+
+		if (__builtin_expect(!__atomic_load_n(&trax_tsc.enabled, __ATOMIC_RELAXED), 0))
+			return 0;
+		d = trax_rdtsc() - bt;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__builtin_expect((s & 1) || __atomic_load_n(&trax_tsc.seq, __ATOMIC_RELAXED) != s,
+				     0))
+			continue;
+		if (__builtin_expect(d > per, 0))
+			*ns = trax_clock_rebase(d + bt);
+		else
+			*ns = bn + (uint64_t)(((unsigned __int128)d * mu) >> 32);
+		return 1;
+	}
+}
+#endif
+
 static inline uint64_t trax_clock_monotonic(void)
 {
 	struct timespec ts;
@@ -29,8 +91,16 @@ static inline uint64_t trax_clock_monotonic(void)
 
 static inline uint64_t trax_clock_read(void)
 {
+#if defined(__x86_64__)
+	uint64_t ns;
+#endif
+
 	if (__builtin_expect(trax_clock_override != 0, 0))
 		return trax_clock_override();
+#if defined(__x86_64__)
+	if (__builtin_expect(trax_clock_tsc_read(&ns), 1))
+		return ns;
+#endif
 	return trax_clock_monotonic();
 }
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/futex.h"
 
 #define RINGBUF_MAGIC 0x676e697278617274ull /* "traxring" */
@@ -36,7 +37,7 @@ int ringbuf_config_check(const struct ringbuf_config *cfg)
 		return -EINVAL;
 	if (cfg->header_size >= cfg->subbuf_size / 2)
 		return -EINVAL;
-	if (cfg->ts_bits == 0 || cfg->ts_bits > 63 || !cfg->clock || !cfg->open || !cfg->close)
+	if (cfg->ts_bits == 0 || cfg->ts_bits > 63 || !cfg->open || !cfg->close)
 		return -EINVAL;
 	if (cfg->subbuf_size > ((uint64_t)1 << 40) / cfg->num_subbuf)
 		return -EINVAL;
@@ -136,6 +137,39 @@ void ringbuf_count_lost(struct ringbuf *rb, int too_large)
 		__atomic_fetch_add(&rb->shm->too_large, 1, __ATOMIC_RELAXED);
 }
 
+/* Swaps the head if it still equals *old; else loads it into *old. */
+static inline int head_cas(struct ringbuf_head *h, struct ringbuf_head *old, uint64_t pos,
+			   uint64_t ts)
+{
+#if defined(__x86_64__)
+	unsigned char ok;
+
+	__asm__ __volatile__("lock cmpxchg16b %1\n\tsete %0"
+			     : "=q"(ok), "+m"(*h), "+a"(old->write_pos), "+d"(old->last_ts)
+			     : "b"(pos), "c"(ts)
+			     : "memory", "cc");
+	return ok;
+#else
+	/*
+	 * Elsewhere: the position alone is swapped and last_ts stored after;
+	 * a racing reader may see an older last_ts, which only makes it pick
+	 * the long header, and may clamp against it less tightly.
+	 */
+	if (!__atomic_compare_exchange_n(&h->write_pos, &old->write_pos, pos, 1, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED)) {
+		old->last_ts = __atomic_load_n(&h->last_ts, __ATOMIC_RELAXED);
+		return 0;
+	}
+	__atomic_store_n(&h->last_ts, ts, __ATOMIC_RELAXED);
+	return 1;
+#endif
+}
+
+static inline uint64_t read_clock(struct ringbuf *rb)
+{
+	return rb->cfg.clock ? rb->cfg.clock() : trax_clock_read();
+}
+
 int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_short,
 		    size_t len_long)
 {
@@ -144,42 +178,36 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 	const uint64_t mask = rb->subbuf_mask;
 	const uint64_t H = rb->cfg.header_size;
 	const uint64_t span = S * rb->cfg.num_subbuf;
-	uint64_t old, begin, ts, len;
+	struct ringbuf_head old;
+	uint64_t begin, ts, len;
 	int open, close, ext;
 
 	if (len_short > S || len_long > S)
 		return -E2BIG;
-	old = __atomic_load_n(&shm->write_pos, __ATOMIC_RELAXED);
+	/* A torn read is harmless: the CAS fails and returns the real head. */
+	old.write_pos = __atomic_load_n(&shm->head.write_pos, __ATOMIC_RELAXED);
+	old.last_ts = __atomic_load_n(&shm->head.last_ts, __ATOMIC_RELAXED);
 	for (;;) {
-		uint64_t rel = old & mask;
+		uint64_t rel = old.write_pos & mask;
 
-		/*
-		 * The clock is read after the position: a CAS that succeeds
-		 * proves no record was reserved since, so records are in
-		 * timestamp order in the buffer.
-		 */
-		ts = rb->cfg.clock();
+		ts = read_clock(rb);
+		if ((int64_t)(ts - old.last_ts) < 0)
+			ts = old.last_ts;
 		open = close = ext = 0;
 		if (rel == 0) {
 			open = 1;
-			begin = old + H;
+			begin = old.write_pos + H;
 			len = len_short; /* first record: its packet starts at ts */
 		} else {
-			/*
-			 * last_ts may lag behind the previous record (stores
-			 * race) but never leads it: the test stays safe.
-			 */
-			uint64_t last = __atomic_load_n(&shm->last_ts, __ATOMIC_RELAXED);
-
-			ext = !(ts - last < rb->ts_limit);
+			ext = !(ts - old.last_ts < rb->ts_limit);
 			len = ext ? len_long : len_short;
-			begin = old;
+			begin = old.write_pos;
 			if (rel + len >= S) {
 				/* Does not fit: close this sub-buffer, open the next. */
 				open = close = 1;
 				ext = 0;
 				len = len_short;
-				begin = (old | mask) + 1 + H;
+				begin = (old.write_pos | mask) + 1 + H;
 			}
 		}
 		if (open) {
@@ -200,11 +228,9 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 					return -ENOBUFS;
 			}
 		}
-		if (__atomic_compare_exchange_n(&shm->write_pos, &old, begin + len, 1,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		if (head_cas(&shm->head, &old, begin + len, ts))
 			break;
 	}
-	__atomic_store_n(&shm->last_ts, ts, __ATOMIC_RELAXED);
 
 	if (open) {
 		uint64_t sb = begin - H;
@@ -222,7 +248,7 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 		__atomic_fetch_add(&rb->commit[commit_index(rb, sb)].count, H, __ATOMIC_RELEASE);
 	}
 	if (close)
-		close_subbuf(rb, old, ts);
+		close_subbuf(rb, old.write_pos, ts);
 
 	slot->ptr = subbuf_addr(rb, begin) + (begin & mask);
 	slot->pos = begin;
@@ -235,19 +261,22 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 void ringbuf_flush(struct ringbuf *rb)
 {
 	struct ringbuf_shm *shm = rb->shm;
-	uint64_t old = __atomic_load_n(&shm->write_pos, __ATOMIC_RELAXED);
+	struct ringbuf_head old;
 	uint64_t ts;
 
+	old.write_pos = __atomic_load_n(&shm->head.write_pos, __ATOMIC_RELAXED);
+	old.last_ts = __atomic_load_n(&shm->head.last_ts, __ATOMIC_RELAXED);
 	for (;;) {
-		if ((old & rb->subbuf_mask) == 0)
+		if ((old.write_pos & rb->subbuf_mask) == 0)
 			return; /* nothing open */
-		/* Read before the CAS: the next packet cannot begin earlier. */
-		ts = rb->cfg.clock();
-		if (__atomic_compare_exchange_n(&shm->write_pos, &old, (old | rb->subbuf_mask) + 1,
-						1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		/* The packet ends at ts; the next one cannot begin earlier. */
+		ts = read_clock(rb);
+		if ((int64_t)(ts - old.last_ts) < 0)
+			ts = old.last_ts;
+		if (head_cas(&shm->head, &old, (old.write_pos | rb->subbuf_mask) + 1, ts))
 			break;
 	}
-	close_subbuf(rb, old, ts);
+	close_subbuf(rb, old.write_pos, ts);
 }
 
 int ringbuf_subbuf_complete(struct ringbuf *rb, uint64_t pos)

@@ -27,7 +27,9 @@
  * it when it is less than 2^ts_bits after the previous record of the buffer;
  * the producer then uses the short record length, else the long one (CTF's
  * compact and extended event headers). The clock is read inside the
- * reservation loop, so records are in timestamp order in the buffer.
+ * reservation loop and clamped to the previous record's timestamp, which is
+ * swapped together with the write position: records are in timestamp order
+ * in the buffer and the short/long choice is exact.
  */
 #ifndef TRAX_RINGBUF_H
 #define TRAX_RINGBUF_H
@@ -65,7 +67,7 @@ struct ringbuf_config {
 	unsigned int ts_bits; /* bits of a short timestamp (27 for CTF compact) */
 	ringbuf_open_fn open;
 	ringbuf_close_fn close;
-	uint64_t (*clock)(void); /* timestamps, in the trace clock's units */
+	uint64_t (*clock)(void); /* timestamps; NULL: trax_clock_read() */
 	struct ringbuf_notify *notify; /* optional */
 };
 
@@ -75,9 +77,17 @@ struct ringbuf_shm {
 	uint64_t subbuf_size;
 	uint64_t num_subbuf;
 	uint64_t mode;
-	/* Producer side, on its own cache line. */
-	uint64_t write_pos __attribute__((aligned(64)));
-	uint64_t last_ts;
+	/*
+	 * Producer side, on its own cache line. The write position and the
+	 * timestamp of the record that ends there change together (one
+	 * 16-byte CAS on x86-64), so every record's timestamp can be clamped
+	 * to its predecessor's: timestamps never go back in a buffer, whatever
+	 * the clock or the preemption.
+	 */
+	struct ringbuf_head {
+		uint64_t write_pos;
+		uint64_t last_ts;
+	} head __attribute__((aligned(64)));
 	uint64_t discarded; /* records dropped since creation */
 	uint64_t too_large; /* of which: larger than a sub-buffer */
 	/* Consumer side. */

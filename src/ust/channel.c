@@ -101,7 +101,8 @@ int trax_channel_create(struct trax_channel *ch, const char *name, uint32_t stre
 	cfg.ts_bits = CTF_COMPACT_TS_BITS;
 	cfg.open = packet_open;
 	cfg.close = packet_close;
-	cfg.clock = trax_clock_fn;
+	cfg.clock = NULL; /* trax_clock_read(), inlined */
+	trax_clock_tsc_enable();
 	err = ringbuf_config_check(&cfg);
 	if (err) {
 		trax_debug("channel %s: invalid geometry (%llu x %u)", name,

@@ -125,7 +125,7 @@ static void drain_overwrite(struct trax_session *s)
 	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 		struct ringbuf *rb = &ch->bufs[cpu];
 		uint64_t S = rb->cfg.subbuf_size;
-		uint64_t w = __atomic_load_n(&rb->shm->write_pos, __ATOMIC_ACQUIRE);
+		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
 		uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
 		uint64_t span = S * rb->cfg.num_subbuf;
 		uint64_t pos;
@@ -159,7 +159,7 @@ static void settle(struct trax_session *s)
 		for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 			struct ringbuf *rb = &ch->bufs[cpu];
 			uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
-			uint64_t w = __atomic_load_n(&rb->shm->write_pos, __ATOMIC_ACQUIRE);
+			uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
 
 			if (!ch->attr.overwrite && r < w && !ringbuf_subbuf_complete(rb, r))
 				pending = 1;

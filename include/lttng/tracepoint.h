@@ -12,5 +12,5 @@ extern "C"
 #else
 extern
 #endif
-	int lttng_ust_loaded __attribute__((weak));
+    int lttng_ust_loaded __attribute__((weak));
 #endif

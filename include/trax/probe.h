@@ -37,11 +37,11 @@ enum trax_field_kind {
 
 /* An integer as it is laid out in the trace (also array/sequence elements). */
 struct trax_integer_type {
-	uint8_t size;      /* bits: 8, 16, 32 or 64 */
+	uint8_t size;	   /* bits: 8, 16, 32 or 64 */
 	uint8_t is_signed; /* two's complement when set */
-	uint8_t base;      /* preferred display base: 2, 8, 10 or 16 */
+	uint8_t base;	   /* preferred display base: 2, 8, 10 or 16 */
 	uint8_t network;   /* stored big-endian (ctf_*_network) */
-	uint8_t text;      /* UTF-8 text (ctf_array_text, ctf_sequence_text) */
+	uint8_t text;	   /* UTF-8 text (ctf_array_text, ctf_sequence_text) */
 };
 
 /* One mapping of a TRACEPOINT_ENUM: a label for the values start..end. */
@@ -60,21 +60,21 @@ struct trax_enum_desc {
 /* One field of an event class, in declaration order. */
 struct trax_field_desc {
 	const char *name;
-	uint8_t kind;    /* enum trax_field_kind */
-	uint8_t nowrite; /* visible to filters, never written to the trace */
-	uint8_t float_bits; /* TRAX_FIELD_FLOAT: 32 or 64 */
-	struct trax_integer_type elem;   /* integer, enum container, elements */
+	uint8_t kind;			 /* enum trax_field_kind */
+	uint8_t nowrite;		 /* visible to filters, never written to the trace */
+	uint8_t float_bits;		 /* TRAX_FIELD_FLOAT: 32 or 64 */
+	struct trax_integer_type elem;	 /* integer, enum container, elements */
 	struct trax_integer_type length; /* TRAX_FIELD_SEQUENCE: length type */
-	uint32_t count;                  /* TRAX_FIELD_ARRAY: element count */
+	uint32_t count;			 /* TRAX_FIELD_ARRAY: element count */
 	const struct trax_enum_desc *enum_desc;
 };
 
 /* One event (a TRACEPOINT_EVENT or a TRACEPOINT_EVENT_INSTANCE). */
 struct trax_event_desc {
-	const char *name;       /* "provider:event" */
+	const char *name;	/* "provider:event" */
 	const char *class_name; /* the TRACEPOINT_EVENT_CLASS it instantiates */
-	const char *signature;  /* the probe's argument list, checked at connection */
-	void (*probe)(void);    /* called as probe(state, args...) */
+	const char *signature;	/* the probe's argument list, checked at connection */
+	void (*probe)(void);	/* called as probe(state, args...) */
 	const struct trax_field_desc *fields;
 	unsigned int nr_fields;
 	const int *const *loglevel; /* *loglevel NULL: TRACE_DEBUG_LINE */
@@ -107,10 +107,10 @@ struct trax_event_state {
 
 /* A reservation: the probe writes the payload at pos, then commits. */
 struct trax_ctx {
-	char *pos;     /* next payload byte */
-	void *buf;     /* internal: the per-CPU buffer */
+	char *pos;	 /* next payload byte */
+	void *buf;	 /* internal: the per-CPU buffer */
 	uint64_t offset; /* internal: position of the record in the buffer */
-	uint32_t len;    /* internal: record length, header included */
+	uint32_t len;	 /* internal: record length, header included */
 	uint32_t pad;
 };
 

@@ -12,21 +12,22 @@
 #undef TRACEPOINT_ENUM
 #undef _TRAX_TP_DEFINITION
 
-#define TRACEPOINT_EVENT(prov, name, args, fields)                                            \
+#define TRACEPOINT_EVENT(prov, name, args, fields)                                                 \
 	_TRAX_DECLARE_TRACEPOINT(prov, name, TP_ARGS(args))
 #define TRACEPOINT_EVENT_CLASS(prov, cls, args, fields)
-#define TRACEPOINT_EVENT_INSTANCE(prov, cls, name, args)                                      \
+#define TRACEPOINT_EVENT_INSTANCE(prov, cls, name, args)                                           \
 	_TRAX_DECLARE_TRACEPOINT(prov, name, TP_ARGS(args))
 #define TRACEPOINT_LOGLEVEL(prov, name, level)
 #define TRACEPOINT_ENUM(prov, name, values)
 
 #ifdef TRACEPOINT_DEFINE
 /* The definition, and a pointer to it in the module's registration section. */
-#define _TRAX_TP_DEFINITION(prov, name, args)                                                 \
-	struct trax_tracepoint _TRAX_TP(prov, name) __attribute__((weak, visibility("hidden"))) = { \
-		#prov ":" #name, 0, 0, 0, _TRAX_STR(_TRAX_PARAMS(args))};                         \
-	static struct trax_tracepoint *const __trax_tp_ptr_##prov##___##name                   \
-		__attribute__((used, section("__trax_tracepoints_ptrs"))) = &_TRAX_TP(prov, name);
+#define _TRAX_TP_DEFINITION(prov, name, args)                                                      \
+	struct trax_tracepoint _TRAX_TP(prov, name)                                                \
+	    __attribute__((weak, visibility("hidden"))) = {#prov ":" #name, 0, 0, 0,               \
+							   _TRAX_STR(_TRAX_PARAMS(args))};         \
+	static struct trax_tracepoint *const __trax_tp_ptr_##prov##___##name                       \
+	    __attribute__((used, section("__trax_tracepoints_ptrs"))) = &_TRAX_TP(prov, name);
 #else
 #define _TRAX_TP_DEFINITION(prov, name, args)
 #endif
@@ -41,17 +42,17 @@
 #else
 #define _TRAX_EXTERN_C extern
 #endif
-#define _TRAX_DECLARE_TRACEPOINT(prov, name, args)                                            \
-	_TRAX_EXTERN_C struct trax_tracepoint _TRAX_TP(prov, name)                             \
-		__attribute__((visibility("hidden")));                                         \
-	_TRAX_TP_DEFINITION(prov, name, TP_ARGS(args))                                         \
-	static inline __attribute__((always_inline)) void __trax_tp_cb_##prov##___##name(        \
-		_TRAX_PARAMS(args))                                                            \
-	{                                                                                      \
+#define _TRAX_DECLARE_TRACEPOINT(prov, name, args)                                                 \
+	_TRAX_EXTERN_C struct trax_tracepoint _TRAX_TP(prov, name)                                 \
+	    __attribute__((visibility("hidden")));                                                 \
+	_TRAX_TP_DEFINITION(prov, name, TP_ARGS(args))                                             \
+	static inline                                                                              \
+	    __attribute__((always_inline)) void __trax_tp_cb_##prov##___##name(_TRAX_PARAMS(args)) \
+	{                                                                                          \
 		void *__tp_probe = __atomic_load_n(&_TRAX_TP(prov, name).probe, __ATOMIC_ACQUIRE); \
 		void *__tp_data = __atomic_load_n(&_TRAX_TP(prov, name).data, __ATOMIC_ACQUIRE);   \
-		if (__builtin_expect(__tp_probe != 0, 1))                                      \
-			((void (*)(void *_TRAX_CPARAMS(args)))__tp_probe)(                     \
-				__tp_data _TRAX_CANAMES(args));                                 \
+		if (__builtin_expect(__tp_probe != 0, 1))                                          \
+			((void (*)(void *_TRAX_CPARAMS(args)))__tp_probe)(                         \
+			    __tp_data _TRAX_CANAMES(args));                                        \
 	}
 #endif

@@ -26,20 +26,18 @@ __attribute__((visibility("default")));
 void _trax_vtracef(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)))
 __attribute__((visibility("default")));
 
-#define tracef(fmt, ...)                                                                      \
-	do {                                                                                  \
-		if (__builtin_expect(__atomic_load_n(&trax_tracef_tracepoint.state, \
-						     __ATOMIC_RELAXED),                         \
-				     0))                                                        \
-			_trax_tracef(fmt, ##__VA_ARGS__);                                     \
+#define tracef(fmt, ...)                                                                           \
+	do {                                                                                       \
+		if (__builtin_expect(                                                              \
+			__atomic_load_n(&trax_tracef_tracepoint.state, __ATOMIC_RELAXED), 0))      \
+			_trax_tracef(fmt, ##__VA_ARGS__);                                          \
 	} while (0)
 
-#define vtracef(fmt, ap)                                                                      \
-	do {                                                                                  \
-		if (__builtin_expect(__atomic_load_n(&trax_tracef_tracepoint.state, \
-						     __ATOMIC_RELAXED),                         \
-				     0))                                                        \
-			_trax_vtracef(fmt, ap);                                               \
+#define vtracef(fmt, ap)                                                                           \
+	do {                                                                                       \
+		if (__builtin_expect(                                                              \
+			__atomic_load_n(&trax_tracef_tracepoint.state, __ATOMIC_RELAXED), 0))      \
+			_trax_vtracef(fmt, ap);                                                    \
 	} while (0)
 
 #ifdef __cplusplus

@@ -56,9 +56,9 @@ enum trax_loglevel {
  */
 struct trax_tracepoint {
 	const char *name;      /* "provider:event" */
-	int state;             /* non-zero: call the probe */
-	void *probe;           /* the provider's probe, called as probe(data, args...) */
-	void *data;            /* struct trax_event_state of the event */
+	int state;	       /* non-zero: call the probe */
+	void *probe;	       /* the provider's probe, called as probe(data, args...) */
+	void *data;	       /* struct trax_event_state of the event */
 	const char *signature; /* argument list, must match the provider's */
 };
 
@@ -67,12 +67,12 @@ extern int trax_ust_loaded __attribute__((weak));
 
 /* Registers the tracepoints of a module (called by TRACEPOINT_DEFINE code). */
 int trax_tracepoints_register(struct trax_tracepoint *const *start, size_t count)
-	__attribute__((visibility("default")));
+    __attribute__((visibility("default")));
 void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
-	__attribute__((visibility("default")));
+    __attribute__((visibility("default")));
 
-#define TP_ARGS(...) __VA_ARGS__
-#define TP_FIELDS(...) __VA_ARGS__
+#define TP_ARGS(...)	    __VA_ARGS__
+#define TP_FIELDS(...)	    __VA_ARGS__
 #define TP_ENUM_VALUES(...) __VA_ARGS__
 
 #define _TRAX_TP(prov, name) __trax_tp_##prov##___##name
@@ -81,16 +81,15 @@ void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
  * tracepoint(): records the event when enabled. The arguments are evaluated
  * only then.
  */
-#define tracepoint(prov, name, ...)                                                           \
-	do {                                                                                  \
-		if (__builtin_expect(__atomic_load_n(&_TRAX_TP(prov, name).state,              \
-						     __ATOMIC_RELAXED),                         \
-				     0))                                                        \
-			__trax_tp_cb_##prov##___##name(__VA_ARGS__);                             \
+#define tracepoint(prov, name, ...)                                                                \
+	do {                                                                                       \
+		if (__builtin_expect(                                                              \
+			__atomic_load_n(&_TRAX_TP(prov, name).state, __ATOMIC_RELAXED), 0))        \
+			__trax_tp_cb_##prov##___##name(__VA_ARGS__);                               \
 	} while (0)
 
 /* Non-zero while the event is recorded somewhere. */
-#define tracepoint_enabled(prov, name)                                                        \
+#define tracepoint_enabled(prov, name)                                                             \
 	__builtin_expect(__atomic_load_n(&_TRAX_TP(prov, name).state, __ATOMIC_RELAXED), 0)
 
 /* Calls the probe without the enabled check (pair with tracepoint_enabled()). */
@@ -117,9 +116,9 @@ void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
 extern "C" {
 #endif
 extern struct trax_tracepoint *const __start___trax_tracepoints_ptrs[]
-	__attribute__((weak, visibility("hidden")));
+    __attribute__((weak, visibility("hidden")));
 extern struct trax_tracepoint *const __stop___trax_tracepoints_ptrs[]
-	__attribute__((weak, visibility("hidden")));
+    __attribute__((weak, visibility("hidden")));
 int __trax_tracepoints_registered __attribute__((weak, visibility("hidden")));
 #ifdef TRACEPOINT_PROBE_DYNAMIC_LINKAGE
 void *__trax_tracepoints_lib __attribute__((weak, visibility("hidden")));

@@ -65,7 +65,7 @@ void trax_clock_describe(struct trax_clock_info *info)
 	memset(info, 0, sizeof(*info));
 	info->name = plugin.read && plugin.name ? plugin.name : "monotonic";
 	info->description =
-		plugin.read && plugin.description ? plugin.description : "Monotonic Clock";
+	    plugin.read && plugin.description ? plugin.description : "Monotonic Clock";
 	info->freq = freq;
 	memcpy(info->uuid, clock_uuid, sizeof(info->uuid));
 
@@ -94,12 +94,12 @@ void trax_clock_describe(struct trax_clock_info *info)
 #include <fcntl.h>
 #include <unistd.h>
 
-#define TSC_PERIOD_NS 50000000u /* re-base every 50 ms */
+#define TSC_PERIOD_NS	 50000000u /* re-base every 50 ms */
 #define TSC_MAX_SLEW_PPM 1000u
 
 static uint32_t rebase_lock;
 static uint64_t anchor_tsc, anchor_ns; /* first calibration point: the long baseline */
-static uint64_t max_period;              /* TSC_PERIOD_NS in cycles */
+static uint64_t max_period;	       /* TSC_PERIOD_NS in cycles */
 
 static uint64_t model_at(uint64_t t, uint64_t bt, uint64_t bn, uint64_t mu)
 {

@@ -11,8 +11,8 @@
 
 struct trax_clock_plugin {
 	uint64_t (*read)(void);
-	uint64_t freq;            /* Hz */
-	const char *name;         /* TSDL clock name */
+	uint64_t freq;	  /* Hz */
+	const char *name; /* TSDL clock name */
 	const char *description;
 };
 
@@ -33,12 +33,12 @@ extern uint64_t (*trax_clock_override)(void);
  * this clock: the ring buffer clamps each record to its predecessor.
  */
 struct trax_tsc_model {
-	uint32_t seq;         /* odd while the parameters change */
-	uint32_t enabled;     /* 0: use clock_gettime() */
+	uint32_t seq;	  /* odd while the parameters change */
+	uint32_t enabled; /* 0: use clock_gettime() */
 	uint64_t base_tsc;
 	uint64_t base_ns;
-	uint64_t mult;        /* ns per cycle, 32.32 fixed point */
-	uint64_t period;      /* cycles after base_tsc that trigger a re-base */
+	uint64_t mult;	 /* ns per cycle, 32.32 fixed point */
+	uint64_t period; /* cycles after base_tsc that trigger a re-base */
 } __attribute__((aligned(64)));
 
 extern struct trax_tsc_model trax_tsc;
@@ -69,8 +69,8 @@ static inline int trax_clock_tsc_read(uint64_t *ns)
 			return 0;
 		d = trax_rdtsc() - bt;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__builtin_expect((s & 1) || __atomic_load_n(&trax_tsc.seq, __ATOMIC_RELAXED) != s,
-				     0))
+		if (__builtin_expect(
+			(s & 1) || __atomic_load_n(&trax_tsc.seq, __ATOMIC_RELAXED) != s, 0))
 			continue;
 		if (__builtin_expect(d > per, 0))
 			*ns = trax_clock_rebase(d + bt);
@@ -110,7 +110,7 @@ struct trax_clock_info {
 	const char *description;
 	uint64_t freq;
 	int64_t offset_s; /* epoch time of clock value 0: seconds ... */
-	int64_t offset;   /* ... plus cycles */
+	int64_t offset;	  /* ... plus cycles */
 	char uuid[37];
 };
 

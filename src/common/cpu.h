@@ -20,8 +20,8 @@ static inline int trax_getcpu(void)
 	if (__builtin_expect(trax_rseq_offset != 0 && trax_getcpu_override == 0, 1)) {
 		/* struct rseq: cpu_id_start (u32), then cpu_id (s32). */
 		const volatile int32_t *cpu_id =
-			(const volatile int32_t *)((char *)__builtin_thread_pointer() +
-						   trax_rseq_offset + 4);
+		    (const volatile int32_t *)((char *)__builtin_thread_pointer() +
+					       trax_rseq_offset + 4);
 		int c = *cpu_id;
 
 		if (__builtin_expect(c >= 0, 1))

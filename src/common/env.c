@@ -28,6 +28,13 @@ uint64_t trax_env_size(const char *name, uint64_t def)
 
 	if (!v || !*v)
 		return def;
+	while (*v == ' ')
+		v++;
+	if (*v == '-') {
+		trax_debug("TRAX_%s: '%s' is negative; ignored, using %llu", name, v,
+			   (unsigned long long)def);
+		return def;
+	}
 	n = strtoull(v, &end, 0);
 	switch (*end) {
 	case 'k':
@@ -47,7 +54,7 @@ uint64_t trax_env_size(const char *name, uint64_t def)
 		break;
 	}
 	if (*end) {
-		trax_debug("TRAX_%s: '%s' is not a size, using %llu", name, v,
+		trax_debug("TRAX_%s: '%s' is not a size; ignored, using %llu", name, v,
 			   (unsigned long long)def);
 		return def;
 	}
@@ -64,7 +71,7 @@ long trax_env_long(const char *name, long def)
 		return def;
 	n = strtol(v, &end, 0);
 	if (*end) {
-		trax_debug("TRAX_%s: '%s' is not a number, using %ld", name, v, def);
+		trax_debug("TRAX_%s: '%s' is not a number; ignored, using %ld", name, v, def);
 		return def;
 	}
 	return n;

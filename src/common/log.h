@@ -10,10 +10,10 @@ extern int trax_debug_enabled;
 void trax_log_init(void);
 void trax_log_write(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-#define trax_debug(...)                                                                       \
-	do {                                                                                  \
-		if (__builtin_expect(trax_debug_enabled, 0))                                  \
-			trax_log_write(__VA_ARGS__);                                          \
+#define trax_debug(...)                                                                            \
+	do {                                                                                       \
+		if (__builtin_expect(trax_debug_enabled, 0))                                       \
+			trax_log_write(__VA_ARGS__);                                               \
 	} while (0)
 
 #endif /* TRAX_LOG_H */

@@ -12,11 +12,11 @@
 #include "ctf/writer-packet.h"
 
 static const char *const context_names[CTF_CTX_COUNT] = {
-	[CTF_CTX_VPID] = "vpid",
-	[CTF_CTX_VTID] = "vtid",
-	[CTF_CTX_PROCNAME] = "procname",
-	[CTF_CTX_PTHREAD_ID] = "pthread_id",
-	[CTF_CTX_IP] = "ip",
+    [CTF_CTX_VPID] = "vpid",
+    [CTF_CTX_VTID] = "vtid",
+    [CTF_CTX_PROCNAME] = "procname",
+    [CTF_CTX_PTHREAD_ID] = "pthread_id",
+    [CTF_CTX_IP] = "ip",
 };
 
 int ctf_context_from_name(const char *name)
@@ -242,9 +242,9 @@ static void put_field(struct strbuf *out, const struct trax_field_desc *f)
 		strbuf_printf(out, " _%s;\n", f->name);
 		break;
 	case TRAX_FIELD_FLOAT:
-		strbuf_printf(out, "floating_point { exp_dig = %u; mant_dig = %u; align = 8; } _%s;\n",
-			      f->float_bits == 32 ? 8u : 11u, f->float_bits == 32 ? 24u : 53u,
-			      f->name);
+		strbuf_printf(
+		    out, "floating_point { exp_dig = %u; mant_dig = %u; align = 8; } _%s;\n",
+		    f->float_bits == 32 ? 8u : 11u, f->float_bits == 32 ? 24u : 53u, f->name);
 		break;
 	case TRAX_FIELD_STRING:
 		strbuf_printf(out, "string _%s;\n", f->name);

@@ -28,10 +28,10 @@ struct ctf_packet_header {
 } __attribute__((packed));
 
 /* Compact event header: 5-bit id, 27-bit timestamp; id 31 selects the extended one. */
-#define CTF_COMPACT_ID_MAX 30u
-#define CTF_EXTENDED_ID 31u
-#define CTF_COMPACT_HEADER_SIZE 4u
+#define CTF_COMPACT_ID_MAX	 30u
+#define CTF_EXTENDED_ID		 31u
+#define CTF_COMPACT_HEADER_SIZE	 4u
 #define CTF_EXTENDED_HEADER_SIZE 13u
-#define CTF_COMPACT_TS_BITS 27u
+#define CTF_COMPACT_TS_BITS	 27u
 
 #endif /* TRAX_CTF_WRITER_PACKET_H */

@@ -60,14 +60,14 @@ struct ringbuf_notify {
 };
 
 struct ringbuf_config {
-	size_t subbuf_size;   /* power of two, at least 256 */
+	size_t subbuf_size;	 /* power of two, at least 256 */
 	unsigned int num_subbuf; /* power of two, at least 2 */
 	enum ringbuf_mode mode;
 	size_t header_size;   /* bytes at the start of each sub-buffer */
 	unsigned int ts_bits; /* bits of a short timestamp (27 for CTF compact) */
 	ringbuf_open_fn open;
 	ringbuf_close_fn close;
-	uint64_t (*clock)(void); /* timestamps; NULL: trax_clock_read() */
+	uint64_t (*clock)(void);       /* timestamps; NULL: trax_clock_read() */
 	struct ringbuf_notify *notify; /* optional */
 };
 

@@ -15,7 +15,7 @@
 #include "ust/ust.h"
 
 #define DEFAULT_SUBBUF_SIZE (512u * 1024u)
-#define DEFAULT_NUM_SUBBUF 4u
+#define DEFAULT_NUM_SUBBUF  4u
 
 static uint64_t round_pow2(uint64_t v)
 {
@@ -34,12 +34,20 @@ void trax_channel_attr_default(struct trax_channel_attr *attr)
 
 	memset(attr, 0, sizeof(*attr));
 	if (sz < 4096) {
-		trax_debug("sub-buffer size %llu too small, using 4096", (unsigned long long)sz);
+		trax_debug("TRAX_SUBBUF_SIZE %llu is too small; using 4096", (unsigned long long)sz);
 		sz = 4096;
 	}
+	if (sz > ((uint64_t)1 << 32)) {
+		trax_debug("TRAX_SUBBUF_SIZE %llu is too large; using 4G", (unsigned long long)sz);
+		sz = (uint64_t)1 << 32;
+	}
 	if (n < 2) {
-		trax_debug("%llu sub-buffers is too few, using 2", (unsigned long long)n);
+		trax_debug("TRAX_NUM_SUBBUF %llu is too few; using 2", (unsigned long long)n);
 		n = 2;
+	}
+	if (n > 65536) {
+		trax_debug("TRAX_NUM_SUBBUF %llu is too many; using 65536", (unsigned long long)n);
+		n = 65536;
 	}
 	if (round_pow2(sz) != sz || round_pow2(n) != n)
 		trax_debug("sub-buffer size and count are rounded up to powers of two");
@@ -63,8 +71,8 @@ static void packet_open(struct ringbuf *rb, void *subbuf, uint64_t ts, uint64_t 
 	h->cpu_id = (uint32_t)rb->cpu;
 }
 
-static void packet_close(struct ringbuf *rb __attribute__((unused)), void *subbuf, uint64_t ts_end, uint64_t content,
-			 uint64_t discarded)
+static void packet_close(struct ringbuf *rb __attribute__((unused)), void *subbuf, uint64_t ts_end,
+			 uint64_t content, uint64_t discarded)
 {
 	struct ctf_packet_header *h = subbuf;
 

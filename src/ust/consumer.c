@@ -52,13 +52,32 @@ static void output_error(struct trax_session *s, const char *what, int err)
 	s->output_failed = 1;
 }
 
+/*
+ * Appends to a trace file; a write that fails half-way is cut back so the
+ * file keeps only whole packets (or whole metadata blocks) and stays
+ * readable.
+ */
+static int append(struct trax_session *s, int fd, off_t *size, const void *buf, size_t len,
+		  const char *what)
+{
+	int err = write_all(fd, buf, len);
+
+	if (err) {
+		if (ftruncate(fd, *size) < 0 || lseek(fd, *size, SEEK_SET) < 0)
+			trax_debug("cannot cut back %s after a failed write", what);
+		output_error(s, what, err);
+		return err;
+	}
+	*size += (off_t)len;
+	return 0;
+}
+
 /* Appends the events bound since the last call to the metadata file. */
 static void write_metadata(struct trax_session *s)
 {
 	struct trax_channel *ch = &s->channel;
 	struct strbuf sb;
 	uint32_t i;
-	int err;
 
 	if (__atomic_load_n(&ch->metadata_generation, __ATOMIC_ACQUIRE) ==
 	    s->metadata_generation_written)
@@ -73,21 +92,19 @@ static void write_metadata(struct trax_session *s)
 	trax_registry_unlock();
 	if (sb.failed)
 		trax_debug("out of memory writing the metadata");
-	else if (sb.len && s->metadata_fd >= 0 && (err = write_all(s->metadata_fd, sb.buf, sb.len)))
-		output_error(s, "the metadata", err);
+	else if (sb.len && s->metadata_fd >= 0 && !s->output_failed)
+		append(s, s->metadata_fd, &s->metadata_size, sb.buf, sb.len, "the metadata");
 	strbuf_free(&sb);
 }
 
 static void write_packet(struct trax_session *s, int cpu, const void *subbuf)
 {
 	const struct ctf_packet_header *h = subbuf;
-	int err;
 
 	if (s->output_failed || s->stream_fds[cpu] < 0)
 		return;
-	err = write_all(s->stream_fds[cpu], subbuf, (size_t)(h->packet_size / 8));
-	if (err)
-		output_error(s, "a stream file", err);
+	append(s, s->stream_fds[cpu], &s->stream_sizes[cpu], subbuf, (size_t)(h->packet_size / 8),
+	       "a stream file");
 }
 
 /* Writes every complete sub-buffer (discard mode); returns how many. */
@@ -181,7 +198,8 @@ static void report_discarded(struct trax_session *s)
 	if (total != s->discarded_reported) {
 		trax_debug("channel %s: %llu events discarded so far (buffers full%s)", ch->name,
 			   (unsigned long long)total,
-			   ch->attr.overwrite ? "" : "; larger or more sub-buffers would keep them");
+			   ch->attr.overwrite ? ""
+					      : "; larger or more sub-buffers would keep them");
 		s->discarded_reported = total;
 	}
 }

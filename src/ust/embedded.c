@@ -36,8 +36,8 @@
 struct trax_session *trax_embedded_session;
 static struct trax_session session_storage;
 
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS, SIGFPE,
-				    SIGILL, SIGQUIT, SIGHUP};
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS,
+				    SIGFPE, SIGILL,  SIGQUIT, SIGHUP};
 #define NR_FATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
 static struct sigaction previous_action[NR_FATAL];
 static int handlers_installed;
@@ -133,7 +133,8 @@ static int open_output(struct trax_session *s, const char *dir)
 		return err;
 
 	s->stream_fds = malloc(sizeof(int) * (size_t)ch->nr_cpus);
-	if (!s->stream_fds)
+	s->stream_sizes = calloc((size_t)ch->nr_cpus, sizeof(off_t));
+	if (!s->stream_fds || !s->stream_sizes)
 		return -ENOMEM;
 	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 		snprintf(path, sizeof(path), "%s/%s_%d", s->path, ch->name, cpu);
@@ -161,7 +162,8 @@ static int open_output(struct trax_session *s, const char *dir)
 	ctf_metadata_stream(&sb, &stream);
 	err = sb.failed ? -ENOMEM : 0;
 	if (!err && write(fd, sb.buf, sb.len) != (ssize_t)sb.len)
-		err = -errno ? -errno : -EIO;
+		err = errno ? -errno : -EIO;
+	s->metadata_size = (off_t)sb.len;
 	strbuf_free(&sb);
 	return err;
 }
@@ -272,8 +274,7 @@ void trax_embedded_init(void)
 	add_env_str(s, "tracer_name", "trax-ust");
 	add_env_num(s, "tracer_major", strtol(TRAX_VERSION, NULL, 10));
 	add_env_num(s, "tracer_minor", strtol(strchr(TRAX_VERSION, '.') + 1, NULL, 10));
-	add_env_num(s, "tracer_patchlevel",
-		    strtol(strrchr(TRAX_VERSION, '.') + 1, NULL, 10));
+	add_env_num(s, "tracer_patchlevel", strtol(strrchr(TRAX_VERSION, '.') + 1, NULL, 10));
 	add_env_num(s, "vpid", getpid());
 	add_env_str(s, "procname", s->procname);
 	add_env_str(s, "vpid_datetime", s->datetime);

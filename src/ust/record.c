@@ -12,9 +12,9 @@
 #include "ust/ust.h"
 
 /* Waits for room in blocking mode; returns the last reservation result. */
-static int __attribute__((noinline)) reserve_blocking(struct trax_channel *ch, struct ringbuf *rb,
-						      struct ringbuf_slot *slot, size_t ls,
-						      size_t ll)
+static int __attribute__((noinline))
+reserve_blocking(struct trax_channel *ch, struct ringbuf *rb, struct ringbuf_slot *slot, size_t ls,
+		 size_t ll)
 {
 	int64_t waited_us = 0, limit = ch->attr.blocking_timeout_us;
 	struct timespec pause = {0, 20000};
@@ -29,15 +29,15 @@ static int __attribute__((noinline)) reserve_blocking(struct trax_channel *ch, s
 	return ret;
 }
 
-static void __attribute__((noinline)) record_lost(struct trax_channel *ch, struct ringbuf *rb,
-						  const struct trax_binding *b, int err,
-						  size_t payload)
+static void __attribute__((noinline))
+record_lost(struct trax_channel *ch, struct ringbuf *rb, const struct trax_binding *b, int err,
+	    size_t payload)
 {
 	ringbuf_count_lost(rb, err == -E2BIG);
 	if (err == -E2BIG && trax_debug_enabled) {
 		const char *name = b->event_id < ch->nr_events && ch->events
-					   ? ch->events[b->event_id].desc->name
-					   : "?";
+				       ? ch->events[b->event_id].desc->name
+				       : "?";
 
 		trax_debug("event %s dropped: %zu bytes of payload do not fit in a sub-buffer of "
 			   "%llu bytes (channel %s)",

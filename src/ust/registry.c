@@ -82,8 +82,7 @@ static void tracepoint_connect(struct trax_tracepoint *tp, struct event_entry *e
 	}
 	__atomic_store_n(&tp->data, &e->state, __ATOMIC_RELEASE);
 	__atomic_store_n(&tp->probe, (void *)e->desc->probe, __ATOMIC_RELEASE);
-	__atomic_store_n(&tp->state,
-			 __atomic_load_n(&e->state.bindings, __ATOMIC_RELAXED) != NULL,
+	__atomic_store_n(&tp->state, __atomic_load_n(&e->state.bindings, __ATOMIC_RELAXED) != NULL,
 			 __ATOMIC_RELEASE);
 }
 
@@ -170,6 +169,7 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 {
 	unsigned int i;
 
+	trax_ust_ensure_init();
 	if (!p || p->abi != TRAX_PROBE_ABI) {
 		trax_debug("provider %s: probe ABI %u, library expects %u; ignored",
 			   p && p->name ? p->name : "?", p ? p->abi : 0, TRAX_PROBE_ABI);
@@ -231,9 +231,11 @@ TRAX_API_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
 
 TRAX_API_EXPORT int trax_tracepoints_register(struct trax_tracepoint *const *start, size_t count)
 {
-	struct tp_module *m = calloc(1, sizeof(*m));
+	struct tp_module *m;
 	size_t i;
 
+	trax_ust_ensure_init();
+	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -1;
 	m->start = start;

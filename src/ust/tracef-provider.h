@@ -12,9 +12,8 @@
 
 #include <trax/tracepoint.h>
 
-TRACEPOINT_EVENT(lttng_ust_tracef, event,
-	TP_ARGS(const char *, msg, unsigned int, len),
-	TP_FIELDS(ctf_sequence_text(char, msg, msg, unsigned int, len)))
+TRACEPOINT_EVENT(lttng_ust_tracef, event, TP_ARGS(const char *, msg, unsigned int, len),
+		 TP_FIELDS(ctf_sequence_text(char, msg, msg, unsigned int, len)))
 TRACEPOINT_LOGLEVEL(lttng_ust_tracef, event, TRACE_DEBUG)
 
 #endif

@@ -10,18 +10,16 @@
 #include <trax/tracepoint.h>
 
 TRACEPOINT_EVENT_CLASS(lttng_ust_tracelog, tlclass,
-	TP_ARGS(const char *, file, int, line, const char *, func,
-		const char *, msg, unsigned int, len),
-	TP_FIELDS(
-		ctf_string(file, file)
-		ctf_integer(int, line, line)
-		ctf_string(func, func)
-		ctf_sequence_text(char, msg, msg, unsigned int, len)))
+		       TP_ARGS(const char *, file, int, line, const char *, func, const char *, msg,
+			       unsigned int, len),
+		       TP_FIELDS(ctf_integer(int, line, line) ctf_string(file, file)
+				     ctf_string(func, func)
+					 ctf_sequence_text(char, msg, msg, unsigned int, len)))
 
-#define TRAX_TRACELOG_LEVEL(level)                                                            \
-	TRACEPOINT_EVENT_INSTANCE(lttng_ust_tracelog, tlclass, level,                          \
-		TP_ARGS(const char *, file, int, line, const char *, func,                     \
-			const char *, msg, unsigned int, len))                                 \
+#define TRAX_TRACELOG_LEVEL(level)                                                                 \
+	TRACEPOINT_EVENT_INSTANCE(lttng_ust_tracelog, tlclass, level,                              \
+				  TP_ARGS(const char *, file, int, line, const char *, func,       \
+					  const char *, msg, unsigned int, len))                   \
 	TRACEPOINT_LOGLEVEL(lttng_ust_tracelog, level, level)
 
 TRAX_TRACELOG_LEVEL(TRACE_EMERG)

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "common/shm.h"
 #include "ctf/writer-metadata.h"
@@ -43,8 +44,8 @@ struct trax_channel {
 	struct ringbuf_notify *notify; /* in shm */
 	uint8_t trace_uuid[16];
 	unsigned int context_size; /* bytes of context per record */
-	int active;                /* records are taken (session started) */
-	int blocking;              /* blocking allowed (app and channel agree) */
+	int active;		   /* records are taken (session started) */
+	int blocking;		   /* blocking allowed (app and channel agree) */
 	/* Events bound to this channel (under the registry lock). */
 	struct trax_channel_event *events;
 	uint32_t nr_events, cap_events;
@@ -94,15 +95,20 @@ struct trax_session {
 	uint32_t metadata_generation_written;
 	uint32_t metadata_events_written;
 	int *stream_fds;
+	off_t *stream_sizes; /* bytes of whole packets in each stream file */
+	off_t metadata_size;
 	int output_failed;
 	pthread_t thread;
 	int thread_started;
-	uint32_t request;    /* futex-like word: flush requests from signal handlers */
+	uint32_t request; /* futex-like word: flush requests from signal handlers */
 	uint32_t request_done;
 	int stopping;
 	int stopped;
 	uint64_t discarded_reported;
 };
+
+/* init.c: idempotent, re-entrant start-up of the library. */
+void trax_ust_ensure_init(void);
 
 /* embedded.c */
 extern struct trax_session *trax_embedded_session;

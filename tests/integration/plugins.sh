@@ -1,0 +1,36 @@
+#!/bin/sh
+# TRAX_CLOCK_PLUGIN and TRAX_GETCPU_PLUGIN replace the trace clock and the
+# CPU lookup; a plugin that cannot be loaded is reported and ignored.
+. "$TRAX_SRC/tests/integration/lib.sh"
+d="$TRAX_SRC/tests/integration/data/plugins"
+cd "$TEST_TMP"
+$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
+$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
+$CC -o plugapp app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
+$CC $TRAX_CFLAGS -fpic -shared -o clock.so "$d/clock-plugin.c" $TRAX_LDFLAGS
+$CC $TRAX_CFLAGS -fpic -shared -o getcpu.so "$d/getcpu-plugin.c" $TRAX_LDFLAGS
+
+# Clock plugin: the raw timestamps are the counter's values, strictly 1000
+# apart, and the metadata describes the plugin's clock.
+TRAX_CLOCK_PLUGIN="$TEST_TMP/clock.so" TRAX_OUTPUT="$TEST_TMP/c" ./plugapp 50 >/dev/null
+bt2 --clock-cycles "$TEST_TMP/c" >c.txt
+[ "$(wc -l <c.txt)" = 50 ] || fail "clock plugin: expected 50 events"
+awk '{ ts = substr($0, 2, index($0, "]") - 2) + 0
+       if (NR > 1 && ts - prev != 1000) { print "step " ts - prev " at line " NR; exit 1 }
+       prev = ts }' c.txt || fail "clock plugin: timestamps are not the plugin counter"
+babeltrace2 --output-format=ctf-metadata "$TEST_TMP/c"/ust/pid/*/ >meta.txt 2>/dev/null ||
+	cat "$TEST_TMP/c"/ust/pid/*/metadata >meta.txt
+expect_contains meta.txt 'name = "counter";'
+expect_contains meta.txt 'freq = 1000000;'
+
+# getcpu plugin: every event lands in CPU 1's stream.
+TRAX_GETCPU_PLUGIN="$TEST_TMP/getcpu.so" TRAX_OUTPUT="$TEST_TMP/g" ./plugapp 200 >/dev/null
+bt2 "$TEST_TMP/g" >g.txt
+[ "$(grep -c 'cpu_id = 1 }' g.txt)" = 200 ] || fail "getcpu plugin: not every event is on CPU 1"
+
+# A missing plugin: said with TRAX_DEBUG, ignored, the trace is still made.
+TRAX_DEBUG=1 TRAX_CLOCK_PLUGIN=/nonexistent.so TRAX_OUTPUT="$TEST_TMP/m" ./plugapp 5 >/dev/null 2>err.txt
+expect_contains err.txt "clock plugin /nonexistent.so"
+bt2 "$TEST_TMP/m" >m.txt
+[ "$(wc -l <m.txt)" = 5 ] || fail "missing clock plugin: expected 5 events"
+ok "clock and getcpu plugins"

@@ -158,7 +158,8 @@ uint64_t trax_clock_rebase(uint64_t t)
 		err = 0;
 	}
 	/* Slew: remove the error over the next period, within TSC_MAX_SLEW_PPM. */
-	corr = (int64_t)(((__int128)err << 32) / (__int128)(trax_tsc.period ? trax_tsc.period : 1));
+	corr = (int64_t)(((__int128)err * ((__int128)1 << 32)) /
+			 (__int128)(trax_tsc.period ? trax_tsc.period : 1));
 	limit = (int64_t)(slope / (1000000u / TSC_MAX_SLEW_PPM));
 	if (corr > limit)
 		corr = limit;

@@ -12,7 +12,7 @@ have babeltrace2 || need="$need babeltrace2"
 have python3 || need="$need python3"
 if [ "$what" = bench ] || [ "$what" = test ]; then
 	have lttng || need="$need lttng-tools"
-	[ -f /usr/include/lttng/tracepoint.h ] || need="$need liblttng-ust-dev"
+	echo "#include <lttng/tracepoint.h>" | cc -E -x c - >/dev/null 2>&1 || need="$need liblttng-ust-dev"
 fi
 [ -n "$need" ] || exit 0
 if [ "$(id -u)" != 0 ]; then

@@ -3,3 +3,9 @@
  * include this file unchanged and get trax's implementation, <trax/tracef.h>.
  */
 #include <trax/tracef.h>
+
+/* LTTng-UST 2.13's names. */
+#ifndef lttng_ust_tracef
+#define lttng_ust_tracef  tracef
+#define lttng_ust_vtracef vtracef
+#endif

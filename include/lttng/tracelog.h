@@ -3,3 +3,9 @@
  * include this file unchanged and get trax's implementation, <trax/tracelog.h>.
  */
 #include <trax/tracelog.h>
+
+/* LTTng-UST 2.13's names. */
+#ifndef lttng_ust_tracelog
+#define lttng_ust_tracelog  tracelog
+#define lttng_ust_vtracelog vtracelog
+#endif

@@ -141,33 +141,6 @@ static inline void trax_write_zero(struct trax_ctx *ctx, size_t len)
 	ctx->pos += len;
 }
 
-/* Writes the low `size` bytes of v in big-endian order (network fields). */
-static inline void trax_write_be(struct trax_ctx *ctx, uint64_t v, size_t size)
-{
-	switch (size) {
-	case 1: {
-		uint8_t b = (uint8_t)v;
-		trax_write(ctx, &b, 1);
-		break;
-	}
-	case 2: {
-		uint16_t b = __builtin_bswap16((uint16_t)v);
-		trax_write(ctx, &b, 2);
-		break;
-	}
-	case 4: {
-		uint32_t b = __builtin_bswap32((uint32_t)v);
-		trax_write(ctx, &b, 4);
-		break;
-	}
-	default: {
-		uint64_t b = __builtin_bswap64(v);
-		trax_write(ctx, &b, 8);
-		break;
-	}
-	}
-}
-
 /* Writes the low `size` bytes of v in the machine's byte order. */
 static inline void trax_write_uint(struct trax_ctx *ctx, uint64_t v, size_t size)
 {
@@ -190,40 +163,6 @@ static inline void trax_write_uint(struct trax_ctx *ctx, uint64_t v, size_t size
 	default:
 		trax_write(ctx, &v, 8);
 		break;
-	}
-}
-
-/* Copies count elements of elem_size bytes, each converted to big-endian. */
-static inline void trax_write_be_array(struct trax_ctx *ctx, const void *src, size_t count,
-				       size_t elem_size)
-{
-	const unsigned char *p = (const unsigned char *)src;
-	size_t i;
-
-	for (i = 0; i < count; i++, p += elem_size) {
-		uint64_t v = 0;
-
-		switch (elem_size) {
-		case 1:
-			v = *p;
-			break;
-		case 2: {
-			uint16_t x;
-			memcpy(&x, p, 2);
-			v = x;
-			break;
-		}
-		case 4: {
-			uint32_t x;
-			memcpy(&x, p, 4);
-			v = x;
-			break;
-		}
-		default:
-			memcpy(&v, p, 8);
-			break;
-		}
-		trax_write_be(ctx, v, elem_size);
 	}
 }
 

@@ -19,13 +19,26 @@
  * Every argument expression is evaluated once per record at most; strings and
  * sequence pointers and lengths are evaluated once per call.
  */
+#include <trax/tp-names.h>
+
 #if defined(TRACEPOINT_CREATE_PROBES) && !defined(TRAX_CREATING_PROBES)
 #define TRAX_CREATING_PROBES
+
+/* A provider header written with LTTng-UST 2.13's names. */
+#ifdef LTTNG_UST_TRACEPOINT_INCLUDE
+#undef TRACEPOINT_INCLUDE
+#define TRACEPOINT_INCLUDE LTTNG_UST_TRACEPOINT_INCLUDE
+#endif
+#ifdef LTTNG_UST_TRACEPOINT_PROVIDER
+#undef TRACEPOINT_PROVIDER
+#define TRACEPOINT_PROVIDER LTTNG_UST_TRACEPOINT_PROVIDER
+#endif
 
 #include <trax/probe.h>
 #include <string.h>
 
 #define TRACEPOINT_HEADER_MULTI_READ
+#define LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -207,8 +220,13 @@
 #undef _trax_array
 #undef _trax_sequence
 #undef _trax_enum
+/*
+ * _network fields hold values already in network byte order (htons() and
+ * friends, as with LTTng-UST): their bytes are stored as they are, and the
+ * metadata declares them big-endian.
+ */
 #define _TRAX_WRITE_INT_0(t, v) trax_write_uint(__c, (uint64_t)(v), sizeof(t))
-#define _TRAX_WRITE_INT_1(t, v) trax_write_be(__c, (uint64_t)(v), sizeof(t))
+#define _TRAX_WRITE_INT_1(t, v) trax_write_uint(__c, (uint64_t)(v), sizeof(t))
 #define _trax_integer(t, n, e, base, net, nw)                                                      \
 	_TRAX_IF_WRITE(nw, {                                                                       \
 		t __v = (t)(e);                                                                    \
@@ -235,7 +253,7 @@
 		*__c->pos++ = 0;                                                                   \
 	})
 #define _TRAX_WRITE_ELEMS_0(t, p, count) trax_write(__c, p, sizeof(t) * (count))
-#define _TRAX_WRITE_ELEMS_1(t, p, count) trax_write_be_array(__c, p, count, sizeof(t))
+#define _TRAX_WRITE_ELEMS_1(t, p, count) trax_write(__c, p, sizeof(t) * (count))
 #define _trax_array(t, n, e, c, base, net, text, nw)                                               \
 	_TRAX_IF_WRITE(nw, {                                                                       \
 		const void *__p = (const void *)(e);                                               \
@@ -326,6 +344,13 @@ static void __attribute__((destructor)) _TRAX_PROV(__trax_provider_fini_)(void)
 /* Back to the first reading's meanings for the headers that follow. */
 #include <trax/tp-reset.h>
 #undef TRACEPOINT_HEADER_MULTI_READ
+#undef LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ
 #undef TRAX_CREATING_PROBES
 #include <trax/tp-declare.h>
 #endif /* TRACEPOINT_CREATE_PROBES */
+
+/* Each 2.13-style header names itself anew: do not let the next one inherit. */
+#if defined(LTTNG_UST_TRACEPOINT_INCLUDE) && !defined(TRAX_CREATING_PROBES)
+#undef LTTNG_UST_TRACEPOINT_INCLUDE
+#undef TRACEPOINT_INCLUDE
+#endif

@@ -18,6 +18,8 @@
  * program then finds libtrax-ust at run time and need not link with it.
  */
 
+#include <trax/tp-names.h>
+
 /* ---- Generic part: included once per translation unit. ---- */
 #ifndef TRAX_TRACEPOINT_H
 #define TRAX_TRACEPOINT_H
@@ -171,6 +173,6 @@ static void __attribute__((destructor)) __trax_tracepoints_fini(void)
 #endif /* TRACEPOINT_DEFINE */
 
 /* ---- Per provider header: declare the call sites (first reading). ---- */
-#ifndef TRACEPOINT_HEADER_MULTI_READ
+#if !defined(TRACEPOINT_HEADER_MULTI_READ) && !defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)
 #include <trax/tp-declare.h>
 #endif

@@ -2,6 +2,7 @@
  * lttng/tracelog.h - LTTng-UST compatibility: programs written for LTTng-UST
  * include this file unchanged and get trax's implementation, <trax/tracelog.h>.
  */
+#include <lttng/tracepoint.h>
 #include <trax/tracelog.h>
 
 /* LTTng-UST 2.13's names. */

@@ -34,7 +34,8 @@ void trax_channel_attr_default(struct trax_channel_attr *attr)
 
 	memset(attr, 0, sizeof(*attr));
 	if (sz < 4096) {
-		trax_debug("TRAX_SUBBUF_SIZE %llu is too small; using 4096", (unsigned long long)sz);
+		trax_debug("TRAX_SUBBUF_SIZE %llu is too small; using 4096",
+			   (unsigned long long)sz);
 		sz = 4096;
 	}
 	if (sz > ((uint64_t)1 << 32)) {

@@ -190,16 +190,26 @@ static void settle(struct trax_session *s)
 static void report_discarded(struct trax_session *s)
 {
 	struct trax_channel *ch = &s->channel;
-	uint64_t total = 0;
+	uint64_t total = 0, too_large = 0;
 	int cpu;
 
-	for (cpu = 0; cpu < ch->nr_cpus; cpu++)
+	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 		total += ringbuf_discarded(&ch->bufs[cpu]);
+		too_large += __atomic_load_n(&ch->bufs[cpu].shm->too_large, __ATOMIC_RELAXED);
+	}
 	if (total != s->discarded_reported) {
-		trax_debug("channel %s: %llu events discarded so far (buffers full%s)", ch->name,
-			   (unsigned long long)total,
-			   ch->attr.overwrite ? ""
-					      : "; larger or more sub-buffers would keep them");
+		if (total > too_large)
+			trax_debug(
+			    "channel %s: %llu events discarded so far: %llu found the buffers "
+			    "full%s, %llu were too large",
+			    ch->name, (unsigned long long)total,
+			    (unsigned long long)(total - too_large),
+			    ch->attr.overwrite ? "" : " (larger or more sub-buffers keep them)",
+			    (unsigned long long)too_large);
+		else
+			trax_debug("channel %s: %llu events discarded so far, all too large for a "
+				   "sub-buffer",
+				   ch->name, (unsigned long long)total);
 		s->discarded_reported = total;
 	}
 }

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +34,6 @@
 
 struct trax_session *trax_embedded_session;
 static struct trax_session session_storage;
-
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS,
-				    SIGFPE, SIGILL,  SIGQUIT, SIGHUP};
-#define NR_FATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
-static struct sigaction previous_action[NR_FATAL];
-static int handlers_installed;
 
 /* mkdir -p */
 static int make_dirs(const char *path)
@@ -168,74 +161,6 @@ static int open_output(struct trax_session *s, const char *dir)
 	return err;
 }
 
-static void signal_flush(int sig, siginfo_t *info, void *uctx)
-{
-	struct trax_session *s = trax_embedded_session;
-	int saved_errno = errno;
-	unsigned int i;
-
-	if (s)
-		trax_consumer_flush_from_signal(s);
-	for (i = 0; i < NR_FATAL; i++) {
-		struct sigaction *old = &previous_action[i];
-
-		if (fatal_signals[i] != sig)
-			continue;
-		if (old->sa_flags & SA_SIGINFO) {
-			if (old->sa_sigaction) {
-				errno = saved_errno;
-				old->sa_sigaction(sig, info, uctx);
-				return;
-			}
-		} else if (old->sa_handler == SIG_IGN) {
-			errno = saved_errno;
-			return;
-		} else if (old->sa_handler != SIG_DFL) {
-			errno = saved_errno;
-			old->sa_handler(sig);
-			return;
-		}
-		/* Default action: put it back and let the signal take its course. */
-		sigaction(sig, old, NULL);
-		if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) {
-			if (info && info->si_code > 0)
-				return; /* the faulting instruction runs again and dies */
-		}
-		{
-			sigset_t set;
-
-			sigemptyset(&set);
-			sigaddset(&set, sig);
-			pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-		}
-		raise(sig);
-		return;
-	}
-}
-
-static void install_signal_handlers(void)
-{
-	struct sigaction sa;
-	unsigned int i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = signal_flush;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < NR_FATAL; i++) {
-		struct sigaction cur;
-
-		/* Leave alone what the application (or its parent) chose to ignore. */
-		if (sigaction(fatal_signals[i], NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
-		    cur.sa_handler == SIG_IGN) {
-			previous_action[i] = cur;
-			continue;
-		}
-		sigaction(fatal_signals[i], &sa, &previous_action[i]);
-	}
-	handlers_installed = 1;
-}
-
 static void after_fork_child(void)
 {
 	/*
@@ -300,8 +225,10 @@ void trax_embedded_init(void)
 		trax_embedded_session = NULL;
 		return;
 	}
-	install_signal_handlers();
+	trax_signals_install();
 	__atomic_store_n(&s->channel.active, 1, __ATOMIC_RELEASE);
+	if (events && !*events)
+		trax_debug("TRAX_EVENTS is empty: recording every event");
 	trax_registry_enable(&s->channel, events && *events ? events : "*");
 	trax_debug("tracing to %s (%llu x %u bytes per CPU, %s mode)", s->path,
 		   (unsigned long long)attr.num_subbuf, (unsigned int)attr.subbuf_size,
@@ -324,6 +251,9 @@ void trax_embedded_fini(void)
 	if (s->metadata_fd >= 0)
 		close(s->metadata_fd);
 	s->metadata_fd = -1;
-	trax_debug("trace written to %s", s->path);
+	if (s->output_failed)
+		trax_debug("the trace in %s is incomplete: writing it failed (see above)", s->path);
+	else
+		trax_debug("trace written to %s", s->path);
 	/* Buffers stay mapped: threads still running may record (and drop) events. */
 }

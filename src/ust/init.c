@@ -21,7 +21,7 @@ extern int lttng_ust_loaded __attribute__((weak));
 
 void trax_tracef_register(void);
 
-static int init_state;  /* 0: not started, 1: running, 2: done */
+static int init_state;	 /* 0: not started, 1: running, 2: done */
 static pid_t init_owner; /* the thread running it (re-entry returns at once) */
 
 void trax_ust_ensure_init(void)

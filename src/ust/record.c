@@ -39,9 +39,15 @@ record_lost(struct trax_channel *ch, struct ringbuf *rb, const struct trax_bindi
 				       ? ch->events[b->event_id].desc->name
 				       : "?";
 
-		trax_debug("event %s dropped: %zu bytes of payload do not fit in a sub-buffer of "
-			   "%llu bytes (channel %s)",
-			   name, payload, (unsigned long long)ch->attr.subbuf_size, ch->name);
+		if (payload >= ((size_t)-1 >> 4))
+			trax_debug("event %s dropped: a sequence length is negative or larger than "
+				   "%zu elements",
+				   name, TRAX_MAX_SEQUENCE_LEN);
+		else
+			trax_debug("event %s dropped: %zu bytes of payload do not fit in a "
+				   "sub-buffer of %llu bytes (channel %s)",
+				   name, payload, (unsigned long long)ch->attr.subbuf_size,
+				   ch->name);
 	}
 }
 

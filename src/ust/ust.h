@@ -110,6 +110,12 @@ struct trax_session {
 /* init.c: idempotent, re-entrant start-up of the library. */
 void trax_ust_ensure_init(void);
 
+/*
+ * signals.c: flushes the trace on fatal signals, in front of the
+ * application's own handlers, which still run as the application set them.
+ */
+void trax_signals_install(void);
+
 /* embedded.c */
 extern struct trax_session *trax_embedded_session;
 void trax_embedded_init(void);

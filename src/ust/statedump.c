@@ -1,0 +1,438 @@
+/*
+ * statedump.c - the LTTng-UST state dump (lttng-ust(3), "LTTng-UST state
+ * dump"): when tracing starts, one lttng_ust_statedump:bin_info event per
+ * executable and shared object loaded in the process, followed by its
+ * lttng_ust_statedump:build_id and lttng_ust_statedump:debug_link events
+ * when it has them, all between lttng_ust_statedump:start and :end. With the
+ * ip and vpid contexts, Babeltrace 2's flt.lttng-utils.debug-info resolves
+ * the addresses of events to functions and source lines with them.
+ *
+ * TRAX_WITHOUT_BADDR_STATEDUMP (or LTTNG_UST_WITHOUT_BADDR_STATEDUMP) set in
+ * the environment disables the state dump.
+ *
+ * The loaded objects are listed with dl_iterate_phdr(3), which holds the
+ * dynamic loader's lock: the callback only copies what it needs from memory
+ * (addresses, build ID); the files are read (debug link) and the events
+ * recorded once the lock is released.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/env.h"
+#include "common/log.h"
+#include "ust/ust.h"
+
+/*
+ * The provider is part of the library. Its generated constructor registers
+ * it, but only after init.c's priority constructor has enabled the events
+ * and run the state dump; trax_statedump_register() registers it earlier.
+ * Both go through register_provider_once() so that the second call does not
+ * define the events twice.
+ */
+#include "trax/probe.h"
+static int register_provider_once(struct trax_provider_desc *p);
+#define trax_provider_register(p) register_provider_once(p)
+#define TRACEPOINT_CREATE_PROBES
+#include "ust/statedump-provider.h"
+#undef trax_provider_register
+
+static int provider_registered;
+
+static int register_provider_once(struct trax_provider_desc *p)
+{
+	if (provider_registered)
+		return 0;
+	provider_registered = 1;
+	return trax_provider_register(p);
+}
+
+/* The call sites of the state dump, registered like any module's. */
+static struct trax_tracepoint tp_start = {"lttng_ust_statedump:start", 0, 0, 0, 0};
+static struct trax_tracepoint tp_bin_info = {"lttng_ust_statedump:bin_info", 0, 0, 0, 0};
+static struct trax_tracepoint tp_build_id = {"lttng_ust_statedump:build_id", 0, 0, 0, 0};
+static struct trax_tracepoint tp_debug_link = {"lttng_ust_statedump:debug_link", 0, 0, 0, 0};
+static struct trax_tracepoint tp_end = {"lttng_ust_statedump:end", 0, 0, 0, 0};
+static struct trax_tracepoint *const statedump_tps[] = {&tp_start, &tp_bin_info, &tp_build_id,
+							&tp_debug_link, &tp_end};
+
+void trax_statedump_register(void)
+{
+	register_provider_once(&__trax_provider_lttng_ust_statedump);
+	trax_tracepoints_register(statedump_tps, sizeof(statedump_tps) / sizeof(statedump_tps[0]));
+}
+
+/* The probe of a tracepoint when the event is recorded, else NULL. */
+static void *tp_probe(struct trax_tracepoint *tp, void **data)
+{
+	void *probe = __atomic_load_n(&tp->probe, __ATOMIC_ACQUIRE);
+
+	if (!probe || !__atomic_load_n(&tp->state, __ATOMIC_RELAXED))
+		return NULL;
+	*data = __atomic_load_n(&tp->data, __ATOMIC_ACQUIRE);
+	return probe;
+}
+
+static int tp_on(struct trax_tracepoint *tp)
+{
+	void *data;
+
+	return tp_probe(tp, &data) != NULL;
+}
+
+static void emit_marker(struct trax_tracepoint *tp)
+{
+	void (*probe)(void *);
+	void *data;
+
+	*(void **)&probe = tp_probe(tp, &data);
+	if (probe)
+		probe(data);
+}
+
+static void emit_bin_info(uint64_t baddr, uint64_t memsz, const char *path, uint8_t is_pic,
+			  uint8_t has_build_id, uint8_t has_debug_link)
+{
+	void (*probe)(void *, uint64_t, uint64_t, const char *, uint8_t, uint8_t, uint8_t);
+	void *data;
+
+	*(void **)&probe = tp_probe(&tp_bin_info, &data);
+	if (probe)
+		probe(data, baddr, memsz, path, is_pic, has_build_id, has_debug_link);
+}
+
+static void emit_build_id(uint64_t baddr, const uint8_t *id, size_t len)
+{
+	void (*probe)(void *, uint64_t, const uint8_t *, size_t);
+	void *data;
+
+	*(void **)&probe = tp_probe(&tp_build_id, &data);
+	if (probe)
+		probe(data, baddr, id, len);
+}
+
+static void emit_debug_link(uint64_t baddr, const char *filename, uint32_t crc)
+{
+	void (*probe)(void *, uint64_t, const char *, uint32_t);
+	void *data;
+
+	*(void **)&probe = tp_probe(&tp_debug_link, &data);
+	if (probe)
+		probe(data, baddr, filename, crc);
+}
+
+/* ---- Walking the loaded objects ---- */
+
+struct bin {
+	uint64_t baddr;
+	uint64_t memsz;
+	char *path;
+	uint8_t is_pic;
+	uint8_t *build_id;
+	size_t build_id_len;
+};
+
+struct walk {
+	struct bin *bins;
+	size_t nr, cap;
+	unsigned int index; /* of the object the callback sees */
+	uintptr_t vdso;	    /* ELF header of the vDSO, 0 if none */
+	int failed;
+};
+
+#define MAX_BUILD_ID 256 /* bytes; GNU tools make 20 (SHA-1) or 16 (MD5) */
+
+/* Whether [vaddr, vaddr + len) lies in the file-backed part of a PT_LOAD. */
+static int mapped(const struct dl_phdr_info *info, uint64_t vaddr, uint64_t len)
+{
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && vaddr >= ph->p_vaddr && len <= ph->p_filesz &&
+		    vaddr - ph->p_vaddr <= ph->p_filesz - len)
+			return 1;
+	}
+	return 0;
+}
+
+/* The NT_GNU_BUILD_ID note of the object, copied from its PT_NOTE segments. */
+static void find_build_id(const struct dl_phdr_info *info, struct bin *b)
+{
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const unsigned char *notes;
+		uint64_t off = 0, size, align;
+
+		if (ph->p_type != PT_NOTE || !mapped(info, ph->p_vaddr, ph->p_filesz))
+			continue;
+		notes = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		size = ph->p_filesz;
+		align = ph->p_align == 8 ? 8 : 4;
+		while (size - off >= sizeof(ElfW(Nhdr))) {
+			ElfW(Nhdr) nh;
+			uint64_t name_off, desc_off, next;
+
+			memcpy(&nh, notes + off, sizeof(nh));
+			name_off = off + sizeof(nh);
+			desc_off = name_off + (((uint64_t)nh.n_namesz + align - 1) & ~(align - 1));
+			next = desc_off + (((uint64_t)nh.n_descsz + align - 1) & ~(align - 1));
+			if (desc_off > size || next > size || nh.n_descsz > size - desc_off)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    memcmp(notes + name_off, "GNU", 4) == 0 && nh.n_descsz > 0 &&
+			    nh.n_descsz <= MAX_BUILD_ID) {
+				b->build_id = malloc(nh.n_descsz);
+				if (b->build_id) {
+					memcpy(b->build_id, notes + desc_off, nh.n_descsz);
+					b->build_id_len = nh.n_descsz;
+				}
+				return;
+			}
+			if (next <= off)
+				break;
+			off = next;
+		}
+	}
+}
+
+static int walk_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct walk *w = arg;
+	int main_program = w->index++ == 0;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	const ElfW(Ehdr) *ehdr = NULL;
+	char exe[PATH_MAX];
+	const char *path = info->dlpi_name;
+	struct bin b;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (ph->p_vaddr < lo)
+			lo = ph->p_vaddr;
+		if (ph->p_vaddr + ph->p_memsz > hi)
+			hi = ph->p_vaddr + ph->p_memsz;
+		if (ph->p_offset == 0 && ph->p_filesz >= sizeof(ElfW(Ehdr)))
+			ehdr = (const ElfW(Ehdr) *)(info->dlpi_addr + ph->p_vaddr);
+	}
+	if (hi <= lo)
+		return 0; /* nothing mapped */
+	if (w->vdso && (uintptr_t)ehdr == w->vdso)
+		return 0;
+	if (main_program) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		if (n <= 0)
+			return 0;
+		exe[n] = 0;
+		path = exe;
+	}
+	if (!path || !*path)
+		return 0; /* no file behind it */
+
+	memset(&b, 0, sizeof(b));
+	if (ehdr && memcmp(ehdr->e_ident, ELFMAG, SELFMAG) == 0)
+		b.is_pic = ehdr->e_type == ET_DYN;
+	else
+		b.is_pic = !main_program || info->dlpi_addr != 0;
+	/*
+	 * Position-independent: addresses in the file are relative to the load
+	 * bias (dlpi_addr); otherwise they are absolute, and the object starts
+	 * at its lowest segment.
+	 */
+	if (b.is_pic) {
+		b.baddr = info->dlpi_addr;
+		b.memsz = hi;
+	} else {
+		b.baddr = info->dlpi_addr + lo;
+		b.memsz = hi - lo;
+	}
+	b.path = strdup(path);
+	if (!b.path) {
+		w->failed = 1;
+		return 1;
+	}
+	find_build_id(info, &b);
+	if (w->nr == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 16;
+		struct bin *bins = realloc(w->bins, cap * sizeof(*bins));
+
+		if (!bins) {
+			free(b.path);
+			free(b.build_id);
+			w->failed = 1;
+			return 1;
+		}
+		w->bins = bins;
+		w->cap = cap;
+	}
+	w->bins[w->nr++] = b;
+	return 0;
+}
+
+/* ---- The debug link, read from the file's section headers ---- */
+
+#define MAX_SECTIONS  65536
+#define MAX_SHSTRTAB  (4u << 20)
+#define MAX_DEBUGLINK 4096
+
+static int read_at(int fd, void *buf, uint64_t len, uint64_t off, uint64_t file_size)
+{
+	char *p = buf;
+
+	if (off > file_size || len > file_size - off)
+		return -1;
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n <= 0)
+			return -1;
+		p += n;
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The name and CRC of the .gnu_debuglink section of the ELF file at path.
+ * Returns 0 when found; any inconsistency in the file makes it -1.
+ */
+static int read_debug_link(const char *path, char **filename, uint32_t *crc)
+{
+	static const char section_name[] = ".gnu_debuglink";
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) *sh = NULL;
+	char *strtab = NULL, *link = NULL;
+	uint64_t shnum, shstrndx, file_size, i;
+	struct stat st;
+	int fd, ret = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		goto out;
+	file_size = (uint64_t)st.st_size;
+	if (read_at(fd, &eh, sizeof(eh), 0, file_size) < 0)
+		goto out;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    eh.e_ident[EI_DATA] !=
+		(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB))
+		goto out;
+	if (!eh.e_shoff || eh.e_shentsize != sizeof(ElfW(Shdr)))
+		goto out;
+	shnum = eh.e_shnum;
+	shstrndx = eh.e_shstrndx;
+	if (shnum == 0 || shstrndx == SHN_XINDEX) {
+		/* Extended numbering: the real values are in section header 0. */
+		ElfW(Shdr) first;
+
+		if (read_at(fd, &first, sizeof(first), eh.e_shoff, file_size) < 0)
+			goto out;
+		if (shnum == 0)
+			shnum = first.sh_size;
+		if (shstrndx == SHN_XINDEX)
+			shstrndx = first.sh_link;
+	}
+	if (shnum == 0 || shnum > MAX_SECTIONS || shstrndx >= shnum)
+		goto out;
+	sh = malloc(shnum * sizeof(*sh));
+	if (!sh || read_at(fd, sh, shnum * sizeof(*sh), eh.e_shoff, file_size) < 0)
+		goto out;
+	if (sh[shstrndx].sh_type == SHT_NOBITS || sh[shstrndx].sh_size == 0 ||
+	    sh[shstrndx].sh_size > MAX_SHSTRTAB)
+		goto out;
+	strtab = malloc(sh[shstrndx].sh_size);
+	if (!strtab ||
+	    read_at(fd, strtab, sh[shstrndx].sh_size, sh[shstrndx].sh_offset, file_size) < 0)
+		goto out;
+	for (i = 0; i < shnum; i++) {
+		uint64_t size = sh[i].sh_size, name = sh[i].sh_name, len, crc_off;
+
+		if (name >= sh[shstrndx].sh_size ||
+		    sh[shstrndx].sh_size - name < sizeof(section_name) ||
+		    memcmp(strtab + name, section_name, sizeof(section_name)) != 0)
+			continue;
+		/* A file name, NUL, padding to 4 bytes, then the CRC-32 of the file. */
+		if (sh[i].sh_type == SHT_NOBITS || size < 2 + 4 || size > MAX_DEBUGLINK)
+			break;
+		link = malloc(size);
+		if (!link || read_at(fd, link, size, sh[i].sh_offset, file_size) < 0)
+			break;
+		len = strnlen(link, size);
+		if (len == 0 || len == size)
+			break;
+		crc_off = (len + 1 + 3) & ~(uint64_t)3;
+		if (crc_off > size || size - crc_off < 4)
+			break;
+		memcpy(crc, link + crc_off, 4);
+		*filename = link;
+		link = NULL;
+		ret = 0;
+		break;
+	}
+out:
+	free(link);
+	free(strtab);
+	free(sh);
+	close(fd);
+	return ret;
+}
+
+void trax_statedump_run(void)
+{
+	struct walk w;
+	size_t i;
+
+	if (trax_env_get("WITHOUT_BADDR_STATEDUMP"))
+		return;
+	if (!tp_on(&tp_start) && !tp_on(&tp_bin_info) && !tp_on(&tp_build_id) &&
+	    !tp_on(&tp_debug_link) && !tp_on(&tp_end))
+		return; /* nobody records these events */
+
+	memset(&w, 0, sizeof(w));
+	w.vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	dl_iterate_phdr(walk_object, &w);
+	if (w.failed)
+		trax_debug("state dump: out of memory, some objects are left out");
+
+	emit_marker(&tp_start);
+	for (i = 0; i < w.nr; i++) {
+		struct bin *b = &w.bins[i];
+		char *link = NULL;
+		uint32_t crc = 0;
+		int has_link = 0;
+
+		if (tp_on(&tp_bin_info) || tp_on(&tp_debug_link))
+			has_link = read_debug_link(b->path, &link, &crc) == 0;
+		emit_bin_info(b->baddr, b->memsz, b->path, b->is_pic, b->build_id != NULL,
+			      (uint8_t)has_link);
+		if (b->build_id)
+			emit_build_id(b->baddr, b->build_id, b->build_id_len);
+		if (has_link)
+			emit_debug_link(b->baddr, link, crc);
+		free(link);
+		free(b->path);
+		free(b->build_id);
+	}
+	emit_marker(&tp_end);
+	free(w.bins);
+	trax_debug("state dump: %zu objects", w.nr);
+}

@@ -20,6 +20,7 @@ extern int trax_ust_loaded __attribute__((weak));
 extern int lttng_ust_loaded __attribute__((weak));
 
 void trax_tracef_register(void);
+void trax_statedump_register(void);
 
 static int init_state;	 /* 0: not started, 1: running, 2: done */
 static pid_t init_owner; /* the thread running it (re-entry returns at once) */
@@ -50,6 +51,7 @@ void trax_ust_ensure_init(void)
 	trax_cpu_init();
 	trax_clock_init();
 	trax_tracef_register();
+	trax_statedump_register();
 	trax_embedded_init();
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
 }

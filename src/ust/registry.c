@@ -59,6 +59,16 @@ static struct event_entry *find_event(const char *name)
 	return NULL;
 }
 
+static int provider_known(const struct trax_provider_desc *p)
+{
+	struct event_entry *e;
+
+	for (e = events; e; e = e->next)
+		if (e->provider == p)
+			return 1;
+	return 0;
+}
+
 static int event_loglevel(const struct trax_event_desc *d)
 {
 	if (d->loglevel && *d->loglevel)
@@ -176,6 +186,11 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 		return -1;
 	}
 	trax_registry_lock();
+	if (provider_known(p)) {
+		/* Already registered (the library registers its own early). */
+		trax_registry_unlock();
+		return 0;
+	}
 	for (i = 0; i < p->nr_events; i++) {
 		const struct trax_event_desc *d = p->events[i];
 		struct event_entry *e;

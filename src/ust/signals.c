@@ -31,22 +31,15 @@ static struct sigaction app_action[NR_FATAL];
 /* 1 while the library's handler is the one installed in the kernel. */
 static int owned[NR_FATAL];
 
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-static sigaction_fn real_sigaction_fn;
+/*
+ * The C library's own entry point: no dlsym() (which may allocate, and
+ * cannot be used while a sanitizer runtime sets its handlers up).
+ */
+extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
 
 static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
-	sigaction_fn fn = __atomic_load_n(&real_sigaction_fn, __ATOMIC_ACQUIRE);
-
-	if (!fn) {
-		*(void **)&fn = dlsym(RTLD_NEXT, "sigaction");
-		if (!fn) {
-			errno = ENOSYS;
-			return -1;
-		}
-		__atomic_store_n(&real_sigaction_fn, fn, __ATOMIC_RELEASE);
-	}
-	return fn(sig, act, oact);
+	return __sigaction(sig, act, oact);
 }
 
 static int fatal_index(int sig)

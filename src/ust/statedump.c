@@ -14,6 +14,15 @@
  * dynamic loader's lock: the callback only copies what it needs from memory
  * (addresses, build ID); the files are read (debug link) and the events
  * recorded once the lock is released.
+ *
+ * Values, as LTTng-UST records them: baddr is the load bias (dlpi_addr) of a
+ * position-independent object (ELF type ET_DYN, is_pic = 1) and the lowest
+ * PT_LOAD address of an executable that is not; memsz spans its PT_LOAD
+ * segments from there; path is the canonical path of the file (the program's
+ * comes from /proc/self/exe). The vDSO and objects without a file are left
+ * out. The build ID is the NT_GNU_BUILD_ID note of the mapped PT_NOTE
+ * segments; the debug link (file name and CRC-32) is read from the file's
+ * .gnu_debuglink section, and a file that does not parse is skipped.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -33,26 +42,12 @@
 /*
  * The provider is part of the library. Its generated constructor registers
  * it, but only after init.c's priority constructor has enabled the events
- * and run the state dump; trax_statedump_register() registers it earlier.
- * Both go through register_provider_once() so that the second call does not
- * define the events twice.
+ * and run the state dump: trax_statedump_register() registers it earlier
+ * (registering a provider twice is harmless).
  */
 #include "trax/probe.h"
-static int register_provider_once(struct trax_provider_desc *p);
-#define trax_provider_register(p) register_provider_once(p)
 #define TRACEPOINT_CREATE_PROBES
 #include "ust/statedump-provider.h"
-#undef trax_provider_register
-
-static int provider_registered;
-
-static int register_provider_once(struct trax_provider_desc *p)
-{
-	if (provider_registered)
-		return 0;
-	provider_registered = 1;
-	return trax_provider_register(p);
-}
 
 /* The call sites of the state dump, registered like any module's. */
 static struct trax_tracepoint tp_start = {"lttng_ust_statedump:start", 0, 0, 0, 0};
@@ -65,7 +60,7 @@ static struct trax_tracepoint *const statedump_tps[] = {&tp_start, &tp_bin_info,
 
 void trax_statedump_register(void)
 {
-	register_provider_once(&__trax_provider_lttng_ust_statedump);
+	trax_provider_register(&__trax_provider_lttng_ust_statedump);
 	trax_tracepoints_register(statedump_tps, sizeof(statedump_tps) / sizeof(statedump_tps[0]));
 }
 
@@ -416,10 +411,16 @@ void trax_statedump_run(void)
 	emit_marker(&tp_start);
 	for (i = 0; i < w.nr; i++) {
 		struct bin *b = &w.bins[i];
-		char *link = NULL;
+		char *link = NULL, *real;
 		uint32_t crc = 0;
 		int has_link = 0;
 
+		/* The file itself, not a symbolic link that may change (like LTTng-UST). */
+		real = realpath(b->path, NULL);
+		if (real) {
+			free(b->path);
+			b->path = real;
+		}
 		if (tp_on(&tp_bin_info) || tp_on(&tp_debug_link))
 			has_link = read_debug_link(b->path, &link, &crc) == 0;
 		emit_bin_info(b->baddr, b->memsz, b->path, b->is_pic, b->build_id != NULL,

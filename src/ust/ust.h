@@ -116,6 +116,10 @@ void trax_ust_ensure_init(void);
  */
 void trax_signals_install(void);
 
+/* statedump.c: the lttng_ust_statedump events, for a session that starts. */
+void trax_statedump_register(void);
+void trax_statedump_run(void);
+
 /* embedded.c */
 extern struct trax_session *trax_embedded_session;
 void trax_embedded_init(void);

@@ -25,7 +25,11 @@ int trax_shm_create(struct trax_shm *shm, const char *name, size_t size)
 
 int trax_shm_map(struct trax_shm *shm, int fd, size_t size)
 {
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/*
+	 * Populated now: a page fault on first touch would otherwise land on
+	 * a producer's fast path (a kernel entry every 4 KiB of records).
+	 */
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
 
 	if (p == MAP_FAILED)
 		return -errno;

@@ -358,6 +358,21 @@ for r in $(seq "$REPS"); do
 	done
 done
 
+# The machine's own ceiling for two threads: the empty loop (no tracer at
+# all) with one and with two threads. Two vCPUs of a shared virtual machine
+# may give much less than twice one thread's work; the tracer's scaling is
+# to be read against this.
+note "bench: the machine's two-thread ceiling (empty loop, no tracer)"
+for r in $(seq "$REPS"); do
+	for t in 1 2; do
+		rc=0
+		run_to "$TMP/ceil-t$t-$r.out" timeout "$RUN_TIMEOUT" env -u TRAX_OUTPUT \
+			LD_LIBRARY_PATH="$BUILD" "$TMP/bin/loop-lttng" none "$N_DISABLED" "$t" || rc=$?
+		[ $rc -eq 0 ] || { note "  ceiling t$t: FAILED (status $rc)"; FAILED=1; }
+		note "  ceiling t$t-$r: $(cat "$TMP/ceil-t$t-$r.out")"
+	done
+done
+
 # Enabled runs: LTTng-UST and trax take turns (which goes first alternates
 # from one repetition to the next), so that both see the same conditions
 # when something else loads the machine.  The private session daemon stays
@@ -424,6 +439,7 @@ for impl in lttng trax; do
 	done
 	F[$impl.scale]=$(calc "${F[$impl.eps2]} / ${F[$impl.eps1]}")
 done
+F[ceil]=$(calc "$(med ceil-t2 events_per_s out) / $(med ceil-t1 events_per_s out)")
 
 ratio() { calc "$1 / $2"; }
 # verdict VALUE OP LIMIT
@@ -486,6 +502,7 @@ fmt_events() { # recorded/emitted
 	printf '%-40s %14s %14s %10s   %s\n' "2 threads / 1 thread throughput" \
 		"$(fmt "${F[trax.scale]}" 2)" "$(fmt "${F[lttng.scale]}" 2)" "" \
 		"trax >= 2: $(verdict "${F[trax.scale]}" '>=' 2)"
+	printf '%-40s %14s\n' "  the machine's own (empty loop, no tracer)" "$(fmt "${F[ceil]}" 2)"
 	printf '%-40s %14s %14s %10s   %s\n' "stream bytes/event recorded, 1 thread" \
 		"$(fmt "${F[trax.bpe1]}" 2)" "$(fmt "${F[lttng.bpe1]}" 2)" "$(fmt "$R_BPE" 3)" \
 		"trax <= LTTng: $(verdict "${F[trax.bpe1]}" '<=' "$LIMIT_BPE")"

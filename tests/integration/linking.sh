@@ -11,7 +11,7 @@
 #   7. tracepoint_enabled(), do_tracepoint(), arguments not evaluated when off
 #   8. tracef()/vtracef()/tracelog()/vtracelog(), compared with LTTng-UST
 #   9. the installed tree (cmake --install): headers, libraries, pkg-config
-# Sources: tests/integration/data/linking/ (manpage/ is the lttng-ust(3)
+# Sources: tests/integration/data/linking/ (manpage/, made from examples/hello, is the lttng-ust(3)
 # example, writing app.txt in the current directory instead of /tmp/app.txt).
 
 . "$TRAX_SRC/tests/integration/lib.sh"
@@ -20,6 +20,11 @@ DATA=$TRAX_SRC/tests/integration/data/linking
 W=$TEST_TMP/w
 mkdir -p "$W"
 cp -R "$DATA"/. "$W"/
+# manpage/: the lttng-ust(3) example of examples/hello, writing its app.txt
+# in the current directory instead of /tmp, so that runs do not share it.
+mkdir -p "$W/manpage"
+cp "$TRAX_SRC"/examples/hello/tp.h "$TRAX_SRC"/examples/hello/tp.c "$TRAX_SRC"/examples/hello/app.h "$W/manpage/"
+sed 's|/tmp/app.txt|app.txt|' "$TRAX_SRC"/examples/hello/app.c >"$W/manpage/app.c"
 cd "$W"
 
 # Sanitizer flags alone, for programs that must not see -I/-L of the tree.
@@ -388,7 +393,7 @@ fi
 ok "9: installed tree has the libraries, headers and pkg-config file"
 
 mkdir -p "$W/inst"
-cp "$DATA"/manpage/* "$W/inst/"
+cp "$W"/manpage/* "$W/inst/"
 cd "$W/inst"
 # -I/-L on the command line.
 $CC $SAN_CFLAGS -g -c -I. -I"$P/include" tp.c

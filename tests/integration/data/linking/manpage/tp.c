@@ -1,4 +1,0 @@
-#define TRACEPOINT_CREATE_PROBES
-#define TRACEPOINT_DEFINE
-
-#include "tp.h"

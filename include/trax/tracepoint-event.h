@@ -105,38 +105,30 @@
 
 /* ---- 1. Enumerations ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_ENUM
-#undef _trax_enum_range
 #define _trax_enum_range(label, s, e) {label, (int64_t)(s), (int64_t)(e)},
 #define TRACEPOINT_ENUM(p, en, values)                                                             \
 	static const struct trax_enum_entry __trax_enum_entries_##p##___##en[] = {values};         \
 	static const struct trax_enum_desc __trax_enum_##p##___##en __attribute__((unused)) = {    \
 	    #en, __trax_enum_entries_##p##___##en,                                                 \
 	    sizeof(__trax_enum_entries_##p##___##en) / sizeof(struct trax_enum_entry)};
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 2. Log levels: a tentative NULL pointer, then the level when given ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_EVENT_INSTANCE
 #define TRACEPOINT_EVENT_INSTANCE(p, c, n, args) static const int *__trax_loglevel_##p##___##n;
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_LOGLEVEL
 #define TRACEPOINT_LOGLEVEL(p, n, level)                                                           \
 	static const int __trax_loglevel_value_##p##___##n = (level);                              \
 	static const int *__trax_loglevel_##p##___##n = &__trax_loglevel_value_##p##___##n;
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 3. Field descriptions ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_EVENT_CLASS
-#undef _trax_integer
-#undef _trax_float
-#undef _trax_string
-#undef _trax_array
-#undef _trax_sequence
-#undef _trax_enum
 #define _trax_integer(t, n, e, base, net, nw)                                                      \
 	{#n, TRAX_FIELD_INTEGER, nw, 0, _TRAX_INT_TYPE(t, base, net, 0)},
 #define _trax_float(t, n, e, nw) {#n, TRAX_FIELD_FLOAT, nw, (uint8_t)(_TRAX_FLOAT_BYTES(t) * 8)},
@@ -150,13 +142,11 @@
 	 0,  &__trax_enum_##p##___##en},
 #define TRACEPOINT_EVENT_CLASS(p, c, args, fields)                                                 \
 	static const struct trax_field_desc __trax_fields_##p##___##c[] = {fields{0}};
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 4. Slots for what is measured once: strings and sequences ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_EVENT_CLASS
-#undef _trax_string
-#undef _trax_sequence
 #define _trax_string(n, e, nw) _TRAX_IF_WRITE(nw, const char *s_##n; size_t l_##n;)
 #define _trax_sequence(t, n, e, lt, le, base, net, text, nw)                                       \
 	_TRAX_IF_WRITE(nw, const void *s_##n; size_t l_##n;)
@@ -165,17 +155,11 @@
 		char __trax_unused;                                                                \
 		fields                                                                             \
 	};
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 5. Payload size ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_EVENT_CLASS
-#undef _trax_integer
-#undef _trax_float
-#undef _trax_string
-#undef _trax_array
-#undef _trax_sequence
-#undef _trax_enum
 #define _trax_integer(t, n, e, base, net, nw) _TRAX_IF_WRITE(nw, __s += sizeof(t);)
 #define _trax_enum(p, en, t, n, e, nw)	      _TRAX_IF_WRITE(nw, __s += sizeof(t);)
 #define _trax_float(t, n, e, nw)	      _TRAX_IF_WRITE(nw, __s += _TRAX_FLOAT_BYTES(t);)
@@ -209,17 +193,11 @@
 		(void)__d;                                                                         \
 		fields return __s;                                                                 \
 	}
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 6. Serialization ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_EVENT_CLASS
-#undef _trax_integer
-#undef _trax_float
-#undef _trax_string
-#undef _trax_array
-#undef _trax_sequence
-#undef _trax_enum
 /*
  * _network fields hold values already in network byte order (htons() and
  * friends, as with LTTng-UST): their bytes are stored as they are, and the
@@ -276,11 +254,11 @@
 		(void)__d;                                                                         \
 		fields                                                                             \
 	}
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 7. Probes: one per class, for every channel recording the event ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_EVENT_CLASS
 #define TRACEPOINT_EVENT_CLASS(p, c, args, fields)                                                 \
 	static __attribute__((unused)) void __trax_probe_##p##___##c(                              \
 	    void *__tp_data _TRAX_CPARAMS(args))                                                   \
@@ -302,11 +280,11 @@
 			__b = __b->next;                                                           \
 		} while (__b);                                                                     \
 	}
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 8. Event descriptions ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_EVENT_INSTANCE
 #define TRACEPOINT_EVENT_INSTANCE(p, c, n, args)                                                   \
 	static struct trax_event_desc __trax_event_##p##___##n = {                                 \
 	    #p ":" #n,                                                                             \
@@ -316,13 +294,14 @@
 	    __trax_fields_##p##___##c,                                                             \
 	    sizeof(__trax_fields_##p##___##c) / sizeof(struct trax_field_desc) - 1,                \
 	    &__trax_loglevel_##p##___##n};
+#include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 9. The provider and its registration ---- */
 #include <trax/tp-reset.h>
-#undef TRACEPOINT_EVENT_INSTANCE
 #define TRACEPOINT_EVENT_INSTANCE(p, c, n, args) &__trax_event_##p##___##n,
 #define _TRAX_PROV(x)				 _TRAX_CAT(x, TRACEPOINT_PROVIDER)
+#include <trax/tp-defaults.h>
 static struct trax_event_desc *const _TRAX_PROV(__trax_provider_events_)[] = {
 #include TRACEPOINT_INCLUDE
     0};

@@ -79,8 +79,13 @@ static void packet_close(struct ringbuf *rb __attribute__((unused)), void *subbu
 
 	h->timestamp_end = ts_end;
 	h->content_size = content * 8;
-	/* Only the content is written to disk: the packet ends with it. */
-	h->packet_size = content * 8;
+	/*
+	 * The packet written to disk ends at the next 4 KiB boundary after the
+	 * content, not at the end of the sub-buffer: whole blocks, so that the
+	 * consumer can write with O_DIRECT, and no more padding than that.
+	 */
+	h->packet_size =
+	    ((content + TRAX_PACKET_ALIGN - 1) & ~(uint64_t)(TRAX_PACKET_ALIGN - 1)) * 8;
 	h->events_discarded = discarded;
 }
 

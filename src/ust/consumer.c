@@ -62,6 +62,13 @@ static int append(struct trax_session *s, int fd, off_t *size, const void *buf, 
 {
 	int err = write_all(fd, buf, len);
 
+	if (err == -EINVAL && (fcntl(fd, F_GETFL) & O_DIRECT)) {
+		/* Direct I/O refused after all: go on with ordinary writes. */
+		if (ftruncate(fd, *size) == 0 && lseek(fd, *size, SEEK_SET) == *size &&
+		    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_DIRECT) == 0)
+			err = write_all(fd, buf, len);
+	}
+
 	if (err) {
 		if (ftruncate(fd, *size) < 0 || lseek(fd, *size, SEEK_SET) < 0)
 			trax_debug("cannot cut back %s after a failed write", what);

@@ -131,7 +131,19 @@ static int open_output(struct trax_session *s, const char *dir)
 		return -ENOMEM;
 	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 		snprintf(path, sizeof(path), "%s/%s_%d", s->path, ch->name, cpu);
-		s->stream_fds[cpu] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
+		/*
+		 * Direct I/O: the device reads the sub-buffers itself, which costs
+		 * the consumer (and the application's CPUs) far less than copying
+		 * them into the page cache. Where the file system refuses it
+		 * (tmpfs), ordinary writes.
+		 */
+		s->stream_fds[cpu] = open(path,
+					  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+					      (trax_env_long("DIRECT_IO", 1) ? O_DIRECT : 0),
+					  0660);
+		if (s->stream_fds[cpu] < 0 && errno == EINVAL)
+			s->stream_fds[cpu] =
+			    open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
 		if (s->stream_fds[cpu] < 0)
 			return -errno;
 	}

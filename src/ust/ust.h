@@ -18,6 +18,9 @@
 
 #define TRAX_API_EXPORT __attribute__((visibility("default")))
 
+/* Packets on disk are whole multiples of this (direct I/O blocks). */
+#define TRAX_PACKET_ALIGN 4096u
+
 /* One event bound to a channel, as the metadata must describe it. */
 struct trax_channel_event {
 	const struct trax_event_desc *desc;

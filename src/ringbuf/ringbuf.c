@@ -109,15 +109,19 @@ static inline uint64_t commit_index(struct ringbuf *rb, uint64_t pos)
 	return (pos >> rb->subbuf_shift) & (rb->cfg.num_subbuf - 1);
 }
 
-/* Finishes the sub-buffer in which the content ends at end_pos. */
-static void close_subbuf(struct ringbuf *rb, uint64_t end_pos, uint64_t ts)
+/*
+ * Finishes the sub-buffer in which the content ends at end_pos. `discarded`
+ * was read before the CAS that closed it: a later packet's close reads it
+ * after that CAS, so the counts in successive packets never go down (a
+ * preempted closer would otherwise report a newer count than the next
+ * packet's).
+ */
+static void close_subbuf(struct ringbuf *rb, uint64_t end_pos, uint64_t ts, uint64_t discarded)
 {
 	uint64_t sb = end_pos & ~rb->subbuf_mask;
 	uint64_t content = end_pos - sb;
-	struct ringbuf_shm *shm = rb->shm;
 
-	rb->cfg.close(rb, subbuf_addr(rb, sb), ts, content,
-		      __atomic_load_n(&shm->discarded, __ATOMIC_RELAXED));
+	rb->cfg.close(rb, subbuf_addr(rb, sb), ts, content, discarded);
 	/* Release: the header's end fields are visible before completion. */
 	__atomic_fetch_add(&rb->commit[commit_index(rb, sb)].count,
 			   rb->cfg.subbuf_size - content + 1, __ATOMIC_RELEASE);
@@ -179,7 +183,7 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 	const uint64_t H = rb->cfg.header_size;
 	const uint64_t span = S * rb->cfg.num_subbuf;
 	struct ringbuf_head old;
-	uint64_t begin, ts, len;
+	uint64_t begin, ts, len, discarded = 0;
 	int open, close, ext;
 
 	if (len_short > S || len_long > S)
@@ -228,6 +232,8 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 					return -ENOBUFS;
 			}
 		}
+		if (close)
+			discarded = __atomic_load_n(&shm->discarded, __ATOMIC_ACQUIRE);
 		if (head_cas(&shm->head, &old, begin + len, ts))
 			break;
 	}
@@ -248,7 +254,7 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 		__atomic_fetch_add(&rb->commit[commit_index(rb, sb)].count, H, __ATOMIC_RELEASE);
 	}
 	if (close)
-		close_subbuf(rb, old.write_pos, ts);
+		close_subbuf(rb, old.write_pos, ts, discarded);
 
 	slot->ptr = subbuf_addr(rb, begin) + (begin & mask);
 	slot->pos = begin;
@@ -262,7 +268,7 @@ void ringbuf_flush(struct ringbuf *rb)
 {
 	struct ringbuf_shm *shm = rb->shm;
 	struct ringbuf_head old;
-	uint64_t ts;
+	uint64_t ts, discarded;
 
 	old.write_pos = __atomic_load_n(&shm->head.write_pos, __ATOMIC_RELAXED);
 	old.last_ts = __atomic_load_n(&shm->head.last_ts, __ATOMIC_RELAXED);
@@ -273,10 +279,11 @@ void ringbuf_flush(struct ringbuf *rb)
 		ts = read_clock(rb);
 		if ((int64_t)(ts - old.last_ts) < 0)
 			ts = old.last_ts;
+		discarded = __atomic_load_n(&shm->discarded, __ATOMIC_ACQUIRE);
 		if (head_cas(&shm->head, &old, (old.write_pos | rb->subbuf_mask) + 1, ts))
 			break;
 	}
-	close_subbuf(rb, old.write_pos, ts);
+	close_subbuf(rb, old.write_pos, ts, discarded);
 }
 
 int ringbuf_subbuf_complete(struct ringbuf *rb, uint64_t pos)

@@ -14,7 +14,9 @@
  *
  * Each sub-buffer starts with a header of `header_size` bytes. The producer
  * that opens a sub-buffer writes it through the `packet_open` hook and the
- * one that moves past it finishes it through `packet_close`. Accounting per
+ * one that moves past it finishes it through `packet_close`. The two hooks
+ * of one sub-buffer may run concurrently, in either order: they must write
+ * disjoint fields. Accounting per
  * lap of one sub-buffer: the opener commits header_size, each record commits
  * its length, the closer commits the padding plus one. The sub-buffer is
  * complete when its counter reaches (lap + 1) * (S + 1): the extra one makes

@@ -6,8 +6,10 @@
 #include "common/clock.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/env.h"
 #include "common/log.h"
@@ -17,6 +19,24 @@ uint64_t (*trax_clock_override)(void);
 struct trax_tsc_model trax_tsc;
 static struct trax_clock_plugin plugin;
 static char clock_uuid[37];
+
+/* The kernel's boot id, a UUID; returns 1 when read. */
+static int read_boot_id(char out[37])
+{
+	char buf[64] = {0};
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 36 || buf[8] != '-' || buf[13] != '-' || buf[18] != '-' || buf[23] != '-')
+		return 0;
+	memcpy(out, buf, 36);
+	out[36] = 0;
+	return 1;
+}
 
 uint64_t trax_clock_fn(void)
 {
@@ -29,7 +49,13 @@ int trax_clock_init(void)
 	void *h;
 	void (*init)(struct trax_clock_plugin *);
 
-	trax_uuid_string(clock_uuid);
+	/*
+	 * CLOCK_MONOTONIC is one clock per boot: name it by the boot id, as
+	 * LTTng does, so that readers merge the traces of every process (and
+	 * LTTng's own) taken since this boot on one timeline.
+	 */
+	if (!read_boot_id(clock_uuid))
+		trax_uuid_string(clock_uuid);
 	if (!path || !*path)
 		return 0;
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -44,6 +70,7 @@ int trax_clock_init(void)
 		return -1;
 	}
 	init(&plugin);
+	trax_uuid_string(clock_uuid); /* a clock of its own */
 	if (!plugin.read || !plugin.freq) {
 		trax_debug("clock plugin %s gave no read function or frequency; ignored", path);
 		memset(&plugin, 0, sizeof(plugin));
@@ -91,8 +118,6 @@ void trax_clock_describe(struct trax_clock_info *info)
 
 #if defined(__x86_64__)
 #include <cpuid.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #define TSC_PERIOD_NS	 50000000u /* re-base every 50 ms */
 #define TSC_MAX_SLEW_PPM 1000u

@@ -37,6 +37,10 @@ bench: all
 install: all
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
+# libFuzzer targets (tests/fuzz/), five minutes each; make check runs them briefly.
+fuzz: deps
+	@tools/fuzz.sh $${FUZZ_SECONDS:-300}
+
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 

@@ -10,6 +10,10 @@ have cc || need="$need gcc"
 have c++ || need="$need g++"
 have babeltrace2 || need="$need babeltrace2"
 have python3 || need="$need python3"
+# libFuzzer targets (tools/fuzz.sh) need clang and its runtime libraries.
+have clang || need="$need clang"
+[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
+	need="$need libclang-rt-14-dev"
 if [ "$what" = bench ] || [ "$what" = test ]; then
 	have lttng || need="$need lttng-tools"
 	echo "#include <lttng/tracepoint.h>" | cc -E -x c - >/dev/null 2>&1 || need="$need liblttng-ust-dev"

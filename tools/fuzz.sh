@@ -1,0 +1,43 @@
+#!/bin/sh
+# tools/fuzz.sh SECONDS [NAME...]: builds each libFuzzer target
+# tests/fuzz/fuzz_NAME.c with clang (fuzzer + address + undefined
+# sanitizers) and runs it for SECONDS on its seed corpus
+# (tests/fuzz/corpus/NAME/). A target names the sources it needs on a line
+# "FUZZ-SOURCES: file...". Exit 1 when a target crashes; the input that
+# crashed is kept in the work directory and named on stderr.
+set -eu
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+shift || true
+work=${FUZZ_WORK:-${TMPDIR:-/tmp}/trax-fuzz}
+mkdir -p "$work"
+CLANG=${CLANG:-clang}
+command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG is not installed (make deps installs it)" >&2; exit 1; }
+
+targets=$*
+[ -n "$targets" ] || targets=$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_\(.*\)\.c|\1|')
+status=0
+for name in $targets; do
+	src=tests/fuzz/fuzz_$name.c
+	[ -f "$src" ] || { echo "fuzz: no target $src" >&2; exit 1; }
+	sources=$(sed -n 's/.*FUZZ-SOURCES:[[:space:]]*//p' "$src")
+	[ -n "$sources" ] || { echo "fuzz: $src has no FUZZ-SOURCES line" >&2; exit 1; }
+	# shellcheck disable=SC2086 # sources may be globs
+	sources=$(ls -d $sources)
+	bin=$work/fuzz_$name
+	# shellcheck disable=SC2086
+	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-D_GNU_SOURCE -Iinclude -Isrc -o "$bin" "$src" $sources
+	mkdir -p "$work/corpus-$name" "tests/fuzz/corpus/$name"
+	echo "fuzz: $name for ${secs}s"
+	if ! (cd "$work" && "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 "corpus-$name" "$OLDPWD/tests/fuzz/corpus/$name" \
+		>"$work/$name.log" 2>&1); then
+		echo "fuzz: $name FAILED; see $work/$name.log (crash input in $work)" >&2
+		tail -n 30 "$work/$name.log" >&2
+		status=1
+	else
+		grep -E "stat::number_of_executed_units|cov:" "$work/$name.log" | tail -n 2
+	fi
+done
+exit $status

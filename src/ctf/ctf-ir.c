@@ -83,8 +83,8 @@ const struct ctf_field *ctf_struct_field(const struct ctf_type *type, const char
 const char *ctf_scope_name(enum ctf_scope scope)
 {
 	static const char *const names[CTF_SCOPE_COUNT] = {
-		"trace.packet.header", "stream.packet.context", "stream.event.header",
-		"stream.event.context", "event.context",	"event.fields",
+	    "trace.packet.header",  "stream.packet.context", "stream.event.header",
+	    "stream.event.context", "event.context",	     "event.fields",
 	};
 
 	return (unsigned int)scope < CTF_SCOPE_COUNT ? names[scope] : "?";

@@ -32,9 +32,9 @@ enum ctf_encoding {
 
 /* The dynamic scopes of CTF 1.8, in the order a packet and an event are laid out. */
 enum ctf_scope {
-	CTF_SCOPE_PACKET_HEADER = 0, /* trace.packet.header */
-	CTF_SCOPE_PACKET_CONTEXT,    /* stream.packet.context */
-	CTF_SCOPE_EVENT_HEADER,	     /* stream.event.header */
+	CTF_SCOPE_PACKET_HEADER = 0,	/* trace.packet.header */
+	CTF_SCOPE_PACKET_CONTEXT,	/* stream.packet.context */
+	CTF_SCOPE_EVENT_HEADER,		/* stream.event.header */
 	CTF_SCOPE_EVENT_COMMON_CONTEXT, /* stream.event.context */
 	CTF_SCOPE_EVENT_CONTEXT,	/* event.context */
 	CTF_SCOPE_EVENT_FIELDS,		/* event.fields */
@@ -153,7 +153,7 @@ struct ctf_type {
 	 * selected. A struct's is the largest of its fields' and align(N).
 	 */
 	unsigned int align;
-	bool has_paths;	  /* holds a variant or a sequence (resolved per place) */
+	bool has_paths;	    /* holds a variant or a sequence (resolved per place) */
 	unsigned int depth; /* nesting levels, 1 for a scalar */
 	unsigned int line;  /* where the type is written in the metadata text */
 	unsigned int column;
@@ -194,10 +194,11 @@ struct ctf_event_class {
 	uint64_t stream_id;
 	bool has_loglevel;
 	int64_t loglevel;
-	const char *emf_uri; /* model.emf.uri, NULL when absent */
+	const char *emf_uri;		/* model.emf.uri, NULL when absent */
 	const struct ctf_type *context; /* event.context: a struct, or NULL */
 	const struct ctf_type *fields;	/* event.fields: a struct, or NULL */
 	unsigned int line;		/* of the event block */
+	unsigned int column;
 };
 
 struct ctf_stream_class {

@@ -37,6 +37,7 @@ struct tsdl_build {
 	const char *file;
 	struct tsdl_error *err;
 	bool trace_seen;
+	unsigned int env_cap, clock_cap; /* capacities of trace->env and trace->clocks */
 	unsigned int trace_line;
 
 	struct tsdl_pending_stream *streams;
@@ -57,8 +58,7 @@ int tsdl_build_finish(struct tsdl_build *build);
  * already resolved roots of the earlier scopes (NULL where absent); *root
  * is replaced by its resolved copy and roots[scope] set to it. 0 or -1.
  */
-int tsdl_resolve_scope(struct ctf_arena *arena, const struct ctf_type **roots,
-		       enum ctf_scope scope, const struct ctf_type **root, const char *file,
-		       struct tsdl_error *err);
+int tsdl_resolve_scope(struct ctf_arena *arena, const struct ctf_type **roots, enum ctf_scope scope,
+		       const struct ctf_type **root, const char *file, struct tsdl_error *err);
 
 #endif /* TRAX_TSDL_BUILD_H */

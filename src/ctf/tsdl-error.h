@@ -19,7 +19,8 @@ struct tsdl_error {
 
 /* Fills err (if not NULL); file may be NULL ("metadata"). */
 void tsdl_error_set(struct tsdl_error *err, const char *file, unsigned int line,
-		    unsigned int column, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+		    unsigned int column, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Writes "FILE:LINE:COL: message" (or "FILE: message" without a line) into buf. */
 void tsdl_error_format(const struct tsdl_error *err, char *buf, size_t size);

@@ -5,10 +5,10 @@
 #include <string.h>
 
 static const char *const keywords[] = {
-	"align",  "callsite", "const",	  "char",     "clock",	 "double",    "enum",
-	"env",	  "event",    "floating_point", "float", "integer", "int",     "long",
-	"short",  "signed",   "stream",	  "string",   "struct",	 "trace",     "typealias",
-	"typedef", "unsigned", "variant", "void",     "_Bool",	 "_Complex", "_Imaginary",
+    "align",   "callsite", "const",	     "char",   "clock",	  "double",   "enum",
+    "env",     "event",	   "floating_point", "float",  "integer", "int",      "long",
+    "short",   "signed",   "stream",	     "string", "struct",  "trace",    "typealias",
+    "typedef", "unsigned", "variant",	     "void",   "_Bool",	  "_Complex", "_Imaginary",
 };
 
 bool tsdl_is_keyword(const char *s)
@@ -347,13 +347,13 @@ struct punctuator {
 
 /* Longest first, so that "..." wins over "." and ":=" over ":". */
 static const struct punctuator punctuators[] = {
-	{"...", TSDL_TOK_ELLIPSIS}, {":=", TSDL_TOK_TYPE_ASSIGN}, {"->", TSDL_TOK_ARROW},
-	{"[", TSDL_TOK_LBRACKET},   {"]", TSDL_TOK_RBRACKET},	  {"(", TSDL_TOK_LPAREN},
-	{")", TSDL_TOK_RPAREN},	    {"{", TSDL_TOK_LBRACE},	  {"}", TSDL_TOK_RBRACE},
-	{".", TSDL_TOK_DOT},	    {"*", TSDL_TOK_STAR},	  {"+", TSDL_TOK_PLUS},
-	{"-", TSDL_TOK_MINUS},	    {"<", TSDL_TOK_LT},		  {">", TSDL_TOK_GT},
-	{":", TSDL_TOK_COLON},	    {";", TSDL_TOK_SEMICOLON},	  {"=", TSDL_TOK_ASSIGN},
-	{",", TSDL_TOK_COMMA},
+    {"...", TSDL_TOK_ELLIPSIS}, {":=", TSDL_TOK_TYPE_ASSIGN}, {"->", TSDL_TOK_ARROW},
+    {"[", TSDL_TOK_LBRACKET},	{"]", TSDL_TOK_RBRACKET},     {"(", TSDL_TOK_LPAREN},
+    {")", TSDL_TOK_RPAREN},	{"{", TSDL_TOK_LBRACE},	      {"}", TSDL_TOK_RBRACE},
+    {".", TSDL_TOK_DOT},	{"*", TSDL_TOK_STAR},	      {"+", TSDL_TOK_PLUS},
+    {"-", TSDL_TOK_MINUS},	{"<", TSDL_TOK_LT},	      {">", TSDL_TOK_GT},
+    {":", TSDL_TOK_COLON},	{";", TSDL_TOK_SEMICOLON},    {"=", TSDL_TOK_ASSIGN},
+    {",", TSDL_TOK_COMMA},
 };
 
 int tsdl_lexer_next(struct tsdl_lexer *lx, struct tsdl_token *tok)
@@ -393,7 +393,8 @@ int tsdl_lexer_next(struct tsdl_lexer *lx, struct tsdl_token *tok)
 	for (size_t i = 0; i < sizeof(punctuators) / sizeof(punctuators[0]); i++) {
 		size_t n = strlen(punctuators[i].text);
 
-		if (lx->len - lx->pos >= n && memcmp(lx->src + lx->pos, punctuators[i].text, n) == 0) {
+		if (lx->len - lx->pos >= n &&
+		    memcmp(lx->src + lx->pos, punctuators[i].text, n) == 0) {
 			for (size_t k = 0; k < n; k++)
 				advance(lx);
 			tok->kind = punctuators[i].kind;
@@ -416,13 +417,13 @@ int tsdl_lexer_next(struct tsdl_lexer *lx, struct tsdl_token *tok)
 const char *tsdl_token_describe(const struct tsdl_token *tok, char *buf, size_t size)
 {
 	static const char *const names[] = {
-		[TSDL_TOK_LBRACKET] = "[", [TSDL_TOK_RBRACKET] = "]", [TSDL_TOK_LPAREN] = "(",
-		[TSDL_TOK_RPAREN] = ")",   [TSDL_TOK_LBRACE] = "{",   [TSDL_TOK_RBRACE] = "}",
-		[TSDL_TOK_DOT] = ".",	   [TSDL_TOK_ARROW] = "->",   [TSDL_TOK_STAR] = "*",
-		[TSDL_TOK_PLUS] = "+",	   [TSDL_TOK_MINUS] = "-",    [TSDL_TOK_LT] = "<",
-		[TSDL_TOK_GT] = ">",	   [TSDL_TOK_COLON] = ":",    [TSDL_TOK_SEMICOLON] = ";",
-		[TSDL_TOK_ELLIPSIS] = "...", [TSDL_TOK_ASSIGN] = "=", [TSDL_TOK_TYPE_ASSIGN] = ":=",
-		[TSDL_TOK_COMMA] = ",",
+	    [TSDL_TOK_LBRACKET] = "[",	 [TSDL_TOK_RBRACKET] = "]", [TSDL_TOK_LPAREN] = "(",
+	    [TSDL_TOK_RPAREN] = ")",	 [TSDL_TOK_LBRACE] = "{",   [TSDL_TOK_RBRACE] = "}",
+	    [TSDL_TOK_DOT] = ".",	 [TSDL_TOK_ARROW] = "->",   [TSDL_TOK_STAR] = "*",
+	    [TSDL_TOK_PLUS] = "+",	 [TSDL_TOK_MINUS] = "-",    [TSDL_TOK_LT] = "<",
+	    [TSDL_TOK_GT] = ">",	 [TSDL_TOK_COLON] = ":",    [TSDL_TOK_SEMICOLON] = ";",
+	    [TSDL_TOK_ELLIPSIS] = "...", [TSDL_TOK_ASSIGN] = "=",   [TSDL_TOK_TYPE_ASSIGN] = ":=",
+	    [TSDL_TOK_COMMA] = ",",
 	};
 
 	switch (tok->kind) {

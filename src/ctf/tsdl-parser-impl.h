@@ -27,8 +27,8 @@ struct tsdl_parser {
 	unsigned int lookahead_count;
 	struct ctf_arena *arena;
 	struct tsdl_build *build;
-	struct tsdl_scope *scope;      /* innermost lexical scope */
-	enum ctf_byte_order native;    /* the trace's byte order, found before parsing */
+	struct tsdl_scope *scope;   /* innermost lexical scope */
+	enum ctf_byte_order native; /* the trace's byte order, found before parsing */
 	unsigned int nesting;
 	jmp_buf fail;
 };

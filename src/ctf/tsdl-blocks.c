@@ -92,17 +92,6 @@ static const struct ctf_type *entry_struct(struct tsdl_parser *p, const struct e
 	return e->type;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "2a6422d0-6cee-11e0-8c08-cb07d7b3a564" into 16 bytes. */
 static void parse_uuid(struct tsdl_parser *p, const struct entry *e, uint8_t out[16])
 {
@@ -117,9 +106,9 @@ static void parse_uuid(struct tsdl_parser *p, const struct entry *e, uint8_t out
 				goto bad;
 			continue;
 		}
-		if (hex_value(s[i]) < 0 || hex_value(s[i + 1]) < 0)
+		if (tsdl_hex_digit(s[i]) < 0 || tsdl_hex_digit(s[i + 1]) < 0)
 			goto bad;
-		out[n++] = (uint8_t)(hex_value(s[i]) * 16 + hex_value(s[i + 1]));
+		out[n++] = (uint8_t)(tsdl_hex_digit(s[i]) * 16 + tsdl_hex_digit(s[i + 1]));
 		i++;
 	}
 	if (s[36] == '\0')

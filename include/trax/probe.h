@@ -141,6 +141,23 @@ static inline void trax_write_zero(struct trax_ctx *ctx, size_t len)
 	ctx->pos += len;
 }
 
+/*
+ * Writes a string measured earlier as len bytes with its NUL. If another
+ * thread shortened it meanwhile, the record keeps its size: the bytes after
+ * the new end are '#', so the fields after it still decode.
+ */
+static inline void trax_write_string(struct trax_ctx *ctx, const char *s, size_t len)
+{
+	const char *end = (const char *)memchr(s, 0, len - 1);
+	size_t n = end ? (size_t)(end - s) : len - 1;
+
+	memcpy(ctx->pos, s, n);
+	if (n < len - 1)
+		memset(ctx->pos + n, '#', len - 1 - n);
+	ctx->pos[len - 1] = 0;
+	ctx->pos += len;
+}
+
 /* Writes the low `size` bytes of v in the machine's byte order. */
 static inline void trax_write_uint(struct trax_ctx *ctx, uint64_t v, size_t size)
 {

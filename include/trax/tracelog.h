@@ -30,16 +30,18 @@ __attribute__((visibility("default")));
 
 #define tracelog(level, fmt, ...)                                                                  \
 	do {                                                                                       \
-		if (__builtin_expect(__atomic_load_n(&trax_tracelog_tracepoints[level].state,      \
-						     __ATOMIC_RELAXED),                            \
+		if (__builtin_expect((unsigned int)(level) <= TRACE_DEBUG &&                       \
+					 __atomic_load_n(&trax_tracelog_tracepoints[level].state,  \
+							 __ATOMIC_RELAXED),                        \
 				     0))                                                           \
 			_trax_tracelog(level, __FILE__, __LINE__, __func__, fmt, ##__VA_ARGS__);   \
 	} while (0)
 
 #define vtracelog(level, fmt, ap)                                                                  \
 	do {                                                                                       \
-		if (__builtin_expect(__atomic_load_n(&trax_tracelog_tracepoints[level].state,      \
-						     __ATOMIC_RELAXED),                            \
+		if (__builtin_expect((unsigned int)(level) <= TRACE_DEBUG &&                       \
+					 __atomic_load_n(&trax_tracelog_tracepoints[level].state,  \
+							 __ATOMIC_RELAXED),                        \
 				     0))                                                           \
 			_trax_vtracelog(level, __FILE__, __LINE__, __func__, fmt, ap);             \
 	} while (0)

@@ -203,12 +203,10 @@
  * friends, as with LTTng-UST): their bytes are stored as they are, and the
  * metadata declares them big-endian.
  */
-#define _TRAX_WRITE_INT_0(t, v) trax_write_uint(__c, (uint64_t)(v), sizeof(t))
-#define _TRAX_WRITE_INT_1(t, v) trax_write_uint(__c, (uint64_t)(v), sizeof(t))
 #define _trax_integer(t, n, e, base, net, nw)                                                      \
 	_TRAX_IF_WRITE(nw, {                                                                       \
 		t __v = (t)(e);                                                                    \
-		_TRAX_CAT(_TRAX_WRITE_INT_, net)(t, __v);                                          \
+		trax_write_uint(__c, (uint64_t)__v, sizeof(t));                                    \
 	})
 #define _trax_enum(p, en, t, n, e, nw)                                                             \
 	_TRAX_IF_WRITE(nw, {                                                                       \
@@ -226,17 +224,12 @@
 		}                                                                                  \
 	})
 #define _trax_string(n, e, nw)                                                                     \
-	_TRAX_IF_WRITE(nw, {                                                                       \
-		trax_write(__c, __d->s_##n, __d->l_##n - 1);                                       \
-		*__c->pos++ = 0;                                                                   \
-	})
-#define _TRAX_WRITE_ELEMS_0(t, p, count) trax_write(__c, p, sizeof(t) * (count))
-#define _TRAX_WRITE_ELEMS_1(t, p, count) trax_write(__c, p, sizeof(t) * (count))
+	_TRAX_IF_WRITE(nw, { trax_write_string(__c, __d->s_##n, __d->l_##n); })
 #define _trax_array(t, n, e, c, base, net, text, nw)                                               \
 	_TRAX_IF_WRITE(nw, {                                                                       \
 		const void *__p = (const void *)(e);                                               \
 		if (__p)                                                                           \
-			_TRAX_CAT(_TRAX_WRITE_ELEMS_, net)(t, __p, (size_t)(c));                   \
+			trax_write(__c, __p, sizeof(t) * (size_t)(c));                             \
 		else                                                                               \
 			trax_write_zero(__c, sizeof(t) * (size_t)(c));                             \
 	})
@@ -244,7 +237,7 @@
 	_TRAX_IF_WRITE(nw, {                                                                       \
 		trax_write_uint(__c, (uint64_t)__d->l_##n, sizeof(lt));                            \
 		if (__d->l_##n)                                                                    \
-			_TRAX_CAT(_TRAX_WRITE_ELEMS_, net)(t, __d->s_##n, __d->l_##n);             \
+			trax_write(__c, __d->s_##n, sizeof(t) * __d->l_##n);                       \
 	})
 #define TRACEPOINT_EVENT_CLASS(p, c, args, fields)                                                 \
 	static inline __attribute__((always_inline, unused)) void __trax_write_##p##___##c(        \

@@ -1,7 +1,7 @@
 /*
  * clock.c - the trace clock, and TRAX_CLOCK_PLUGIN: a shared object whose
- * trax_clock_plugin_init(struct trax_clock_plugin *) (or LTTng-UST's
- * lttng_ust_clock_plugin_init, see below) fills in the read function.
+ * trax_clock_plugin_init(struct trax_clock_plugin *) fills in the read
+ * function, frequency, name and description.
  */
 #include "common/clock.h"
 
@@ -84,7 +84,7 @@ int trax_clock_init(void)
 
 void trax_clock_describe(struct trax_clock_info *info)
 {
-	struct timespec rt, mono_a, mono_b;
+	struct timespec rt;
 	uint64_t freq = plugin.read ? plugin.freq : 1000000000u;
 	uint64_t t_a, t_b, now, epoch_ns;
 	__int128 cycles_since_epoch;
@@ -98,12 +98,8 @@ void trax_clock_describe(struct trax_clock_info *info)
 
 	/* Bracket the realtime read by two trace clock reads; use their middle. */
 	t_a = trax_clock_read();
-	clock_gettime(CLOCK_MONOTONIC, &mono_a);
 	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono_b);
 	t_b = trax_clock_read();
-	(void)mono_a;
-	(void)mono_b;
 	now = t_a + (t_b - t_a) / 2;
 	epoch_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
 	/* offset = epoch time of clock 0, in cycles: epoch_now - now. */
@@ -163,8 +159,19 @@ uint64_t trax_clock_rebase(uint64_t t)
 	uint64_t tn, mono, v, slope, mult;
 	int64_t err, corr, limit;
 
-	if (__atomic_exchange_n(&rebase_lock, 1, __ATOMIC_ACQUIRE))
-		return model_at(t, bt, bn, mu); /* another thread is at it */
+	if (__atomic_exchange_n(&rebase_lock, 1, __ATOMIC_ACQUIRE)) {
+		/* Another thread is at it: use the parameters, read consistently. */
+		for (;;) {
+			uint32_t seq = __atomic_load_n(&trax_tsc.seq, __ATOMIC_ACQUIRE);
+
+			bt = __atomic_load_n(&trax_tsc.base_tsc, __ATOMIC_RELAXED);
+			bn = __atomic_load_n(&trax_tsc.base_ns, __ATOMIC_RELAXED);
+			mu = __atomic_load_n(&trax_tsc.mult, __ATOMIC_RELAXED);
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (!(seq & 1) && __atomic_load_n(&trax_tsc.seq, __ATOMIC_RELAXED) == seq)
+				return model_at(t, bt, bn, mu);
+		}
+	}
 	bt = trax_tsc.base_tsc;
 	bn = trax_tsc.base_ns;
 	mu = trax_tsc.mult;
@@ -173,6 +180,11 @@ uint64_t trax_clock_rebase(uint64_t t)
 		return model_at(t, bt, bn, mu);
 	}
 	sample(&tn, &mono);
+	if (tn <= anchor_tsc) {
+		/* The TSC went back (restored VM?): start a new baseline here. */
+		anchor_tsc = tn - 1;
+		anchor_ns = mono;
+	}
 	v = model_at(tn, bt, bn, mu);
 	/* Slope over the whole run so far: ever more precise. */
 	slope = (uint64_t)(((unsigned __int128)(mono - anchor_ns) << 32) / (tn - anchor_tsc));

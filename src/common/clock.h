@@ -68,6 +68,9 @@ static inline int trax_clock_tsc_read(uint64_t *ns)
 		if (__builtin_expect(!__atomic_load_n(&trax_tsc.enabled, __ATOMIC_RELAXED), 0))
 			return 0;
 		d = trax_rdtsc() - bt;
+		/* A TSC read a little before the base (not ordered): no re-base. */
+		if ((int64_t)d < 0)
+			d = 0;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__builtin_expect(
 			(s & 1) || __atomic_load_n(&trax_tsc.seq, __ATOMIC_RELAXED) != s, 0))

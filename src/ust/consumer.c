@@ -11,7 +11,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,10 +59,25 @@ static void output_error(struct trax_session *s, const char *what, int err)
  * file keeps only whole packets (or whole metadata blocks) and stays
  * readable.
  */
-static int append(struct trax_session *s, int fd, off_t *size, const void *buf, size_t len,
-		  const char *what)
+static int append(struct trax_session *s, int fd, const struct trax_file_id *id, off_t *size,
+		  const void *buf, size_t len, const char *what)
 {
-	int err = write_all(fd, buf, len);
+	struct stat st;
+	int err;
+
+	/*
+	 * The application may have closed our descriptor and opened a file of
+	 * its own under the same number (daemons close every fd at start-up):
+	 * write only to the file we opened.
+	 */
+	if (fstat(fd, &st) < 0 || st.st_dev != id->dev || st.st_ino != id->ino) {
+		if (!s->output_failed)
+			trax_debug("%s of %s was closed by the application; the trace stops here",
+				   what, s->path);
+		s->output_failed = 1;
+		return -EBADF;
+	}
+	err = write_all(fd, buf, len);
 
 	if (err == -EINVAL && (fcntl(fd, F_GETFL) & O_DIRECT)) {
 		/* Direct I/O refused after all: go on with ordinary writes. */
@@ -100,7 +117,8 @@ static void write_metadata(struct trax_session *s)
 	if (sb.failed)
 		trax_debug("out of memory writing the metadata");
 	else if (sb.len && s->metadata_fd >= 0 && !s->output_failed)
-		append(s, s->metadata_fd, &s->metadata_size, sb.buf, sb.len, "the metadata");
+		append(s, s->metadata_fd, &s->metadata_id, &s->metadata_size, sb.buf, sb.len,
+		       "the metadata");
 	strbuf_free(&sb);
 }
 
@@ -110,8 +128,8 @@ static void write_packet(struct trax_session *s, int cpu, const void *subbuf)
 
 	if (s->output_failed || s->stream_fds[cpu] < 0)
 		return;
-	append(s, s->stream_fds[cpu], &s->stream_sizes[cpu], subbuf, (size_t)(h->packet_size / 8),
-	       "a stream file");
+	append(s, s->stream_fds[cpu], &s->stream_ids[cpu], &s->stream_sizes[cpu], subbuf,
+	       (size_t)(h->packet_size / 8), "a stream file");
 }
 
 /* Writes every complete sub-buffer (discard mode); returns how many. */
@@ -139,25 +157,50 @@ static unsigned int drain(struct trax_session *s)
 	return n;
 }
 
-/* Overwrite mode, at the end: the sub-buffers still in memory, oldest first. */
+/*
+ * Overwrite mode, at a flush: the complete sub-buffers still in memory,
+ * oldest first, each written once (a later flush resumes after the last one
+ * written). Producers may still be running and reuse a sub-buffer while it
+ * is read, so each is copied, then kept only if it was not reopened
+ * meanwhile.
+ */
 static void drain_overwrite(struct trax_session *s)
 {
 	struct trax_channel *ch = &s->channel;
+	uint64_t S = ch->attr.subbuf_size;
 	int cpu;
 
 	write_metadata(s);
+	if (!s->bounce && posix_memalign(&s->bounce, TRAX_PACKET_ALIGN, S))
+		s->bounce = NULL;
+	if (!s->bounce) {
+		output_error(s, "a stream file", -ENOMEM);
+		return;
+	}
 	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 		struct ringbuf *rb = &ch->bufs[cpu];
-		uint64_t S = rb->cfg.subbuf_size;
-		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
-		uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
 		uint64_t span = S * rb->cfg.num_subbuf;
-		uint64_t pos;
+		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
+		uint64_t pos = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
 
-		for (pos = r; pos < w; pos += S) {
+		if (pos < s->overwrite_written[cpu])
+			pos = s->overwrite_written[cpu];
+		for (; pos + S <= ((w + S - 1) & ~(S - 1)); pos += S) {
+			const struct ctf_packet_header *h;
+
 			if (!ringbuf_subbuf_complete(rb, pos))
 				continue;
-			write_packet(s, cpu, rb->data + (pos & (span - 1)));
+			memcpy(s->bounce, rb->data + (pos & (span - 1)), S);
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			/* Reopened (a record reserved in its next lap) while copied. */
+			if (__atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE) >
+			    pos + span)
+				continue;
+			h = s->bounce;
+			if (h->packet_size / 8 > S)
+				continue;
+			write_packet(s, cpu, s->bounce);
+			s->overwrite_written[cpu] = pos + S;
 		}
 	}
 }
@@ -297,7 +340,15 @@ void trax_consumer_flush(struct trax_session *s, int final)
 	__atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&s->channel.notify->seq, 1, __ATOMIC_SEQ_CST);
 	trax_futex_wake(&s->channel.notify->seq);
-	pthread_join(s->thread, NULL);
+	{
+		/* Bounded: a consumer stuck on a hung file system must not hang exit. */
+		struct timespec deadline;
+
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += 10;
+		if (pthread_timedjoin_np(s->thread, NULL, &deadline))
+			trax_debug("the consumer did not finish within 10 s; exiting without it");
+	}
 	s->thread_started = 0;
 }
 

@@ -105,6 +105,38 @@ static void add_env_num(struct trax_session *s, const char *key, int64_t val)
 	s->nr_env++;
 }
 
+static int remember_file(int fd, struct trax_file_id *id)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	return 0;
+}
+
+/* Undoes what open_output did, after a failure. */
+static void close_output(struct trax_session *s)
+{
+	int cpu;
+
+	for (cpu = 0; s->stream_fds && cpu < s->channel.nr_cpus; cpu++)
+		if (s->stream_fds[cpu] >= 0)
+			close(s->stream_fds[cpu]);
+	if (s->metadata_fd >= 0)
+		close(s->metadata_fd);
+	s->metadata_fd = -1;
+	free(s->stream_fds);
+	free(s->stream_sizes);
+	free(s->stream_ids);
+	free(s->overwrite_written);
+	s->overwrite_written = NULL;
+	s->stream_fds = NULL;
+	s->stream_sizes = NULL;
+	s->stream_ids = NULL;
+}
+
 static int open_output(struct trax_session *s, const char *dir)
 {
 	struct trax_channel *ch = &s->channel;
@@ -127,8 +159,12 @@ static int open_output(struct trax_session *s, const char *dir)
 
 	s->stream_fds = malloc(sizeof(int) * (size_t)ch->nr_cpus);
 	s->stream_sizes = calloc((size_t)ch->nr_cpus, sizeof(off_t));
-	if (!s->stream_fds || !s->stream_sizes)
+	s->stream_ids = calloc((size_t)ch->nr_cpus, sizeof(*s->stream_ids));
+	s->overwrite_written = calloc((size_t)ch->nr_cpus, sizeof(uint64_t));
+	if (!s->stream_fds || !s->stream_sizes || !s->stream_ids || !s->overwrite_written)
 		return -ENOMEM;
+	for (cpu = 0; cpu < ch->nr_cpus; cpu++)
+		s->stream_fds[cpu] = -1;
 	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 		snprintf(path, sizeof(path), "%s/%s_%d", s->path, ch->name, cpu);
 		/*
@@ -144,7 +180,8 @@ static int open_output(struct trax_session *s, const char *dir)
 		if (s->stream_fds[cpu] < 0 && errno == EINVAL)
 			s->stream_fds[cpu] =
 			    open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
-		if (s->stream_fds[cpu] < 0)
+		if (s->stream_fds[cpu] < 0 ||
+		    remember_file(s->stream_fds[cpu], &s->stream_ids[cpu]))
 			return -errno;
 	}
 	snprintf(path, sizeof(path), "%s/metadata", s->path);
@@ -152,6 +189,8 @@ static int open_output(struct trax_session *s, const char *dir)
 	if (fd < 0)
 		return -errno;
 	s->metadata_fd = fd;
+	if (remember_file(fd, &s->metadata_id))
+		return -errno;
 
 	memset(&trace, 0, sizeof(trace));
 	memcpy(trace.uuid, ch->trace_uuid, 16);
@@ -187,6 +226,12 @@ static void after_fork_child(void)
 	}
 }
 
+static void after_fork_child_unlock(void)
+{
+	trax_registry_unlock();
+	after_fork_child();
+}
+
 void trax_embedded_init(void)
 {
 	const char *dir = trax_env_get("OUTPUT");
@@ -196,7 +241,8 @@ void trax_embedded_init(void)
 	uint8_t uuid[16];
 	int err;
 
-	pthread_atfork(NULL, NULL, after_fork_child);
+	/* No fork while the registry lock is held: the child could never take it. */
+	pthread_atfork(trax_registry_lock, trax_registry_unlock, after_fork_child_unlock);
 	if (!dir || !*dir)
 		return;
 
@@ -229,12 +275,15 @@ void trax_embedded_init(void)
 	if (err) {
 		trax_debug("tracing disabled: cannot write the trace in %s: %s", dir,
 			   strerror(-err));
+		close_output(s);
 		trax_channel_destroy(&s->channel);
 		return;
 	}
 	trax_embedded_session = s;
 	if (trax_consumer_start(s)) {
 		trax_embedded_session = NULL;
+		close_output(s);
+		trax_channel_destroy(&s->channel);
 		return;
 	}
 	trax_signals_install();

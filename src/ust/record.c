@@ -16,15 +16,19 @@ static int __attribute__((noinline))
 reserve_blocking(struct trax_channel *ch, struct ringbuf *rb, struct ringbuf_slot *slot, size_t ls,
 		 size_t ll)
 {
-	int64_t waited_us = 0, limit = ch->attr.blocking_timeout_us;
-	struct timespec pause = {0, 20000};
+	int64_t limit = ch->attr.blocking_timeout_us;
+	struct timespec pause = {0, 20000}, start, now;
 	int ret;
 
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		nanosleep(&pause, NULL);
-		waited_us += 20;
 		ret = ringbuf_reserve(rb, slot, ls, ll);
-	} while (ret == -ENOBUFS && (limit < 0 || waited_us < limit) &&
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (ret == -ENOBUFS &&
+		 (limit < 0 ||
+		  (now.tv_sec - start.tv_sec) * 1000000 + (now.tv_nsec - start.tv_nsec) / 1000 <
+		      limit) &&
 		 __atomic_load_n(&ch->active, __ATOMIC_RELAXED));
 	return ret;
 }

@@ -8,6 +8,7 @@
  * while the event has at least one binding to a channel. Providers and
  * modules may register in any order.
  */
+#include <dlfcn.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,20 @@ static struct event_entry *find_event(const char *name)
 		if (!strcmp(e->desc->name, name))
 			return e;
 	return NULL;
+}
+
+/*
+ * Keeps the shared object holding a provider loaded for good: channels,
+ * the metadata writer and the probes of running threads keep pointers to its
+ * descriptions and code, so a dlclose() must not unmap it (lttng-ust(3)
+ * calls dlclose of a provider unsafe; here it is merely a no-op).
+ */
+static void pin_module(const struct trax_provider_desc *p)
+{
+	Dl_info info;
+
+	if (dladdr(p, &info) && info.dli_fname && info.dli_fname[0])
+		dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
 static int provider_known(const struct trax_provider_desc *p)
@@ -180,6 +195,8 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 	unsigned int i;
 
 	trax_ust_ensure_init();
+	if (p)
+		pin_module(p);
 	if (!p || p->abi != TRAX_PROBE_ABI) {
 		trax_debug("provider %s: probe ABI %u, library expects %u; ignored",
 			   p && p->name ? p->name : "?", p ? p->abi : 0, TRAX_PROBE_ABI);

@@ -79,8 +79,6 @@ static void flush_handler(int sig, siginfo_t *info, void *uctx)
 	int i = fatal_index(sig);
 	struct sigaction app;
 
-	if (s)
-		trax_consumer_flush_from_signal(s);
 	if (i < 0)
 		return;
 	app = app_action[i];
@@ -101,7 +99,15 @@ static void flush_handler(int sig, siginfo_t *info, void *uctx)
 		app.sa_handler(sig);
 		return;
 	}
-	/* Default action: give the signal back to the kernel. */
+	/*
+	 * Default action, which ends the process for all these signals: write
+	 * out what is committed, then give the signal back to the kernel. (An
+	 * application's handler runs without that delay: it may well go on, and
+	 * if it ends the process by re-raising or exit(), the trace is written
+	 * then.)
+	 */
+	if (s)
+		trax_consumer_flush_from_signal(s);
 	__atomic_store_n(&owned[i], 0, __ATOMIC_RELEASE);
 	real_sigaction(sig, &app, NULL);
 	if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) && info &&
@@ -141,20 +147,24 @@ __attribute__((visibility("default"))) int sigaction(int sig, const struct sigac
 	int i = fatal_index(sig);
 	sigset_t all, old;
 
+	struct sigaction want;
+
 	if (i < 0 || !__atomic_load_n(&owned[i], __ATOMIC_ACQUIRE))
 		return real_sigaction(sig, act, oact);
+	if (act)
+		want = *act; /* act and oact may be the same object */
 	/* The handler reads app_action: no signal in between on this thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	if (oact)
 		*oact = app_action[i];
 	if (act) {
-		app_action[i] = *act;
-		if (is_ignore(act)) {
+		app_action[i] = want;
+		if (is_ignore(&want)) {
 			__atomic_store_n(&owned[i], 0, __ATOMIC_RELEASE);
-			real_sigaction(sig, act, NULL);
+			real_sigaction(sig, &want, NULL);
 		} else {
-			install_ours(sig, act);
+			install_ours(sig, &want);
 		}
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -164,12 +174,13 @@ __attribute__((visibility("default"))) int sigaction(int sig, const struct sigac
 /* signal(): BSD semantics as in glibc (handler kept, SA_RESTART). */
 __attribute__((visibility("default"))) sighandler_t signal(int sig, sighandler_t handler)
 {
+	static sighandler_t (*real_signal)(int, sighandler_t);
 	struct sigaction act, old;
-	sighandler_t (*real_signal)(int, sighandler_t);
 	int i = fatal_index(sig);
 
 	if (i < 0 || !__atomic_load_n(&owned[i], __ATOMIC_ACQUIRE)) {
-		*(void **)&real_signal = dlsym(RTLD_NEXT, "signal");
+		if (!real_signal)
+			*(void **)&real_signal = dlsym(RTLD_NEXT, "signal");
 		if (!real_signal) {
 			errno = ENOSYS;
 			return SIG_ERR;

@@ -86,6 +86,12 @@ void trax_consumer_flush(struct trax_session *s, int final);
 /* Async-signal-safe version: asks the consumer thread and waits for it. */
 void trax_consumer_flush_from_signal(struct trax_session *s);
 
+/* What a descriptor was opened on, to notice it being replaced. */
+struct trax_file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct trax_session {
 	char path[4096]; /* trace directory */
 	struct trax_channel channel;
@@ -99,6 +105,10 @@ struct trax_session {
 	uint32_t metadata_events_written;
 	int *stream_fds;
 	off_t *stream_sizes; /* bytes of whole packets in each stream file */
+	struct trax_file_id *stream_ids;
+	struct trax_file_id metadata_id;
+	uint64_t *overwrite_written; /* overwrite mode: next position to write, per CPU */
+	void *bounce;                /* overwrite mode: a copy of one sub-buffer */
 	off_t metadata_size;
 	int output_failed;
 	pthread_t thread;

@@ -1,0 +1,2 @@
+#define TRACEPOINT_CREATE_PROBES
+#include "tp.h"

@@ -1,0 +1,482 @@
+/*
+ * decode-stream.c - the stream reader: packets of a mapped stream file and
+ * the events in them (see decode-stream.h).
+ */
+#include "ctf/decode-stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum reader_state {
+	STATE_NEED_PACKET = 0,
+	STATE_IN_PACKET,
+	STATE_DONE,
+	STATE_FAILED,
+};
+
+/* What the reader precomputes per stream class, to find event IDs fast. */
+struct ctf_stream_class_info {
+	const struct ctf_clock
+	    *clock;	  /* first clock a packet-context or event-header field maps to */
+	int id_field;	  /* index of the header's top-level `id`, -1 */
+	int v_field;	  /* index of the header's top-level variant `v`, -1 */
+	int *v_option_id; /* per option of `v`: index of `id` in it, -1 */
+};
+
+static int field_index(const struct ctf_type *t, const char *name)
+{
+	const struct ctf_field *f = ctf_struct_field(t, name);
+
+	return f ? (int)(f - t->u.structure.fields) : -1;
+}
+
+/* The clock the first integer mapped to a clock in t maps to, NULL when none. */
+static const struct ctf_clock *find_clock(const struct ctf_type *t)
+{
+	const struct ctf_clock *c = NULL;
+	unsigned int i;
+
+	if (!t)
+		return NULL;
+	switch (t->kind) {
+	case CTF_TYPE_INTEGER:
+		return t->u.integer.clock;
+	case CTF_TYPE_ENUM:
+		return t->u.enumeration.container.clock;
+	case CTF_TYPE_STRUCT:
+		for (i = 0; !c && i < t->u.structure.field_count; i++)
+			c = find_clock(t->u.structure.fields[i].type);
+		return c;
+	case CTF_TYPE_VARIANT:
+		for (i = 0; !c && i < t->u.variant.option_count; i++)
+			c = find_clock(t->u.variant.options[i].type);
+		return c;
+	case CTF_TYPE_ARRAY:
+		return find_clock(t->u.array.element);
+	case CTF_TYPE_SEQUENCE:
+		return find_clock(t->u.sequence.element);
+	default:
+		return NULL;
+	}
+}
+
+static bool is_id_type(const struct ctf_type *t)
+{
+	return t->kind == CTF_TYPE_INTEGER || t->kind == CTF_TYPE_ENUM;
+}
+
+static int init_info(struct ctf_stream_class_info *info, const struct ctf_stream_class *sc)
+{
+	const struct ctf_type *h = sc->event_header;
+	unsigned int i;
+
+	info->clock = find_clock(sc->packet_context);
+	if (!info->clock)
+		info->clock = find_clock(h);
+	info->id_field = info->v_field = -1;
+	info->v_option_id = NULL;
+	if (!h || h->kind != CTF_TYPE_STRUCT)
+		return 0;
+	info->id_field = field_index(h, "id");
+	if (info->id_field >= 0 && !is_id_type(h->u.structure.fields[info->id_field].type))
+		info->id_field = -1;
+	info->v_field = field_index(h, "v");
+	if (info->v_field >= 0) {
+		const struct ctf_type *v = h->u.structure.fields[info->v_field].type;
+
+		if (v->kind != CTF_TYPE_VARIANT) {
+			info->v_field = -1;
+			return 0;
+		}
+		info->v_option_id = malloc((v->u.variant.option_count + 1) * sizeof(int));
+		if (!info->v_option_id)
+			return -1;
+		for (i = 0; i < v->u.variant.option_count; i++) {
+			const struct ctf_type *o = v->u.variant.options[i].type;
+			int k = o->kind == CTF_TYPE_STRUCT ? field_index(o, "id") : -1;
+
+			if (k >= 0 && !is_id_type(o->u.structure.fields[k].type))
+				k = -1;
+			info->v_option_id[i] = k;
+		}
+	}
+	return 0;
+}
+
+static void index_path(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash)
+		snprintf(buf, size, "%.*s/index/%s.idx", (int)(slash - path), path, slash + 1);
+	else
+		snprintf(buf, size, "index/%s.idx", path);
+}
+
+struct ctf_stream_reader *ctf_stream_open(const struct ctf_trace *trace, const char *path,
+					  char *err, size_t errlen)
+{
+	struct ctf_stream_reader *r = calloc(1, sizeof(*r));
+	struct stat st;
+	char idx[4096], idx_err[256];
+	unsigned int i;
+	int fd = -1;
+
+	if (!r || !(r->path = strdup(path)))
+		goto oom;
+	r->trace = trace;
+	ctf_value_pool_init(&r->packet_pool);
+	ctf_value_pool_init(&r->event_pool);
+	r->info = calloc(trace->stream_count + 1, sizeof(*r->info));
+	if (!r->info)
+		goto oom;
+	for (i = 0; i < trace->stream_count; i++)
+		if (init_info(&r->info[i], trace->streams[i]))
+			goto oom;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto fail;
+	}
+	r->file_size = (uint64_t)st.st_size;
+	if (r->file_size) {
+		void *m = mmap(NULL, r->file_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (m == MAP_FAILED) {
+			snprintf(err, errlen, "%s: cannot map: %s", path, strerror(errno));
+			goto fail;
+		}
+		madvise(m, r->file_size, MADV_SEQUENTIAL);
+		r->map = m;
+	}
+	close(fd);
+	index_path(path, idx, sizeof(idx));
+	if (ctf_packet_index_read(idx, r->file_size, &r->index, &r->index_count, idx_err,
+				  sizeof(idx_err))) {
+		r->index = NULL; /* absent or unusable: the packets are found by scanning */
+		r->index_count = 0;
+	}
+	r->ctx.trace_byte_order = trace->byte_order;
+	r->state = r->file_size ? STATE_NEED_PACKET : STATE_DONE;
+	return r;
+oom:
+	snprintf(err, errlen, "%s: out of memory", path);
+fail:
+	if (fd >= 0)
+		close(fd);
+	ctf_stream_close(r);
+	return NULL;
+}
+
+void ctf_stream_close(struct ctf_stream_reader *r)
+{
+	unsigned int i;
+
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->file_size);
+	if (r->info)
+		for (i = 0; i < r->trace->stream_count; i++)
+			free(r->info[i].v_option_id);
+	free(r->info);
+	free(r->index);
+	ctf_value_pool_free(&r->packet_pool);
+	ctf_value_pool_free(&r->event_pool);
+	free(r->path);
+	free(r);
+}
+
+static int fail_at(struct ctf_stream_reader *r, uint64_t bit, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Records the error of the current packet (bit: from its start) and stops the reader. */
+static int fail_at(struct ctf_stream_reader *r, uint64_t bit, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(r->error, sizeof(r->error), "%s: packet at byte %llu: bit %llu: %s", r->path,
+		 (unsigned long long)r->packet.offset, (unsigned long long)bit, msg);
+	r->state = STATE_FAILED;
+	return CTF_STREAM_ERROR;
+}
+
+static int fail_decode(struct ctf_stream_reader *r)
+{
+	return fail_at(r, r->ctx.err_pos, "%s", r->ctx.err);
+}
+
+/* The unsigned integer field `name` of a struct value; false when absent or not an integer. */
+static bool get_uint(const struct ctf_value *s, const char *name, uint64_t *out)
+{
+	const struct ctf_value *v = ctf_value_field(s, name);
+
+	if (!v || v->type->kind != CTF_TYPE_INTEGER)
+		return false;
+	*out = v->u.u;
+	return true;
+}
+
+static int check_header(struct ctf_stream_reader *r, const struct ctf_value *h,
+			const struct ctf_stream_class **sc)
+{
+	const struct ctf_trace *t = r->trace;
+	const struct ctf_value *uuid = ctf_value_field(h, "uuid");
+	uint64_t v;
+
+	if (get_uint(h, "magic", &v) && v != CTF_PACKET_MAGIC)
+		return fail_at(r, 0, "bad packet magic 0x%08llX (expected 0x%08X)",
+			       (unsigned long long)v, CTF_PACKET_MAGIC);
+	if (uuid && t->has_uuid &&
+	    (uuid->type->kind == CTF_TYPE_ARRAY || uuid->type->kind == CTF_TYPE_SEQUENCE)) {
+		uint8_t got[16];
+		unsigned int i;
+		bool text = uuid->type->kind == CTF_TYPE_ARRAY
+				? ctf_type_is_text_element(uuid->type->u.array.element)
+				: ctf_type_is_text_element(uuid->type->u.sequence.element);
+
+		if ((text ? uuid->u.str.len : uuid->u.list.count) != 16)
+			return fail_at(r, 0, "the packet header's uuid is not 16 bytes");
+		for (i = 0; i < 16; i++)
+			got[i] =
+			    text ? (uint8_t)uuid->u.str.ptr[i] : (uint8_t)uuid->u.list.items[i].u.u;
+		if (memcmp(got, t->uuid, 16))
+			return fail_at(r, 0, "the packet header's uuid is not the trace's");
+	}
+	if (get_uint(h, "stream_id", &v)) {
+		*sc = ctf_trace_stream(t, v);
+		if (!*sc)
+			return fail_at(r, 0, "no stream class with id %llu", (unsigned long long)v);
+	}
+	r->packet.has_stream_instance_id =
+	    get_uint(h, "stream_instance_id", &r->packet.stream_instance_id);
+	return 0;
+}
+
+static struct ctf_stream_class_info *info_of(struct ctf_stream_reader *r,
+					     const struct ctf_stream_class *sc)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->trace->stream_count; i++)
+		if (r->trace->streams[i] == sc)
+			return &r->info[i];
+	return &r->info[r->trace->stream_count]; /* not reached: zeroed, no clock */
+}
+
+/* Decodes the header and context of the packet at r->next_offset. */
+static int read_packet(struct ctf_stream_reader *r)
+{
+	struct ctf_packet *p = &r->packet;
+	struct ctf_decode_ctx *c = &r->ctx;
+	const struct ctf_trace *t = r->trace;
+	const struct ctf_stream_class *sc = NULL;
+	const struct ctf_packet_index_entry *ie = NULL;
+	uint64_t avail, ps, cs, index = p->index + (p->stream_class ? 1 : 0);
+	bool has_ps, has_cs;
+	struct ctf_value *v;
+	unsigned int i;
+
+	memset(p, 0, sizeof(*p));
+	p->index = index;
+	p->offset = r->next_offset;
+	avail = (r->file_size - p->offset) * 8;
+	ctf_value_pool_reset(&r->packet_pool);
+	c->buf = r->map + p->offset;
+	c->pos = 0;
+	c->limit = avail;
+	c->pool = &r->packet_pool;
+	for (i = 0; i < CTF_SCOPE_COUNT; i++)
+		c->roots[i] = NULL;
+	if (t->packet_header) {
+		if (ctf_decode_scope(c, CTF_SCOPE_PACKET_HEADER, t->packet_header, &v))
+			return fail_decode(r);
+		p->header = v;
+		if (check_header(r, v, &sc))
+			return CTF_STREAM_ERROR;
+	}
+	if (!sc) {
+		if (t->stream_count != 1)
+			return fail_at(r, c->pos,
+				       "no stream_id in the packet header and %u stream classes",
+				       t->stream_count);
+		sc = t->streams[0];
+	}
+	p->stream_class = sc;
+	p->clock = info_of(r, sc)->clock;
+	if (sc->packet_context) {
+		if (ctf_decode_scope(c, CTF_SCOPE_PACKET_CONTEXT, sc->packet_context, &v))
+			return fail_decode(r);
+		p->context = v;
+	}
+	has_ps = get_uint(p->context, "packet_size", &ps);
+	has_cs = get_uint(p->context, "content_size", &cs);
+	p->has_timestamp_begin = get_uint(p->context, "timestamp_begin", &p->timestamp_begin);
+	p->has_timestamp_end = get_uint(p->context, "timestamp_end", &p->timestamp_end);
+	p->has_events_discarded = get_uint(p->context, "events_discarded", &p->events_discarded);
+	p->has_packet_seq_num = get_uint(p->context, "packet_seq_num", &p->packet_seq_num);
+	if (r->index && index < r->index_count)
+		ie = &r->index[index];
+	if (!has_ps) {
+		if (has_cs)
+			ps = (cs + 7) / 8 * 8;
+		else if (ie && ie->offset == p->offset)
+			ps = ie->packet_size; /* the index knows where the packet ends */
+		else
+			ps = avail;
+	}
+	if (!has_cs)
+		cs = ps;
+	if (ps == 0)
+		return fail_at(r, c->pos, "packet size is 0");
+	if (ps % 8)
+		return fail_at(r, c->pos, "packet size %llu bits is not a whole number of bytes",
+			       (unsigned long long)ps);
+	if (ps > avail)
+		return fail_at(
+		    r, c->pos,
+		    "packet size %llu bits is larger than the %llu bits left in the file",
+		    (unsigned long long)ps, (unsigned long long)avail);
+	if (cs > ps)
+		return fail_at(r, c->pos, "content size %llu bits is larger than packet size %llu",
+			       (unsigned long long)cs, (unsigned long long)ps);
+	if (c->pos > cs)
+		return fail_at(r, c->pos,
+			       "the packet header and context (%llu bits) exceed the content size "
+			       "%llu bits",
+			       (unsigned long long)c->pos, (unsigned long long)cs);
+	p->packet_size = ps;
+	p->content_size = cs;
+	/* An index that disagrees with the packets is not trusted any further. */
+	if (r->index &&
+	    (!ie || ie->offset != p->offset || ie->packet_size != ps || ie->content_size != cs)) {
+		free(r->index);
+		r->index = NULL;
+		r->index_count = 0;
+	}
+	/* Mapped fields of the context updated the clock; the packet starts at its beginning. */
+	if (p->has_timestamp_begin)
+		c->clock = p->timestamp_begin;
+	c->limit = cs;
+	r->next_offset = p->offset + ps / 8;
+	r->state = STATE_IN_PACKET;
+	return CTF_STREAM_PACKET;
+}
+
+/* The event class ID in a decoded event header, false when it has none. */
+static bool event_id(const struct ctf_stream_class_info *info, const struct ctf_value *h,
+		     uint64_t *id)
+{
+	bool found = false;
+
+	if (info->id_field >= 0) {
+		*id = h->u.list.items[info->id_field].u.u;
+		found = true;
+	}
+	/* LTTng's compact and extended headers: the ID in the variant `v` wins. */
+	if (info->v_field >= 0) {
+		const struct ctf_value *v = &h->u.list.items[info->v_field];
+		int k = info->v_option_id[v->u.variant.option];
+
+		if (k >= 0) {
+			*id = v->u.variant.value->u.list.items[k].u.u;
+			found = true;
+		}
+	}
+	return found;
+}
+
+static int read_event(struct ctf_stream_reader *r)
+{
+	struct ctf_decode_ctx *c = &r->ctx;
+	struct ctf_event *e = &r->event;
+	const struct ctf_stream_class *sc = r->packet.stream_class;
+	const struct ctf_stream_class_info *info = info_of(r, sc);
+	uint64_t start = c->pos, id = 0;
+	struct ctf_value *v;
+
+	memset(e, 0, sizeof(*e));
+	e->bit_offset = start;
+	ctf_value_pool_reset(&r->event_pool);
+	c->pool = &r->event_pool;
+	c->roots[CTF_SCOPE_EVENT_HEADER] = NULL;
+	c->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT] = NULL;
+	c->roots[CTF_SCOPE_EVENT_CONTEXT] = NULL;
+	c->roots[CTF_SCOPE_EVENT_FIELDS] = NULL;
+	if (sc->event_header) {
+		if (ctf_decode_scope(c, CTF_SCOPE_EVENT_HEADER, sc->event_header, &v))
+			return fail_decode(r);
+		e->header = v;
+	}
+	if (!e->header || !event_id(info, e->header, &id)) {
+		if (sc->event_count != 1)
+			return fail_at(r, start, "event without an id among %u event classes",
+				       sc->event_count);
+		e->cls = sc->events[0];
+	} else {
+		e->cls = ctf_stream_event(sc, id);
+		if (!e->cls)
+			return fail_at(r, start, "no event class with id %llu in stream class %llu",
+				       (unsigned long long)id, (unsigned long long)sc->id);
+	}
+	if (sc->event_context) {
+		if (ctf_decode_scope(c, CTF_SCOPE_EVENT_COMMON_CONTEXT, sc->event_context, &v))
+			return fail_decode(r);
+		e->stream_context = v;
+	}
+	if (e->cls->context) {
+		if (ctf_decode_scope(c, CTF_SCOPE_EVENT_CONTEXT, e->cls->context, &v))
+			return fail_decode(r);
+		e->context = v;
+	}
+	if (e->cls->fields) {
+		if (ctf_decode_scope(c, CTF_SCOPE_EVENT_FIELDS, e->cls->fields, &v))
+			return fail_decode(r);
+		e->payload = v;
+	}
+	/* An event of no bits would be read again forever. */
+	if (c->pos == start)
+		return fail_at(r, start, "event \"%s\" takes no bits: the packet cannot be read",
+			       e->cls->name ? e->cls->name : "?");
+	e->has_clock = r->packet.clock != NULL;
+	e->clock_value = c->clock;
+	return CTF_STREAM_EVENT;
+}
+
+int ctf_stream_next(struct ctf_stream_reader *r)
+{
+	for (;;) {
+		switch (r->state) {
+		case STATE_FAILED:
+			return CTF_STREAM_ERROR;
+		case STATE_DONE:
+			return CTF_STREAM_END;
+		case STATE_NEED_PACKET:
+			if (r->next_offset >= r->file_size) {
+				r->state = STATE_DONE;
+				return CTF_STREAM_END;
+			}
+			return read_packet(r);
+		case STATE_IN_PACKET:
+			if (r->ctx.pos < r->ctx.limit)
+				return read_event(r);
+			r->state = STATE_NEED_PACKET;
+			break;
+		}
+	}
+}

@@ -1,0 +1,126 @@
+/*
+ * decode-stream.h - reading one stream file of a CTF trace: its packets
+ * (packet header and context, sizes, packet counters) and the events of
+ * each packet (header, contexts, payload, clock value).
+ *
+ * The file is mapped read-only; packets are read in file order, each event
+ * once. Everything read is checked against the packet's bounds: a damaged
+ * file gives a one-line error naming the file, the packet's byte offset and
+ * the bit offset of the fault in the packet, after the events before the
+ * fault were returned.
+ *
+ *	struct ctf_stream_reader *r = ctf_stream_open(trace, path, err, sizeof(err));
+ *	int st;
+ *	while ((st = ctf_stream_next(r)) > 0)
+ *		if (st == CTF_STREAM_EVENT)
+ *			use(&r->event);   (r->packet: the packet holding it)
+ *	if (st < 0)
+ *		report(r->error);
+ *	ctf_stream_close(r);
+ */
+#ifndef TRAX_CTF_DECODE_STREAM_H
+#define TRAX_CTF_DECODE_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctf/ctf-ir.h"
+#include "ctf/ctf-value.h"
+#include "ctf/decode-field.h"
+#include "ctf/decode-pool.h"
+#include "ctf/packet-index.h"
+
+#define CTF_PACKET_MAGIC 0xC1FC1FC1u
+
+/* What ctf_stream_next() found. */
+enum ctf_stream_status {
+	CTF_STREAM_ERROR = -1, /* r->error says what; every later call says the same */
+	CTF_STREAM_END = 0,    /* no more packets */
+	CTF_STREAM_PACKET = 1, /* a packet begins: r->packet is set */
+	CTF_STREAM_EVENT = 2,  /* an event of r->packet: r->event is set */
+};
+
+/* The packet being read; its values stay valid until the next packet begins. */
+struct ctf_packet {
+	uint64_t index;	       /* 0 for the file's first packet */
+	uint64_t offset;       /* bytes from the start of the file */
+	uint64_t packet_size;  /* bits, from the packet context (else: to the end of the file) */
+	uint64_t content_size; /* bits (packet_size when the context has none) */
+	const struct ctf_stream_class *stream_class;
+	/* The stream class's clock (NULL: its events have no time). */
+	const struct ctf_clock *clock;
+	/* Packet header and context fields readers consume (raw values): */
+	bool has_stream_instance_id;
+	uint64_t stream_instance_id;
+	bool has_timestamp_begin;
+	uint64_t timestamp_begin;
+	bool has_timestamp_end;
+	uint64_t timestamp_end;
+	bool has_events_discarded;
+	uint64_t events_discarded;
+	bool has_packet_seq_num;
+	uint64_t packet_seq_num;
+	const struct ctf_value *header;	 /* trace.packet.header, NULL when not declared */
+	const struct ctf_value *context; /* stream.packet.context, NULL when not declared */
+};
+
+/* The event just read; its values stay valid until the next call. */
+struct ctf_event {
+	const struct ctf_event_class *cls;
+	/*
+	 * The stream's clock value (cycles) when the event was read: after
+	 * its header, contexts and payload updated it. Meaningful when
+	 * has_clock (the stream class has a clock, r->packet.clock).
+	 */
+	bool has_clock;
+	uint64_t clock_value;
+	uint64_t bit_offset; /* where it starts in its packet (before the header's alignment) */
+	/* Each scope's root struct, NULL when not declared. */
+	const struct ctf_value *header;
+	const struct ctf_value *stream_context;
+	const struct ctf_value *context;
+	const struct ctf_value *payload;
+};
+
+struct ctf_stream_class_info;
+
+struct ctf_stream_reader {
+	/* Public, read-only: */
+	const struct ctf_trace *trace;
+	char *path;
+	uint64_t file_size;
+	struct ctf_packet packet;
+	struct ctf_event event;
+	char error[640]; /* "PATH: packet at byte N: bit B: what", when CTF_STREAM_ERROR */
+	/*
+	 * The LTTng packet index of the file (TRACE/index/NAME.idx) when it
+	 * exists and describes the packets the reader finds; NULL otherwise
+	 * (it is dropped as soon as a packet disagrees with it).
+	 */
+	struct ctf_packet_index_entry *index;
+	size_t index_count;
+
+	/* Private: */
+	const uint8_t *map;
+	int state;
+	uint64_t next_offset; /* bytes: where the next packet starts */
+	struct ctf_decode_ctx ctx;
+	struct ctf_value_pool packet_pool;
+	struct ctf_value_pool event_pool;
+	struct ctf_stream_class_info *info; /* per stream class of the trace */
+};
+
+/*
+ * Opens the stream file at path of trace (which must outlive the reader).
+ * NULL with a one-line message in err when the file cannot be opened or
+ * mapped, or when memory runs out.
+ */
+struct ctf_stream_reader *ctf_stream_open(const struct ctf_trace *trace, const char *path,
+					  char *err, size_t errlen);
+void ctf_stream_close(struct ctf_stream_reader *r);
+
+/* Reads the next packet beginning or event: an enum ctf_stream_status. */
+int ctf_stream_next(struct ctf_stream_reader *r);
+
+#endif /* TRAX_CTF_DECODE_STREAM_H */

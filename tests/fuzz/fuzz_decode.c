@@ -1,0 +1,117 @@
+/* clang-format off */
+/*
+ * fuzz_decode.c - libFuzzer target for the stream decoder of the reader:
+ * the input is a stream file of a fixed trace (the metadata below, which
+ * exercises packet headers and contexts, LTTng's compact/extended event
+ * header with a 27-bit clock, bit-packed and big-endian integers, floats,
+ * strings, text and nested sequences, variants, empty structs); every
+ * packet and event of it is decoded as `trax view` would.
+ *
+ * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c src/ctf/packet-index.c src/ctf/decode-*.c
+ * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
+ *
+ * Built and run by tools/fuzz.sh (make fuzz): `tools/fuzz.sh 60 decode`.
+ * The seeds (tests/fuzz/corpus/decode/) are valid streams of this metadata.
+ */
+/* clang-format on */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ctf/decode-clock.h"
+#include "ctf/decode-stream.h"
+#include "ctf/tsdl-parser.h"
+
+static const char metadata[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "trace { major = 1; minor = 8; byte_order = le;\n"
+    "	uuid = \"2a6422d0-6cee-11e0-8c08-cb07d7b3a564\";\n"
+    "	packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; };\n"
+    "};\n"
+    "clock { name = c; freq = 1000000; offset = 5; };\n"
+    "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } := ts27;\n"
+    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := ts64;\n"
+    "stream { id = 0;\n"
+    "	packet.context := struct { ts64 timestamp_begin; ts64 timestamp_end;\n"
+    "		uint64_t content_size; uint64_t packet_size; uint64_t events_discarded;\n"
+    "		uint64_t packet_seq_num; uint32_t cpu_id; };\n"
+    "	event.header := struct {\n"
+    "		enum : integer { size = 5; align = 1; signed = false; }\n"
+    "			{ compact = 0 ... 30, extended = 31 } id;\n"
+    "		variant <id> { struct { ts27 timestamp; } compact;\n"
+    "			struct { uint32_t id; ts64 timestamp; } extended; } v;\n"
+    "	} align(8);\n"
+    "	event.context := struct { integer { size = 3; align = 1; signed = true; } s3;\n"
+    "		integer { size = 13; align = 8; signed = false; byte_order = be; } u13; };\n"
+    "};\n"
+    "stream { id = 1; event.header := struct { uint16_t id; }; };\n"
+    "event { name = ints; id = 0; stream_id = 0; fields := struct { uint8_t a;\n"
+    "	integer { size = 64; align = 8; signed = true; } b;\n"
+    "	floating_point { exp_dig = 8; mant_dig = 24; align = 32; } f;\n"
+    "	floating_point { exp_dig = 11; mant_dig = 53; align = 64; } d; }; };\n"
+    "event { name = strs; id = 1; stream_id = 0; fields := struct { string s; uint8_t n;\n"
+    "	integer { size = 8; align = 8; signed = false; encoding = UTF8; } t[n];\n"
+    "	integer { size = 1; align = 1; signed = false; } bit;\n"
+    "	integer { size = 8; align = 1; signed = false; encoding = ASCII; } ta[4]; }; };\n"
+    "event { name = var; id = 2; stream_id = 0; fields := struct {\n"
+    "	enum : uint8_t { A = 0, B = 1, C = 2 ... 5 } tag;\n"
+    "	variant <tag> { uint32_t A; string B; struct { uint16_t x; uint8_t y[2]; } C; } v; }; };\n"
+    "event { name = nested; id = 40; stream_id = 0; context := struct { uint8_t k; };\n"
+    "	fields := struct { uint8_t n; struct { uint8_t len; uint16_t items[len]; } arr[n];\n"
+    "	struct { } empty[3]; }; };\n"
+    "event { name = one; id = 0; stream_id = 1; fields := struct { uint32_t v; }; };\n";
+
+static struct ctf_trace *trace;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ctf_stream_reader *r;
+	char path[64], err[512];
+	uint64_t sum = 0;
+	int fd, st;
+
+	if (!trace) {
+		struct tsdl_error terr;
+		char msg[1200];
+
+		trace = tsdl_parse(metadata, sizeof(metadata) - 1, "fuzz-metadata", &terr);
+		if (!trace) {
+			tsdl_error_format(&terr, msg, sizeof(msg));
+			fprintf(stderr, "fuzz_decode: the embedded metadata does not parse: %s\n",
+				msg);
+			abort();
+		}
+	}
+	fd = memfd_create("fuzz-stream", MFD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	r = ctf_stream_open(trace, path, err, sizeof(err));
+	if (r) {
+		while ((st = ctf_stream_next(r)) > 0) {
+			int64_t ns;
+
+			/* Touch what a printer reads. */
+			if (st == CTF_STREAM_EVENT && r->event.has_clock &&
+			    ctf_clock_cycles_to_ns(r->packet.clock, r->event.clock_value, &ns) == 0)
+				sum += (uint64_t)ns;
+		}
+		ctf_stream_close(r);
+	}
+	close(fd);
+	return (int)(sum & 0); /* keeps sum alive */
+}

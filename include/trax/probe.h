@@ -77,7 +77,12 @@ struct trax_event_desc {
 	void (*probe)(void);	/* called as probe(state, args...) */
 	const struct trax_field_desc *fields;
 	unsigned int nr_fields;
-	const int *const *loglevel; /* *loglevel NULL: TRACE_DEBUG_LINE */
+};
+
+/* A TRACEPOINT_LOGLEVEL: the event "provider:event" has this level. */
+struct trax_loglevel_entry {
+	const char *event;
+	int level;
 };
 
 struct trax_provider_desc {
@@ -85,6 +90,7 @@ struct trax_provider_desc {
 	struct trax_event_desc *const *events;
 	unsigned int nr_events;
 	unsigned int abi;
+	const struct trax_loglevel_entry *loglevels; /* ends with a NULL event; may be NULL */
 };
 
 /*

@@ -7,14 +7,13 @@
  * ctf_*() macros a different meaning on each reading:
  *
  *   1. enumerations           TRACEPOINT_ENUM -> label tables
- *   2. log levels             TRACEPOINT_LOGLEVEL -> per-event level
  *   3. field descriptions     what the metadata says about each field
  *   4. dynamic-size slots     strings and sequences measured once
  *   5. size function          bytes of the payload
  *   6. write function         serializes the payload (byte-packed)
  *   7. probe                  reserve, write, commit for each channel
  *   8. event descriptions     name, class, level, probe
- *   9. provider               the event table and its registration
+ *   9. provider               the event and log level tables, registration
  *
  * Every argument expression is evaluated once per record at most; strings and
  * sequence pointers and lengths are evaluated once per call.
@@ -111,19 +110,6 @@
 	static const struct trax_enum_desc __trax_enum_##p##___##en __attribute__((unused)) = {    \
 	    #en, __trax_enum_entries_##p##___##en,                                                 \
 	    sizeof(__trax_enum_entries_##p##___##en) / sizeof(struct trax_enum_entry)};
-#include <trax/tp-defaults.h>
-#include TRACEPOINT_INCLUDE
-
-/* ---- 2. Log levels: a tentative NULL pointer, then the level when given ---- */
-#include <trax/tp-reset.h>
-#define TRACEPOINT_EVENT_INSTANCE(p, c, n, args) static const int *__trax_loglevel_##p##___##n;
-#include <trax/tp-defaults.h>
-#include TRACEPOINT_INCLUDE
-
-#include <trax/tp-reset.h>
-#define TRACEPOINT_LOGLEVEL(p, n, level)                                                           \
-	static const int __trax_loglevel_value_##p##___##n = (level);                              \
-	static const int *__trax_loglevel_##p##___##n = &__trax_loglevel_value_##p##___##n;
 #include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
@@ -285,8 +271,7 @@
 	    _TRAX_STR(_TRAX_PARAMS(args)),                                                         \
 	    (void (*)(void))__trax_probe_##p##___##c,                                              \
 	    __trax_fields_##p##___##c,                                                             \
-	    sizeof(__trax_fields_##p##___##c) / sizeof(struct trax_field_desc) - 1,                \
-	    &__trax_loglevel_##p##___##n};
+	    sizeof(__trax_fields_##p##___##c) / sizeof(struct trax_field_desc) - 1};
 #include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
@@ -298,9 +283,17 @@
 static struct trax_event_desc *const _TRAX_PROV(__trax_provider_events_)[] = {
 #include TRACEPOINT_INCLUDE
     0};
+/* The levels given by TRACEPOINT_LOGLEVEL (valid C and C++ alike). */
+#include <trax/tp-reset.h>
+#define TRACEPOINT_LOGLEVEL(p, n, level) {#p ":" #n, (level)},
+#include <trax/tp-defaults.h>
+static const struct trax_loglevel_entry _TRAX_PROV(__trax_provider_loglevels_)[] = {
+#include TRACEPOINT_INCLUDE
+    {0, 0}};
 static struct trax_provider_desc _TRAX_PROV(__trax_provider_) = {
     _TRAX_STR(TRACEPOINT_PROVIDER), _TRAX_PROV(__trax_provider_events_),
-    sizeof(_TRAX_PROV(__trax_provider_events_)) / sizeof(void *) - 1, TRAX_PROBE_ABI};
+    sizeof(_TRAX_PROV(__trax_provider_events_)) / sizeof(void *) - 1, TRAX_PROBE_ABI,
+    _TRAX_PROV(__trax_provider_loglevels_)};
 static void __attribute__((constructor)) _TRAX_PROV(__trax_provider_init_)(void)
 {
 	trax_provider_register(&_TRAX_PROV(__trax_provider_));

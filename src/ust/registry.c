@@ -84,10 +84,14 @@ static int provider_known(const struct trax_provider_desc *p)
 	return 0;
 }
 
-static int event_loglevel(const struct trax_event_desc *d)
+/* The level TRACEPOINT_LOGLEVEL gave the event, else TRACE_DEBUG_LINE. */
+static int event_loglevel(const struct trax_provider_desc *p, const struct trax_event_desc *d)
 {
-	if (d->loglevel && *d->loglevel)
-		return **d->loglevel;
+	const struct trax_loglevel_entry *l;
+
+	for (l = p->loglevels; l && l->event; l++)
+		if (!strcmp(l->event, d->name))
+			return l->level;
 	return TRACE_DEBUG_LINE;
 }
 
@@ -171,7 +175,7 @@ static int bind_event(struct event_entry *e, struct trax_channel *ch)
 	b->event_id = ch->nr_events;
 	ch->events[ch->nr_events].desc = e->desc;
 	ch->events[ch->nr_events].id = b->event_id;
-	ch->events[ch->nr_events].loglevel = event_loglevel(e->desc);
+	ch->events[ch->nr_events].loglevel = event_loglevel(e->provider, e->desc);
 	ch->nr_events++;
 	__atomic_fetch_add(&ch->metadata_generation, 1, __ATOMIC_RELEASE);
 	/* Publish: the probe may walk the list at any time. */

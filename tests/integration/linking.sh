@@ -202,6 +202,20 @@ TRACE_DEBUG_LINE (13) linkprov:hello: { n = 12, s = "from C++" }
 EOF
 ok "5: C++ application: 3 events"
 
+# ---- 5b. The man page example with its provider compiled as C++ too ----
+# (lttng-ust(3) advises C for probes; trax's generated probes are also C++.)
+cd "$W/manpage"
+cp tp.c tp-cxx.cpp
+$CXX $TRAX_CFLAGS -c -I. tp-cxx.cpp -o tp-cxx.o
+$CXX $TRAX_CFLAGS -c -x c++ app.c -o app-cxx.o
+mkdir -p cxx
+$CXX -o cxx/app app-cxx.o tp-cxx.o $TRAX_LDFLAGS -ltrax-ust -ldl
+cd cxx
+run "$TEST_TMP/t5b" ./app
+manpage_events "$TEST_TMP/t5b" "5b (provider and application in C++)"
+cd "$W"
+ok "5b: provider compiled as C++: the example's 5 events, with their log levels"
+
 # ---- 6. lttng_ust_loaded / trax_ust_loaded ----
 for w in lttng:7 trax:8; do
 	v=${w%:*} n=${w#*:}
@@ -393,7 +407,7 @@ fi
 ok "9: installed tree has the libraries, headers and pkg-config file"
 
 mkdir -p "$W/inst"
-cp "$W"/manpage/* "$W/inst/"
+cp "$W"/manpage/tp.h "$W"/manpage/tp.c "$W"/manpage/app.h "$W"/manpage/app.c "$W/inst/"
 cd "$W/inst"
 # -I/-L on the command line.
 $CC $SAN_CFLAGS -g -c -I. -I"$P/include" tp.c

@@ -1,0 +1,144 @@
+/*
+ * text-format.h - Babeltrace 2's default text output (sink.text.pretty),
+ * byte for byte, as docs/text-format.md describes it: one line per event,
+ * the discarded events/packets warnings, the time formats.
+ *
+ * Lines are written to a ctf_text_buf, a plain output buffer flushed to a
+ * file descriptor with write(2) when full; the formatter builds them with
+ * hand-written integer formatting (no printf per field).
+ *
+ *	struct ctf_text_buf out;
+ *	ctf_text_buf_init(&out, 1);
+ *	struct ctf_text_printer p;
+ *	ctf_text_printer_init(&p, &opts, &out);
+ *	ctf_text_print_event(&p, &trace_info, packet, event, ns);
+ *	...
+ *	ctf_text_buf_flush(&out);
+ */
+#ifndef TRAX_CTF_TEXT_FORMAT_H
+#define TRAX_CTF_TEXT_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctf/ctf-ir.h"
+#include "ctf/decode-stream.h"
+
+/* An output buffer written to fd. */
+struct ctf_text_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+	int fd;
+	int error; /* errno of a failed write, 0 otherwise */
+};
+
+/* 0, or -1 when memory runs out. */
+int ctf_text_buf_init(struct ctf_text_buf *b, int fd, size_t cap);
+/* Writes what is buffered; 0, or -1 (b->error set). */
+int ctf_text_buf_flush(struct ctf_text_buf *b);
+void ctf_text_buf_free(struct ctf_text_buf *b);
+/* Makes room for n more bytes (flushing, or growing for one huge line). */
+void ctf_text_buf_reserve(struct ctf_text_buf *b, size_t n);
+
+static inline void ctf_text_put(struct ctf_text_buf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len < n)
+		ctf_text_buf_reserve(b, n);
+	for (size_t i = 0; i < n; i++)
+		b->data[b->len + i] = s[i];
+	b->len += n;
+}
+
+static inline void ctf_text_putc(struct ctf_text_buf *b, char c)
+{
+	if (b->len == b->cap)
+		ctf_text_buf_reserve(b, 1);
+	b->data[b->len++] = c;
+}
+
+/* Which names are printed (--names) and which header items (--fields). */
+struct ctf_text_options {
+	bool clock_cycles;
+	bool clock_seconds;
+	bool clock_date;
+	bool clock_gmt;
+	bool no_delta;
+	bool names_payload; /* default on */
+	bool names_context; /* default on */
+	bool names_scope;
+	bool names_header;
+	bool field_trace;
+	bool field_hostname; /* default on */
+	bool field_domain;
+	bool field_procname; /* default on */
+	bool field_vpid;     /* default on */
+	bool field_loglevel;
+	bool field_emf;
+};
+
+/* The defaults of babeltrace2 without --names and --fields. */
+void ctf_text_options_default(struct ctf_text_options *o);
+/*
+ * Parses the LIST of --names=LIST (is_names) or --fields=LIST into o.
+ * 0, or -1 when a word is unknown (*bad then points at it, in list).
+ */
+int ctf_text_options_parse(struct ctf_text_options *o, bool is_names, const char *list, char *bad,
+			   size_t badlen);
+
+/* What the header items of a trace's events print (from its env and name). */
+struct ctf_text_trace {
+	const char *name;			  /* docs/text-format.md 6.1, never NULL */
+	const char *hostname, *domain, *procname; /* NULL when absent */
+	bool has_vpid;
+	int64_t vpid;
+};
+
+/* Fills t from the trace's env; name is kept as given. */
+void ctf_text_trace_init(struct ctf_text_trace *t, const struct ctf_trace *trace, const char *name);
+
+struct ctf_text_printer {
+	struct ctf_text_options opt;
+	struct ctf_text_buf *out;
+	uint64_t last_ns;     /* as Babeltrace: (uint64_t)-1 until the first event */
+	uint64_t last_cycles; /* the same for --clock-cycles */
+	bool negative_warned;
+};
+
+void ctf_text_printer_init(struct ctf_text_printer *p, const struct ctf_text_options *o,
+			   struct ctf_text_buf *out);
+
+/*
+ * One event line. ns: the event's time in ns from the origin (used when
+ * ev->has_clock). Never fails (the buffer grows for a huge line; write
+ * errors are kept in out->error).
+ */
+void ctf_text_print_event(struct ctf_text_printer *p, const struct ctf_text_trace *t,
+			  const struct ctf_packet *pkt, const struct ctf_event *ev, int64_t ns);
+
+/*
+ * Formats a time for a WARNING line (wall clock or seconds, never cycles)
+ * into buf (at least 64 bytes), NUL-terminated; returns its length. May
+ * write the one-time negative time warning to stderr.
+ */
+size_t ctf_text_format_time(struct ctf_text_printer *p, int64_t ns, char *buf);
+
+/* The kinds of discarded-items warnings. */
+enum ctf_text_discard_kind {
+	CTF_TEXT_DISCARDED_EVENTS,
+	CTF_TEXT_DISCARDED_PACKETS,
+};
+
+/*
+ * Writes one "WARNING: Tracer discarded ..." line to stderr. count 0 with
+ * has_count false: "may have discarded". has_range false: "(unknown time
+ * range)". uuid NULL: "(no UUID)".
+ */
+void ctf_text_print_discarded(struct ctf_text_printer *p, enum ctf_text_discard_kind kind,
+			      bool has_count, uint64_t count, bool has_range, int64_t begin_ns,
+			      int64_t end_ns, const char *trace_name, const uint8_t *uuid,
+			      const char *stream_path, uint64_t stream_class_id,
+			      uint64_t stream_id);
+
+#endif /* TRAX_CTF_TEXT_FORMAT_H */

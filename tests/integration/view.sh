@@ -1,0 +1,210 @@
+# view.sh - `trax view` prints what babeltrace2 prints (docs/text-format.md):
+# the conformance corpus (succeed: stdout and WARNING lines byte for byte;
+# fail: a one-line error naming the file, non-zero exit, no crash), every
+# golden case of tests/reader/golden/README.md (options, time zones, several
+# traces), and the command-line errors.
+. "$TRAX_SRC/tests/integration/lib.sh"
+
+TRAX="$TRAX_BUILD/trax"
+[ -x "$TRAX" ] || fail "$TRAX not built"
+CONFORMANCE=${TRAX_CONFORMANCE:-$TRAX_SRC/../shared/conformance}
+GOLDEN="$TRAX_SRC/tests/reader/golden"
+
+# Cases known not to match yet ("conf:NAME" or "gold:NAME"), skipped with a
+# note. Empty: everything matches.
+KNOWN_MISMATCHES=""
+
+# A run that is killed rather than hanging.
+if command -v timeout >/dev/null 2>&1; then
+	TIMEOUT="timeout 60"
+else
+	TIMEOUT=
+fi
+
+is_known() {
+	for k in $KNOWN_MISMATCHES; do
+		[ "$k" = "$1" ] && return 0
+	done
+	return 1
+}
+
+failures=0
+report() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# show_diff EXPECTED ACTUAL
+show_diff() {
+	diff "$1" "$2" | head -20 >&2 || true
+}
+
+OUT="$TEST_TMP/out"
+ERR="$TEST_TMP/err"
+
+# --- the conformance corpus: valid traces ---
+if [ -d "$CONFORMANCE/ctf/succeed" ]; then
+	cd "$CONFORMANCE/ctf"
+	n=0
+	for exp in expected/*.out; do
+		name=$(basename "$exp" .out)
+		[ -d "succeed/$name" ] || continue
+		if is_known "conf:$name"; then
+			echo "note: conf:$name skipped (KNOWN_MISMATCHES)"
+			continue
+		fi
+		rc=0
+		TZ=UTC $TIMEOUT "$TRAX" view "succeed/$name" >"$OUT" 2>"$ERR" || rc=$?
+		sed "s|$PWD/||g" "$ERR" >"$ERR.rel"
+		if [ "$rc" != 0 ]; then
+			cat "$ERR" >&2
+			report "conf:$name: exit status $rc"
+			continue
+		fi
+		if ! cmp -s "$OUT" "$exp"; then
+			show_diff "$exp" "$OUT"
+			report "conf:$name: standard output differs"
+			continue
+		fi
+		if [ -f "expected/$name.err" ]; then
+			cmp -s "$ERR.rel" "expected/$name.err" || {
+				show_diff "expected/$name.err" "$ERR.rel"
+				report "conf:$name: standard error differs"
+				continue
+			}
+		elif [ -s "$ERR" ]; then
+			cat "$ERR" >&2
+			report "conf:$name: unexpected standard error"
+			continue
+		fi
+		n=$((n + 1))
+	done
+	ok "conformance succeed: $n traces match babeltrace2"
+
+	# --- invalid traces ---
+	n=0
+	for d in fail/*/; do
+		d=${d%/}
+		rc=0
+		TZ=UTC $TIMEOUT "$TRAX" view "$d" >"$OUT" 2>"$ERR" || rc=$?
+		if [ "$rc" = 0 ] || [ "$rc" -ge 124 ]; then
+			report "$d: exit status $rc (expected 1)"
+			continue
+		fi
+		lines=$(wc -l <"$ERR")
+		[ "$lines" = 1 ] || {
+			cat "$ERR" >&2
+			report "$d: $lines error lines (expected 1)"
+			continue
+		}
+		grep -q "^trax view: $d/" "$ERR" || {
+			cat "$ERR" >&2
+			report "$d: the error does not name the file"
+			continue
+		}
+		n=$((n + 1))
+	done
+	# The events before the fault are printed.
+	rc=0
+	"$TRAX" view fail/valid-events-then-invalid-events >"$OUT" 2>/dev/null || rc=$?
+	printf 'gadoua: \ngadoua: \n' >"$TEST_TMP/gadoua"
+	cmp -s "$OUT" "$TEST_TMP/gadoua" || report "fail/valid-events-then-invalid-events: the two events before the fault"
+	ok "conformance fail: $n traces rejected with one error line"
+else
+	echo "note: no conformance corpus at $CONFORMANCE, skipped"
+fi
+
+# --- the golden corpus: every command of its README ---
+cd "$GOLDEN"
+TAB=$(printf '\t')
+grep -E '^\| `[^`]+` \| `TZ=[^`]* babeltrace2 [^`]*` \|$' README.md |
+	sed -E 's/^\| `([^`]+)` \| `(.*)` \|$/\1\t\2/' >"$TEST_TMP/golden.tsv"
+total=$(wc -l <"$TEST_TMP/golden.tsv")
+[ "$total" -gt 100 ] || fail "golden README: only $total commands found"
+n=0
+while IFS="$TAB" read -r name cmd; do
+	if is_known "gold:$name"; then
+		echo "note: gold:$name skipped (KNOWN_MISMATCHES)"
+		continue
+	fi
+	# "TZ=... LC_ALL=C babeltrace2 ARGS" -> the same with trax view
+	env_part=${cmd%%babeltrace2 *}
+	args=${cmd#*babeltrace2 }
+	rc=0
+	eval "$env_part \$TIMEOUT \"\$TRAX\" view $args" >"$OUT" 2>"$ERR" || rc=$?
+	sed "s|$PWD/||g" "$ERR" >"$ERR.rel"
+	exp_rc=0
+	[ -f "expected/$name.status" ] && exp_rc=$(cat "expected/$name.status")
+	if [ "$rc" != "$exp_rc" ]; then
+		cat "$ERR" >&2
+		report "gold:$name: exit status $rc, expected $exp_rc"
+		continue
+	fi
+	if ! cmp -s "$OUT" "expected/$name.out"; then
+		show_diff "expected/$name.out" "$OUT"
+		report "gold:$name: standard output differs"
+		continue
+	fi
+	if [ "$exp_rc" = 0 ]; then
+		if [ -f "expected/$name.err" ]; then
+			cmp -s "$ERR.rel" "expected/$name.err" || {
+				show_diff "expected/$name.err" "$ERR.rel"
+				report "gold:$name: standard error differs"
+				continue
+			}
+		elif [ -s "$ERR" ]; then
+			cat "$ERR" >&2
+			report "gold:$name: unexpected standard error"
+			continue
+		fi
+	else
+		[ "$(wc -l <"$ERR")" = 1 ] || {
+			cat "$ERR" >&2
+			report "gold:$name: expected one error line"
+			continue
+		}
+	fi
+	n=$((n + 1))
+done <"$TEST_TMP/golden.tsv"
+ok "golden: $n of $total commands match babeltrace2"
+
+# --- the command line ---
+cd "$GOLDEN"
+expect_status() {
+	want=$1
+	shift
+	rc=0
+	"$@" >"$OUT" 2>"$ERR" || rc=$?
+	[ "$rc" = "$want" ] || report "'$*': exit status $rc, expected $want"
+}
+expect_status 0 "$TRAX" help
+expect_status 0 "$TRAX" --help
+expect_status 0 "$TRAX" help view
+expect_status 0 "$TRAX" version
+expect_contains "$OUT" "trax "
+expect_status 0 "$TRAX" view --help
+expect_contains "$OUT" "Usage: trax view"
+expect_status 0 "$TRAX" view -h
+expect_status 2 "$TRAX"
+expect_status 2 "$TRAX" no-such-command
+expect_status 2 "$TRAX" view
+expect_contains "$ERR" "trax view: "
+expect_status 2 "$TRAX" view --no-such-option hm-types
+expect_status 2 "$TRAX" view --fields=none hm-types
+[ -s "$OUT" ] && report "--fields=none printed events"
+expect_status 2 "$TRAX" view --names=bogus hm-types
+expect_status 2 "$TRAX" view --names
+expect_status 1 "$TRAX" view no-such-dir
+expect_contains "$ERR" "trax view: no-such-dir"
+mkdir "$TEST_TMP/empty"
+expect_status 1 "$TRAX" view "$TEST_TMP/empty"
+# "--names VALUE" as well as "--names=VALUE", options after the paths.
+expect_status 0 "$TRAX" view hm-types --names all --fields all
+cmp -s "$OUT" expected/hm-types.names-all.fields-all.out || report "--names all --fields all"
+# "--" ends the options.
+expect_status 0 "$TRAX" view --no-delta -- hm-types
+cmp -s "$OUT" expected/hm-types.no-delta.out || report "view --no-delta -- hm-types"
+ok "command line"
+
+[ "$failures" = 0 ] || fail "$failures case(s) differ"
+ok "trax view"

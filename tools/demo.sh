@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # make demo: traces examples/hello (the lttng-ust(3) example program) and
 # prints its trace with babeltrace2.
 set -eu
@@ -9,10 +9,14 @@ echo "== TRAX_OUTPUT=$out $build/examples/hello some arguments"
 TRAX_OUTPUT="$out" "$build/examples/hello" some arguments
 echo "== trace files"
 find "$out" -type f | sort
-echo "== babeltrace2 $out"
+echo "== $build/trax view $out"
+"$build/trax" view "$out"
 if command -v babeltrace2 >/dev/null 2>&1; then
-	babeltrace2 "$out"
-else
-	echo "babeltrace2 is not installed (make deps installs it)" >&2
-	exit 1
+	if babeltrace2 "$out" | cmp -s - <("$build/trax" view "$out"); then
+		echo "== babeltrace2 $out prints the same lines"
+	else
+		echo "== babeltrace2 $out prints something else:" >&2
+		babeltrace2 "$out"
+		exit 1
+	fi
 fi

@@ -1,0 +1,230 @@
+/*
+ * trax/reader.h - reading CTF 1.8 traces (as LTTng and trax write them)
+ * from C or C++: the events of one or several traces, merged in time
+ * order, their fields, and the traces' environment and clocks.
+ *
+ *	const char *paths[] = { "/path/to/session" };
+ *	struct trax_reader *r = trax_reader_open(paths, 1);
+ *	const struct trax_event *ev;
+ *	int st;
+ *
+ *	if (!r)
+ *		die(trax_reader_error(NULL));
+ *	while ((st = trax_reader_next(r, &ev)) > 0) {
+ *		const struct trax_field *f =
+ *			trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "msg");
+ *		size_t len;
+ *		printf("%s %s\n", trax_event_name(ev), f ? trax_field_string(f, &len) : "");
+ *	}
+ *	if (st < 0)
+ *		die(trax_reader_error(r));
+ *	trax_reader_close(r);
+ *
+ * Lifetime rule: the event returned by trax_reader_next(), every field
+ * handle obtained from it (and every string returned by trax_field_string)
+ * are valid until the next call to trax_reader_next(), trax_reader_seek_ns()
+ * or trax_reader_close() on the same reader. Strings about the traces
+ * (paths, environment, clock names) are valid until trax_reader_close().
+ *
+ * Errors: functions returning int give 0 (or a count, or 1) on success and
+ * -1 on error; functions returning pointers give NULL. NULL or out-of-range
+ * arguments are errors, never crashes. trax_reader_error() gives a one-line
+ * message naming the file and the position of the fault.
+ *
+ * A reader is not thread-safe: use one reader per thread (several readers
+ * may read the same traces at once).
+ */
+#ifndef TRAX_READER_H
+#define TRAX_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct trax_reader;
+struct trax_event;
+struct trax_field;
+
+/* The field scopes of an event. */
+enum trax_scope {
+	TRAX_SCOPE_PAYLOAD = 0,		 /* event.fields */
+	TRAX_SCOPE_EVENT_CONTEXT,	 /* event.context (per event class) */
+	TRAX_SCOPE_STREAM_EVENT_CONTEXT, /* stream.event.context (LTTng's added contexts) */
+	TRAX_SCOPE_PACKET_CONTEXT,	 /* stream.packet.context (e.g. cpu_id) */
+	TRAX_SCOPE_EVENT_HEADER,	 /* stream.event.header */
+	TRAX_SCOPE_PACKET_HEADER,	 /* trace.packet.header */
+};
+
+/* What a field holds. */
+enum trax_field_kind {
+	TRAX_FIELD_INVALID = -1, /* a NULL field */
+	TRAX_FIELD_SIGNED = 0,	 /* signed integer: trax_field_int() */
+	TRAX_FIELD_UNSIGNED,	 /* unsigned integer: trax_field_uint() */
+	TRAX_FIELD_FLOAT,	 /* trax_field_double() */
+	TRAX_FIELD_STRING,	 /* trax_field_string() */
+	TRAX_FIELD_ENUM,	 /* integer value (int/uint) and labels: trax_field_enum_label() */
+	TRAX_FIELD_STRUCT,	 /* children by index and by name */
+	TRAX_FIELD_ARRAY,	 /* children by index (elements, unnamed) */
+	TRAX_FIELD_SEQUENCE,	 /* the same, of a variable length */
+	TRAX_FIELD_VARIANT,	 /* trax_field_variant_selected(): the one child */
+};
+
+/* ---- opening, iterating, errors ---- */
+
+/*
+ * Opens the traces found under paths[0..count-1]: each a trace directory
+ * (holding a `metadata` file) or a directory tree holding traces, to any
+ * depth (an LTTng session or output directory). All their events are merged
+ * in time order. Returns NULL on error (no trace found, bad metadata, a
+ * stream file that cannot be read, clocks that cannot be correlated, NULL
+ * or empty arguments, no memory); the message is then given by
+ * trax_reader_error(NULL) in the same thread, until the next open.
+ */
+struct trax_reader *trax_reader_open(const char *const *paths, size_t count);
+
+/* Releases the reader and everything obtained from it; NULL is accepted. */
+void trax_reader_close(struct trax_reader *r);
+
+/*
+ * The next event in time order: 1 with *ev set, 0 at the end of all
+ * traces, -1 on error (a damaged stream file: every event read before the
+ * fault was returned first; the error stays until trax_reader_seek_ns()).
+ */
+int trax_reader_next(struct trax_reader *r, const struct trax_event **ev);
+
+/*
+ * Positions the reader so that the next event returned is the first one
+ * whose timestamp is at or after ns (nanoseconds from the clocks' origin,
+ * as trax_event_timestamp_ns()). Seeking before the first event rewinds,
+ * after the last one makes trax_reader_next() return 0. Events without a
+ * timestamp take the previous one of their stream (in a stream without a
+ * clock, all events are before any ns but INT64_MIN, which rewinds).
+ * It reopens the stream files and skips events: its cost grows with the
+ * number of events before ns. Clears a sticky error. 0, or -1 on error.
+ */
+int trax_reader_seek_ns(struct trax_reader *r, int64_t ns);
+
+/*
+ * The last error of r, as one line: "FILE: packet at byte N: bit B: what"
+ * for stream files, "FILE:LINE:COL: what" for metadata, "what" for bad
+ * arguments. "" when there was none. With r NULL: the error of the last
+ * failed trax_reader_open() of the calling thread.
+ */
+const char *trax_reader_error(const struct trax_reader *r);
+
+/* ---- the traces ---- */
+
+/* How many traces were found; trace indexes are 0..count-1. */
+size_t trax_reader_trace_count(const struct trax_reader *r);
+/* The trace's directory, NULL for a bad index. */
+const char *trax_reader_trace_path(const struct trax_reader *r, size_t trace);
+
+/* The environment (env block of the metadata): the number of entries and their keys. */
+size_t trax_reader_env_count(const struct trax_reader *r, size_t trace);
+const char *trax_reader_env_key(const struct trax_reader *r, size_t trace, size_t i);
+/* The string value of key, NULL when absent or an integer. */
+const char *trax_reader_env_string(const struct trax_reader *r, size_t trace, const char *key);
+/* The integer value of key in *value: 0, or -1 when absent or a string. */
+int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *key,
+			int64_t *value);
+
+/* A clock of a trace's metadata. */
+struct trax_clock_info {
+	const char *name;
+	const char *description; /* NULL when absent */
+	uint64_t freq;		 /* Hz */
+	uint64_t precision;	 /* cycles */
+	int64_t offset_s;	 /* seconds from the origin (Unix epoch) to the clock's zero */
+	int64_t offset;		 /* and cycles, added */
+	int absolute;		 /* 1 when the clock is absolute */
+	int has_uuid;
+	uint8_t uuid[16];
+};
+
+/* The number of clocks of the trace (0 for a bad index). */
+size_t trax_reader_clock_count(const struct trax_reader *r, size_t trace);
+/* Fills *info with clock i of the trace: 0, or -1 for a bad index. */
+int trax_reader_clock(const struct trax_reader *r, size_t trace, size_t i,
+		      struct trax_clock_info *info);
+
+/* ---- events ---- */
+
+/* The event class's name; NULL for a NULL event. */
+const char *trax_event_name(const struct trax_event *ev);
+/* The event class's id within its stream class. */
+uint64_t trax_event_id(const struct trax_event *ev);
+/* 1 when the event has a time (its stream class has a clock), else 0. */
+int trax_event_has_timestamp(const struct trax_event *ev);
+/* Nanoseconds from the clock's origin (the Unix epoch for LTTng), 0 without a time. */
+int64_t trax_event_timestamp_ns(const struct trax_event *ev);
+/* The raw clock value (cycles) in *cycles: 0, or -1 without a time. */
+int trax_event_clock_cycles(const struct trax_event *ev, uint64_t *cycles);
+/* The index of the event's trace (see trax_reader_trace_path). */
+size_t trax_event_trace_index(const struct trax_event *ev);
+/* Its stream class id and stream id (stream_instance_id, or numbered as Babeltrace does). */
+uint64_t trax_event_stream_class_id(const struct trax_event *ev);
+uint64_t trax_event_stream_id(const struct trax_event *ev);
+
+/* The number of top-level fields of a scope (0 when the scope is not declared). */
+size_t trax_event_field_count(const struct trax_event *ev, enum trax_scope scope);
+/* Top-level field i of a scope, NULL when out of range. */
+const struct trax_field *trax_event_field_by_index(const struct trax_event *ev,
+						   enum trax_scope scope, size_t i);
+/*
+ * The top-level field of a scope with this name: its display name (the
+ * TSDL name without one leading underscore) or its TSDL name. NULL when
+ * absent.
+ */
+const struct trax_field *trax_event_field_by_name(const struct trax_event *ev,
+						  enum trax_scope scope, const char *name);
+
+/* ---- fields ---- */
+
+enum trax_field_kind trax_field_kind(const struct trax_field *f);
+/* The display name; NULL for array elements and a NULL field. */
+const char *trax_field_name(const struct trax_field *f);
+/* The name as written in the metadata (TSDL); NULL for array elements. */
+const char *trax_field_tsdl_name(const struct trax_field *f);
+
+/*
+ * The value of an integer or enum field: 0, or -1 when the field is not
+ * one or the value does not fit (a negative value for uint, above
+ * INT64_MAX for int).
+ */
+int trax_field_int(const struct trax_field *f, int64_t *value);
+int trax_field_uint(const struct trax_field *f, uint64_t *value);
+/* A float's value (integers and enums converted): 0, or -1. */
+int trax_field_double(const struct trax_field *f, double *value);
+/*
+ * A string field's bytes, NUL-terminated, and their count in *len (len
+ * may be NULL). Text arrays and sequences (8-bit integers with an
+ * encoding, e.g. LTTng's ctf_array_text) are also read as strings, up to
+ * their first NUL. NULL for other kinds.
+ */
+const char *trax_field_string(const struct trax_field *f, size_t *len);
+/*
+ * The index-th label of an enum whose range holds the field's value
+ * (index from 0), NULL past the last one (or for other kinds).
+ */
+const char *trax_field_enum_label(const struct trax_field *f, size_t index);
+
+/*
+ * Children of a struct (fields), array or sequence (elements, text ones
+ * included: one 8-bit integer per byte) or variant (1: the selected
+ * option). 0 for other kinds.
+ */
+size_t trax_field_child_count(const struct trax_field *f);
+const struct trax_field *trax_field_child(const struct trax_field *f, size_t i);
+/* A struct's field by display or TSDL name, or a variant's selected option if it has that name. */
+const struct trax_field *trax_field_child_by_name(const struct trax_field *f, const char *name);
+/* A variant's selected option (named after the option), NULL for other kinds. */
+const struct trax_field *trax_field_variant_selected(const struct trax_field *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRAX_READER_H */

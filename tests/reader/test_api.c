@@ -1,0 +1,596 @@
+/*
+ * test_api.c - the public reader API (include/trax/reader.h) on the
+ * conformance corpus: event counts and times against Babeltrace's expected
+ * output (one line per event, TZ=UTC), chosen field values, environment
+ * and clocks, seeking, merging two traces, errors and bad arguments.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "trax/reader.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static char corpus[4096];
+
+static const char *path_of(const char *kind, const char *name)
+{
+	static char bufs[4][8192];
+	static int n;
+	char *b = bufs[n++ % 4];
+
+	snprintf(b, sizeof(bufs[0]), "%s/ctf/%s/%s", corpus, kind, name);
+	return b;
+}
+
+/* The expected output's lines (malloc'd, NUL-terminated, without '\n'). */
+struct lines {
+	char **v;
+	size_t n;
+};
+
+static void lines_load(struct lines *l, const char *name)
+{
+	char p[8192];
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	memset(l, 0, sizeof(*l));
+	snprintf(p, sizeof(p), "%s/ctf/expected/%s.out", corpus, name);
+	f = fopen(p, "r");
+	if (!f) {
+		CHECK(0, "cannot open %s", p);
+		return;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		if (len && line[len - 1] == '\n')
+			line[len - 1] = 0;
+		l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+		l->v[l->n++] = strdup(line);
+	}
+	free(line);
+	fclose(f);
+}
+
+static void lines_free(struct lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+/* "[HH:MM:SS.nnnnnnnnn]" in UTC, as Babeltrace prints by default. */
+static void fmt_time(int64_t ns, char *buf, size_t size)
+{
+	int64_t s = ns / 1000000000, frac = ns % 1000000000;
+	time_t t;
+	struct tm tm;
+
+	if (frac < 0) {
+		frac += 1000000000;
+		s--;
+	}
+	t = (time_t)s;
+	gmtime_r(&t, &tm);
+	snprintf(buf, size, "[%02d:%02d:%02d.%09lld]", tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (long long)frac);
+}
+
+static struct trax_reader *open1(const char *path)
+{
+	const char *paths[1] = {path};
+	struct trax_reader *r = trax_reader_open(paths, 1);
+
+	CHECK(r, "open %s: %s", path, trax_reader_error(NULL));
+	return r;
+}
+
+/* The name of the event Babeltrace printed on this line is name. */
+static int line_has_name(const char *line, const char *name)
+{
+	char pat[512];
+	size_t n = strlen(name);
+
+	if (!strncmp(line, name, n) && line[n] == ':')
+		return 1;
+	snprintf(pat, sizeof(pat), " %s: ", name);
+	return strstr(line, pat) != NULL;
+}
+
+/* Reads every event: count, times and names against the expected lines. */
+static void check_all(const char *const *paths, size_t npaths, const char *expected)
+{
+	struct lines l;
+	struct trax_reader *r = trax_reader_open(paths, npaths);
+	const struct trax_event *ev;
+	size_t n = 0;
+	int st;
+
+	lines_load(&l, expected);
+	CHECK(r, "open for %s: %s", expected, trax_reader_error(NULL));
+	if (!r) {
+		lines_free(&l);
+		return;
+	}
+	while ((st = trax_reader_next(r, &ev)) > 0) {
+		if (n < l.n) {
+			const char *line = l.v[n];
+
+			CHECK(line_has_name(line, trax_event_name(ev)), "%s: event %zu: name %s, line %s",
+			      expected, n, trax_event_name(ev), line);
+			if (line[0] == '[') {
+				char t[64];
+
+				CHECK(trax_event_has_timestamp(ev), "%s: event %zu has no time",
+				      expected, n);
+				fmt_time(trax_event_timestamp_ns(ev), t, sizeof(t));
+				CHECK(!strncmp(line, t, strlen(t)), "%s: event %zu: time %s, line %.40s",
+				      expected, n, t, line);
+			}
+		}
+		n++;
+	}
+	CHECK(st == 0, "%s: next: %d: %s", expected, st, trax_reader_error(r));
+	CHECK(n == l.n, "%s: %zu events, expected %zu", expected, n, l.n);
+	trax_reader_close(r);
+	lines_free(&l);
+}
+
+static int64_t int_field(const struct trax_event *ev, enum trax_scope scope, const char *name)
+{
+	const struct trax_field *f = trax_event_field_by_name(ev, scope, name);
+	int64_t v = -12345;
+
+	CHECK(f, "no field %s", name);
+	CHECK(trax_field_int(f, &v) == 0, "field %s not an int", name);
+	return v;
+}
+
+static const char *str_field(const struct trax_event *ev, enum trax_scope scope, const char *name)
+{
+	const struct trax_field *f = trax_event_field_by_name(ev, scope, name);
+	const char *s;
+	size_t len;
+
+	CHECK(f, "no field %s", name);
+	s = trax_field_string(f, &len);
+	CHECK(s && strlen(s) == len, "field %s not a string", name);
+	return s ? s : "";
+}
+
+static void test_counts(void)
+{
+	static const char *const names[] = {"smalltrace", "sequence", "wk-heartbeat-u",
+					    "multi-domains", "meta-variant-one-underscore",
+					    "2packets", "lttng-tracefile-rotation"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *p = path_of("succeed", names[i]);
+
+		check_all(&p, 1, names[i]);
+	}
+	/* two traces given separately, merged in time order */
+	{
+		const char *p[2] = {path_of("succeed", "multi-domains/ust"),
+				    path_of("succeed", "multi-domains/kernel")};
+
+		check_all(p, 2, "multi-domains");
+	}
+}
+
+static void test_heartbeat(void)
+{
+	struct trax_reader *r = open1(path_of("succeed", "wk-heartbeat-u"));
+	const struct trax_event *ev;
+	const struct trax_field *f;
+	struct trax_clock_info ci;
+	int64_t v;
+	uint64_t u, cyc;
+	char t[64];
+
+	if (!r)
+		return;
+	CHECK(trax_reader_trace_count(r) == 1, "trace count");
+	CHECK(trax_reader_trace_path(r, 0) && strstr(trax_reader_trace_path(r, 0), "wk-heartbeat-u"),
+	      "trace path");
+	CHECK(trax_reader_trace_path(r, 1) == NULL, "bad trace index");
+	CHECK(trax_reader_env_string(r, 0, "procname") &&
+		  !strcmp(trax_reader_env_string(r, 0, "procname"), "wk-heartbeat"),
+	      "env procname");
+	CHECK(trax_reader_env_string(r, 0, "domain") &&
+		  !strcmp(trax_reader_env_string(r, 0, "domain"), "ust"),
+	      "env domain");
+	CHECK(trax_reader_env_string(r, 0, "hostname") == NULL, "no hostname");
+	CHECK(trax_reader_env_int(r, 0, "vpid", &v) == 0 && v == 3208, "env vpid");
+	CHECK(trax_reader_env_int(r, 0, "domain", &v) == -1, "env domain is no int");
+	CHECK(trax_reader_env_string(r, 0, "vpid") == NULL, "env vpid is no string");
+	CHECK(trax_reader_env_count(r, 0) >= 7 && trax_reader_env_key(r, 0, 0), "env count");
+	CHECK(trax_reader_clock_count(r, 0) == 1, "clock count");
+	CHECK(trax_reader_clock(r, 0, 0, &ci) == 0 && !strcmp(ci.name, "monotonic") &&
+		  ci.freq == 1000000000 && ci.offset == 1351530929945824323LL && ci.has_uuid &&
+		  ci.uuid[0] == 0xc1 && ci.description && !strcmp(ci.description, "Monotonic Clock"),
+	      "clock");
+	CHECK(trax_reader_clock(r, 0, 1, &ci) == -1, "bad clock index");
+
+	CHECK(trax_reader_next(r, &ev) == 1, "first event");
+	CHECK(!strcmp(trax_event_name(ev), "heartbeat:msg"), "name %s", trax_event_name(ev));
+	fmt_time(trax_event_timestamp_ns(ev), t, sizeof(t));
+	CHECK(!strcmp(t, "[17:48:17.586558519]"), "time %s", t);
+	CHECK(trax_event_clock_cycles(ev, &cyc) == 0 &&
+		  (int64_t)cyc + 1351530929945824323LL == trax_event_timestamp_ns(ev),
+	      "cycles");
+	CHECK(!strcmp(str_field(ev, TRAX_SCOPE_PAYLOAD, "msg"), "heartbeat"), "msg");
+	CHECK(int_field(ev, TRAX_SCOPE_STREAM_EVENT_CONTEXT, "vtid") == 3214, "vtid");
+	CHECK(int_field(ev, TRAX_SCOPE_STREAM_EVENT_CONTEXT, "vpid") == 3208, "vpid");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PACKET_CONTEXT, "cpu_id");
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_UNSIGNED && trax_field_uint(f, &u) == 0 &&
+		  u == 2,
+	      "cpu_id");
+	CHECK(trax_event_field_count(ev, TRAX_SCOPE_PAYLOAD) == 1, "payload count");
+	f = trax_event_field_by_index(ev, TRAX_SCOPE_PAYLOAD, 0);
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_STRING && !strcmp(trax_field_name(f), "msg"),
+	      "payload[0]");
+	CHECK(trax_event_field_by_index(ev, TRAX_SCOPE_PAYLOAD, 1) == NULL, "payload[1]");
+	CHECK(trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "nope") == NULL, "no field");
+	CHECK(trax_event_field_count(ev, TRAX_SCOPE_EVENT_CONTEXT) == 0, "no event context");
+	CHECK(trax_event_field_count(ev, TRAX_SCOPE_PACKET_CONTEXT) >= 1, "packet context");
+	CHECK(trax_event_field_count(ev, (enum trax_scope)99) == 0, "bad scope");
+	CHECK(trax_event_trace_index(ev) == 0, "trace index");
+
+	CHECK(trax_reader_next(r, &ev) == 1, "second event");
+	CHECK(int_field(ev, TRAX_SCOPE_STREAM_EVENT_CONTEXT, "vtid") == 3215, "vtid 2");
+	CHECK(trax_field_uint(trax_event_field_by_name(ev, TRAX_SCOPE_PACKET_CONTEXT, "cpu_id"),
+			      &u) == 0 &&
+		  u == 4,
+	      "cpu_id 2");
+	trax_reader_close(r);
+}
+
+static void test_sequence(void)
+{
+	struct trax_reader *r = open1(path_of("succeed", "sequence"));
+	const struct trax_event *ev;
+	const struct trax_field *f, *c;
+	int64_t v;
+
+	if (!r)
+		return;
+	CHECK(trax_reader_next(r, &ev) == 1, "first event");
+	CHECK(!strcmp(trax_event_name(ev), "sequence event"), "name %s", trax_event_name(ev));
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "seq_int_field");
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_SEQUENCE && trax_field_child_count(f) == 6,
+	      "seq_int_field");
+	c = trax_field_child(f, 5);
+	CHECK(c && trax_field_int(c, &v) == 0 && v == -6 && trax_field_name(c) == NULL,
+	      "seq_int_field[5]");
+	CHECK(trax_field_child(f, 6) == NULL, "seq_int_field[6]");
+	/* the TSDL name and the display name of the length */
+	CHECK(int_field(ev, TRAX_SCOPE_PAYLOAD, "_seq_long_field_length") == 6, "length");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "seq_long_field");
+	CHECK(f && trax_field_int(trax_field_child(f, 2), &v) == 0 && v == 30, "seq_long_field[2]");
+	CHECK(trax_field_string(f, NULL) == NULL, "not a string");
+	CHECK(trax_field_enum_label(f, 0) == NULL, "not an enum");
+	trax_reader_close(r);
+}
+
+static void test_multi_domains(void)
+{
+	struct trax_reader *r = open1(path_of("succeed", "multi-domains"));
+	const struct trax_event *ev;
+	const struct trax_field *f;
+	size_t len;
+	int64_t v;
+	double d;
+	int seen[2] = {0, 0};
+
+	if (!r)
+		return;
+	CHECK(trax_reader_trace_count(r) == 2, "two traces");
+	for (size_t i = 0; i < 2 && trax_reader_trace_count(r) == 2; i++) {
+		const char *dom = trax_reader_env_string(r, i, "domain");
+		const char *host = trax_reader_env_string(r, i, "hostname");
+
+		CHECK(host && !strcmp(host, "joraj-alpa"), "hostname");
+		CHECK(dom && (!strcmp(dom, "kernel") || !strcmp(dom, "ust")), "domain");
+		CHECK(dom && strstr(trax_reader_trace_path(r, i), dom), "trace path %s",
+		      trax_reader_trace_path(r, i));
+	}
+	CHECK(trax_reader_next(r, &ev) == 1, "first event");
+	CHECK(!strcmp(trax_event_name(ev), "lttng_test_filter_event"), "name");
+	CHECK(int_field(ev, TRAX_SCOPE_PAYLOAD, "intfield") == 0, "intfield");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "arrfield2");
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_ARRAY && trax_field_string(f, &len) &&
+		  !strcmp(trax_field_string(f, NULL), "test") && len == 4,
+	      "text array");
+	CHECK(f && trax_field_child_count(f) == 10 && trax_field_int(trax_field_child(f, 1), &v) == 0 &&
+		  v == 'e',
+	      "text array element");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "seqfield2");
+	CHECK(f && !strcmp(trax_field_string(f, NULL), "test"), "text sequence");
+	CHECK(!strcmp(str_field(ev, TRAX_SCOPE_PAYLOAD, "stringfield2"), "\\*"), "stringfield2");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "enum202");
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_ENUM && trax_field_int(f, &v) == 0 && v == 202 &&
+		  trax_field_enum_label(f, 0) &&
+		  !strcmp(trax_field_enum_label(f, 0), "RANGE: 101 TO 303") &&
+		  trax_field_enum_label(f, 1) == NULL,
+	      "enum202");
+	CHECK(trax_field_double(f, &d) == 0 && d == 202.0, "enum as double");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "bitfield_seq_padding");
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_STRUCT && trax_field_child_count(f) == 0,
+	      "empty struct");
+	/* both traces give events */
+	do {
+		seen[trax_event_trace_index(ev) & 1]++;
+	} while (trax_reader_next(r, &ev) > 0);
+	CHECK(seen[0] && seen[1], "events of both traces: %d %d", seen[0], seen[1]);
+	trax_reader_close(r);
+}
+
+static void test_variant(void)
+{
+	struct trax_reader *r = open1(path_of("succeed", "meta-variant-one-underscore"));
+	const struct trax_event *ev;
+	const struct trax_field *f, *o;
+	size_t len;
+
+	if (!r)
+		return;
+	CHECK(trax_reader_next(r, &ev) == 1, "event");
+	CHECK(!strcmp(trax_event_name(ev), "yo"), "name");
+	CHECK(!trax_event_has_timestamp(ev), "no time");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "tag");
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_ENUM && trax_field_enum_label(f, 0) &&
+		  !strcmp(trax_field_enum_label(f, 0), "PELCHAT"),
+	      "tag");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "var");
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_VARIANT && trax_field_child_count(f) == 1,
+	      "var");
+	o = trax_field_variant_selected(f);
+	CHECK(o && trax_field_name(o) && !strcmp(trax_field_name(o), "PELCHAT") &&
+		  trax_field_kind(o) == TRAX_FIELD_STRING &&
+		  !strcmp(trax_field_string(o, &len), "Daniel Lavoie") && len == 13,
+	      "selected option");
+	CHECK(trax_field_child_by_name(f, "PELCHAT") != NULL, "option by name");
+	CHECK(trax_field_child_by_name(f, "COSSETTE") == NULL, "other option");
+	CHECK(trax_reader_next(r, &ev) == 0 && ev == NULL, "end");
+	CHECK(trax_reader_next(r, &ev) == 0, "end again");
+	trax_reader_close(r);
+}
+
+static size_t count_rest(struct trax_reader *r)
+{
+	const struct trax_event *ev;
+	size_t n = 0;
+
+	while (trax_reader_next(r, &ev) > 0)
+		n++;
+	return n;
+}
+
+static void test_seek_in(const char *name, size_t target)
+{
+	struct trax_reader *r = open1(path_of("succeed", name));
+	const struct trax_event *ev;
+	int64_t *ts = NULL;
+	size_t n = 0, first;
+	uint64_t cyc_at = 0;
+
+	if (!r)
+		return;
+	while (trax_reader_next(r, &ev) > 0) {
+		ts = realloc(ts, (n + 1) * sizeof(*ts));
+		ts[n] = trax_event_timestamp_ns(ev);
+		if (n == target)
+			trax_event_clock_cycles(ev, &cyc_at);
+		n++;
+	}
+	CHECK(n > target, "%s: %zu events", name, n);
+	if (n <= target)
+		goto out;
+	for (first = target; first > 0 && ts[first - 1] == ts[target]; first--)
+		;
+	CHECK(trax_reader_seek_ns(r, ts[target]) == 0, "seek: %s", trax_reader_error(r));
+	CHECK(trax_reader_next(r, &ev) == 1 && trax_event_timestamp_ns(ev) == ts[target],
+	      "%s: seek to event %zu", name, target);
+	if (first == target) {
+		uint64_t c = 0;
+
+		CHECK(trax_event_clock_cycles(ev, &c) == 0 && c == cyc_at, "%s: same event", name);
+	}
+	CHECK(count_rest(r) + 1 == n - first, "%s: events after the seek", name);
+	/* seek to 1 ns after: the first event after it */
+	CHECK(trax_reader_seek_ns(r, ts[target] + 1) == 0, "seek+1");
+	if (ts[n - 1] > ts[target])
+		CHECK(trax_reader_next(r, &ev) == 1 && trax_event_timestamp_ns(ev) > ts[target],
+		      "%s: seek+1", name);
+	else
+		CHECK(trax_reader_next(r, &ev) == 0, "%s: seek+1 at the end", name);
+	/* before the first: everything */
+	CHECK(trax_reader_seek_ns(r, ts[0] - 1000) == 0, "seek before");
+	CHECK(count_rest(r) == n, "%s: seek before the first", name);
+	CHECK(trax_reader_seek_ns(r, INT64_MIN) == 0 && count_rest(r) == n, "seek INT64_MIN");
+	/* after the last: nothing */
+	CHECK(trax_reader_seek_ns(r, ts[n - 1] + 1) == 0, "seek after");
+	CHECK(trax_reader_next(r, &ev) == 0, "%s: seek after the last", name);
+	CHECK(trax_reader_seek_ns(r, ts[n - 1]) == 0 && trax_reader_next(r, &ev) == 1 &&
+		  trax_event_timestamp_ns(ev) == ts[n - 1],
+	      "seek to the last");
+out:
+	free(ts);
+	trax_reader_close(r);
+}
+
+static void test_seek(void)
+{
+	test_seek_in("wk-heartbeat-u", 9);
+	test_seek_in("multi-domains", 9);
+	test_seek_in("multi-domains", 3000);
+	test_seek_in("sequence", 9);
+}
+
+static void test_errors(void)
+{
+	const struct trax_event *ev = (const struct trax_event *)1;
+	const char *p;
+	struct trax_reader *r;
+	size_t n = 0;
+	int st;
+
+	/* metadata syntax error: open fails, the message names the file and line */
+	p = path_of("fail", "metadata-syntax-error");
+	r = trax_reader_open(&p, 1);
+	CHECK(!r, "bad metadata opens");
+	CHECK(strstr(trax_reader_error(NULL), "metadata:"), "error: %s", trax_reader_error(NULL));
+	trax_reader_close(r);
+
+	/* two valid events, then an invalid one */
+	p = path_of("fail", "valid-events-then-invalid-events");
+	r = trax_reader_open(&p, 1);
+	CHECK(r, "open: %s", trax_reader_error(NULL));
+	if (r) {
+		while ((st = trax_reader_next(r, &ev)) > 0)
+			n++;
+		CHECK(st == -1 && n == 2, "st %d after %zu events", st, n);
+		CHECK(strstr(trax_reader_error(r), "dummystream") &&
+			  strstr(trax_reader_error(r), "packet at byte"),
+		      "error: %s", trax_reader_error(r));
+		CHECK(trax_reader_next(r, &ev) == -1 && ev == NULL, "error is sticky");
+		CHECK(trax_reader_seek_ns(r, INT64_MIN) == 0, "seek after error");
+		CHECK(trax_reader_next(r, &ev) == 1, "events again after seek");
+		trax_reader_close(r);
+	}
+
+	/* packet sizes beyond the file */
+	p = path_of("fail", "invalid-packet-size");
+	r = trax_reader_open(&p, 1);
+	if (r) {
+		while ((st = trax_reader_next(r, &ev)) > 0)
+			;
+		CHECK(st == -1 && strstr(trax_reader_error(r), "channel0_3"), "error: %s",
+		      trax_reader_error(r));
+		trax_reader_close(r);
+	} else {
+		CHECK(strstr(trax_reader_error(NULL), "channel0_3"), "error: %s",
+		      trax_reader_error(NULL));
+	}
+
+	/* every fail trace: an error with a message, never a crash */
+	{
+		static const char *const fails[] = {
+		    "fail1", "fail2", "integer-range", "invalid-sequence-length-field-class",
+		    "invalid-variant-selector-field-class", "lttng-modules-2.0-pre1",
+		    "packet-based-metadata", "smalltrace"};
+
+		for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+			p = path_of("fail", fails[i]);
+			r = trax_reader_open(&p, 1);
+			if (!r) {
+				CHECK(trax_reader_error(NULL)[0] && strstr(trax_reader_error(NULL), "/"),
+				      "%s: error: %s", fails[i], trax_reader_error(NULL));
+				continue;
+			}
+			while ((st = trax_reader_next(r, &ev)) > 0)
+				;
+			CHECK(st == -1 && strstr(trax_reader_error(r), fails[i]), "%s: st %d: %s",
+			      fails[i], st, trax_reader_error(r));
+			trax_reader_close(r);
+		}
+	}
+
+	/* missing path */
+	p = path_of("succeed", "no-such-trace");
+	CHECK(trax_reader_open(&p, 1) == NULL && strstr(trax_reader_error(NULL), "no-such-trace"),
+	      "missing: %s", trax_reader_error(NULL));
+
+	/* NULL and invalid arguments */
+	CHECK(trax_reader_open(NULL, 1) == NULL && trax_reader_error(NULL)[0], "NULL paths");
+	CHECK(trax_reader_open(&p, 0) == NULL, "no paths");
+	{
+		const char *nul[1] = {NULL};
+
+		CHECK(trax_reader_open(nul, 1) == NULL, "NULL path");
+	}
+	trax_reader_close(NULL);
+	CHECK(trax_reader_next(NULL, &ev) == -1 && ev == NULL, "next NULL");
+	CHECK(trax_reader_seek_ns(NULL, 0) == -1, "seek NULL");
+	CHECK(trax_reader_trace_count(NULL) == 0, "count NULL");
+	CHECK(trax_reader_trace_path(NULL, 0) == NULL, "path NULL");
+	CHECK(trax_reader_env_string(NULL, 0, "x") == NULL, "env NULL");
+	CHECK(trax_reader_env_int(NULL, 0, "x", NULL) == -1, "env int NULL");
+	CHECK(trax_reader_clock(NULL, 0, 0, NULL) == -1, "clock NULL");
+	CHECK(trax_event_name(NULL) == NULL && trax_event_has_timestamp(NULL) == 0 &&
+		  trax_event_timestamp_ns(NULL) == 0 && trax_event_clock_cycles(NULL, NULL) == -1,
+	      "event NULL");
+	CHECK(trax_event_field_count(NULL, TRAX_SCOPE_PAYLOAD) == 0 &&
+		  trax_event_field_by_index(NULL, TRAX_SCOPE_PAYLOAD, 0) == NULL &&
+		  trax_event_field_by_name(NULL, TRAX_SCOPE_PAYLOAD, "x") == NULL,
+	      "fields of NULL");
+	{
+		int64_t v;
+		uint64_t u;
+		double d;
+
+		CHECK(trax_field_kind(NULL) == TRAX_FIELD_INVALID && trax_field_name(NULL) == NULL &&
+			  trax_field_int(NULL, &v) == -1 && trax_field_uint(NULL, &u) == -1 &&
+			  trax_field_double(NULL, &d) == -1 && trax_field_string(NULL, NULL) == NULL &&
+			  trax_field_enum_label(NULL, 0) == NULL &&
+			  trax_field_child_count(NULL) == 0 && trax_field_child(NULL, 0) == NULL &&
+			  trax_field_child_by_name(NULL, "x") == NULL &&
+			  trax_field_variant_selected(NULL) == NULL,
+		      "NULL field");
+	}
+	p = path_of("succeed", "wk-heartbeat-u");
+	r = trax_reader_open(&p, 1);
+	CHECK(r, "open");
+	if (r) {
+		const struct trax_field *f;
+		int64_t v;
+
+		CHECK(trax_reader_next(r, NULL) == -1 && trax_reader_error(r)[0], "next(NULL)");
+		CHECK(trax_reader_next(r, &ev) == 1, "next after a bad call");
+		CHECK(trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, NULL) == NULL, "NULL name");
+		f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "msg");
+		CHECK(trax_field_int(f, &v) == -1 && trax_field_int(f, NULL) == -1 &&
+			  trax_field_child(f, 0) == NULL,
+		      "wrong getters");
+		CHECK(trax_reader_env_string(r, 0, NULL) == NULL && trax_reader_env_int(r, 5, "vpid", &v) == -1,
+		      "bad env args");
+		trax_reader_close(r);
+	}
+}
+
+int main(void)
+{
+	const char *c = getenv("TRAX_CONFORMANCE");
+
+	snprintf(corpus, sizeof(corpus), "%s", c && *c ? c : "../shared/conformance");
+	test_counts();
+	test_heartbeat();
+	test_sequence();
+	test_multi_domains();
+	test_variant();
+	test_seek();
+	test_errors();
+	if (failures) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	printf("test_api: all passed\n");
+	return 0;
+}

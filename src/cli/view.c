@@ -24,6 +24,7 @@
 
 #include "ctf/decode-clock.h"
 #include "ctf/decode-stream.h"
+#include "ctf/json-format.h"
 #include "ctf/merge.h"
 #include "ctf/metadata-read.h"
 #include "ctf/text-format.h"
@@ -102,6 +103,11 @@ static void usage_to(FILE *f)
 	      "                        trace:domain, trace:procname, trace:vpid, loglevel,\n"
 	      "                        emf, callsite, all\n"
 	      "                        (default: trace:hostname,trace:procname,trace:vpid)\n"
+	      "  --format=FORMAT       output format: text (default, as babeltrace2) or json\n"
+	      "                        (one JSON object per event and line: timestamp in ns\n"
+	      "                        from the origin or null, name, stream_id, fields,\n"
+	      "                        context, packet_context)\n"
+	      "  --count               decode every event, print only \"N events\"\n"
 	      "  -h, --help            print this help\n",
 	      f);
 }
@@ -581,8 +587,11 @@ static int load(struct view_state *v, char **paths, size_t npaths)
 	return 0;
 }
 
-static int run(struct view_state *v, const struct ctf_text_options *opt)
+enum view_mode { MODE_TEXT, MODE_JSON, MODE_COUNT };
+
+static int run(struct view_state *v, const struct ctf_text_options *opt, enum view_mode mode)
 {
+	uint64_t count = 0;
 	struct ctf_text_buf out;
 	struct ctf_text_printer pr;
 	struct ctf_merge_heap heap;
@@ -614,9 +623,15 @@ static int run(struct view_state *v, const struct ctf_text_options *opt)
 		if (s->kind == ITEM_EVENT) {
 			const struct ctf_stream_reader *r = s->item_file->r;
 
-			ctf_text_print_event(&pr, &s->item_file->t->info, &r->packet, &r->event,
-					     s->event_ns);
-		} else {
+			if (mode == MODE_TEXT)
+				ctf_text_print_event(&pr, &s->item_file->t->info, &r->packet,
+						     &r->event, s->event_ns);
+			else if (mode == MODE_JSON)
+				ctf_json_print_event(&out, &r->packet, &r->event,
+						     r->event.has_clock, s->event_ns, s->stream_id);
+			else
+				count++;
+		} else if (mode != MODE_COUNT) {
 			const struct vwarn *w = &s->warns[s->iwarn - 1];
 			const struct vfile *f = s->item_file;
 
@@ -637,6 +652,12 @@ static int run(struct view_state *v, const struct ctf_text_options *opt)
 			ctf_merge_top_changed(&heap);
 	}
 end:
+	if (mode == MODE_COUNT && !status) {
+		char line[32];
+		int n = snprintf(line, sizeof(line), "%llu events\n", (unsigned long long)count);
+
+		ctf_text_put(&out, line, (size_t)n);
+	}
 	ctf_text_buf_flush(&out);
 	if (status)
 		fatal(g_error);
@@ -656,6 +677,8 @@ int trax_view_main(int argc, char **argv)
 	size_t npaths = 0;
 	bool only_paths = false;
 	struct view_state v = {0};
+	enum view_mode mode = MODE_TEXT;
+	bool count = false;
 	int status;
 
 	ctf_text_options_default(&opt);
@@ -687,6 +710,25 @@ int trax_view_main(int argc, char **argv)
 			opt.clock_seconds = true;
 		} else if (!strcmp(a, "--no-delta")) {
 			opt.no_delta = true;
+		} else if (!strcmp(a, "--count")) {
+			count = true;
+		} else if (!strncmp(a, "--format", 8) && (a[8] == '=' || a[8] == 0)) {
+			if (a[8] == '=') {
+				val = a + 9;
+			} else if (i + 1 < argc) {
+				val = argv[++i];
+			} else {
+				free(paths);
+				return usage_error("option '%s' needs a value", a);
+			}
+			if (!strcmp(val, "json")) {
+				mode = MODE_JSON;
+			} else if (!strcmp(val, "text")) {
+				mode = MODE_TEXT;
+			} else {
+				free(paths);
+				return usage_error("unknown format '%s' (text or json)", val);
+			}
 		} else if (!strncmp(a, "--names", 7) || !strncmp(a, "--fields", 8) ||
 			   !strcmp(a, "-n") || !strcmp(a, "-f")) {
 			size_t l = !strncmp(a, "--names", 7)	? 7
@@ -726,7 +768,7 @@ int trax_view_main(int argc, char **argv)
 	}
 	status = load(&v, paths, npaths);
 	if (!status)
-		status = run(&v, &opt);
+		status = run(&v, &opt, count ? MODE_COUNT : mode);
 	state_free(&v);
 	free(paths);
 	return status;

@@ -280,6 +280,22 @@ static struct ctf_stream_class_info *info_of(struct ctf_stream_reader *r,
 }
 
 /* Decodes the header and context of the packet at r->next_offset. */
+/*
+ * Gives back the pages of the packets already decoded (the file stays in the
+ * page cache): memory stays bounded whatever the size of the trace. Nothing
+ * still in use points there: the values of a packet and of its events live
+ * until the next packet is read.
+ */
+static void release_read_pages(struct ctf_stream_reader *r)
+{
+	uint64_t page = 4096, upto = r->next_offset & ~(page - 1);
+
+	if (!r->map || upto < r->released + (4u << 20))
+		return;
+	madvise((void *)(r->map + r->released), upto - r->released, MADV_DONTNEED);
+	r->released = upto;
+}
+
 static int read_packet(struct ctf_stream_reader *r)
 {
 	struct ctf_packet *p = &r->packet;
@@ -292,6 +308,7 @@ static int read_packet(struct ctf_stream_reader *r)
 	struct ctf_value *v;
 	unsigned int i;
 
+	release_read_pages(r);
 	memset(p, 0, sizeof(*p));
 	p->index = index;
 	p->offset = r->next_offset;

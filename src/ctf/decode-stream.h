@@ -105,6 +105,7 @@ struct ctf_stream_reader {
 	const uint8_t *map;
 	int state;
 	uint64_t next_offset; /* bytes: where the next packet starts */
+	uint64_t released;    /* bytes of the mapping given back (read already) */
 	struct ctf_decode_ctx ctx;
 	struct ctf_value_pool packet_pool;
 	struct ctf_value_pool event_pool;

@@ -505,17 +505,40 @@ static bool is_special_packet_field(const struct ctf_field *f)
 	       !strcmp(n, "events_discarded") || !strcmp(n, "packet_seq_num");
 }
 
+/*
+ * Which of a packet context's first 64 fields are not printed, as a bit
+ * mask. Every event of a stream has the same packet context type: the
+ * answer is kept for the last type asked about.
+ */
+static uint64_t special_packet_fields(const struct ctf_type *t)
+{
+	static __thread const struct ctf_type *cached_type;
+	static __thread uint64_t cached_mask;
+	const struct ctf_struct_type *st = &t->u.structure;
+	uint64_t mask = 0;
+
+	if (t == cached_type)
+		return cached_mask;
+	for (unsigned int i = 0; i < st->field_count && i < 64; i++)
+		if (is_special_packet_field(&st->fields[i]))
+			mask |= (uint64_t)1 << i;
+	cached_type = t;
+	cached_mask = mask;
+	return mask;
+}
+
 static void put_struct(struct ctf_text_buf *b, const struct ctf_value *v, bool names,
 		       bool packet_context)
 {
 	const struct ctf_struct_type *st = &v->type->u.structure;
+	uint64_t special = packet_context ? special_packet_fields(v->type) : 0;
 	unsigned int printed = 0;
 
 	ctf_text_putc(b, '{');
 	for (uint64_t i = 0; i < v->u.list.count; i++) {
 		const struct ctf_field *f = &st->fields[i];
 
-		if (packet_context && is_special_packet_field(f))
+		if (packet_context && (i < 64 ? (special >> i) & 1 : is_special_packet_field(f)))
 			continue;
 		if (printed++)
 			PUTL(b, ", ");
@@ -604,9 +627,10 @@ static const char *const loglevel_names[] = {
 static bool packet_context_printable(const struct ctf_value *ctx)
 {
 	const struct ctf_struct_type *st = &ctx->type->u.structure;
+	uint64_t special = special_packet_fields(ctx->type);
 
 	for (unsigned int i = 0; i < st->field_count; i++)
-		if (!is_special_packet_field(&st->fields[i]))
+		if (i < 64 ? !((special >> i) & 1) : !is_special_packet_field(&st->fields[i]))
 			return true;
 	return false;
 }

@@ -33,6 +33,7 @@ demo: all
 bench: all
 	@tools/install-deps.sh bench
 	@bench/run.sh $(BUILD)
+	@bench/reader.sh $(BUILD)
 
 install: all
 	@cmake --install $(BUILD) --prefix $(PREFIX)

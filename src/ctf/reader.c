@@ -1,13 +1,9 @@
 /*
  * reader.c - the public reader API (include/trax/reader.h) over the
- * internal layers: trace-dir.h finds the traces, metadata-read.h loads
- * their metadata, decode-stream.h reads each stream file, merge.h merges
- * the streams in time order.
- *
- * The grouping of stream files into streams and the merge order are those
- * of src/cli/view.c (same trace UUID, stream class and stream_instance_id
- * make one stream; ties broken by trace rank, stream class, stream id),
- * without its discarded-events warnings.
+ * internal layers: stream-set.h finds the traces, groups their stream
+ * files into streams and merges them in time order, exactly as for
+ * `trax view`; the API gives its events and skips its discarded-events
+ * notifications (the API has no way to return them).
  *
  * Seeking reopens every stream file and skips, per stream, the events
  * before the target time.
@@ -23,46 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/decode-clock.h"
-#include "ctf/decode-stream.h"
-#include "ctf/merge.h"
-#include "ctf/metadata-read.h"
-#include "ctf/trace-dir.h"
-
-struct rtrace {
-	struct ctf_trace *trace;
-	const struct ctf_trace_dir *dir;
-	size_t index;
-	int rank; /* tie order between traces (equal for one UUID) */
-};
-
-struct rfile {
-	struct rtrace *t;
-	const char *path;
-	struct ctf_stream_reader *sr;
-	bool pending; /* its first packet is read, not yet handled */
-	bool has_first_ns;
-	int64_t first_ns;
-	uint64_t sc_id;
-	bool has_instance;
-	uint64_t instance;
-	size_t order;
-};
-
-struct rstream {
-	struct rtrace *t;
-	struct rfile **files;
-	size_t nfiles, cur;
-	uint64_t sc_id, stream_id;
-	size_t ordinal;
-	int64_t key; /* time of the current event, or the previous one's */
-	bool has_ts;
-	struct rfile *item_file;
-};
+#include "ctf/stream-set.h"
 
 struct trax_event {
 	struct trax_reader *r;
-	struct rstream *s;
+	const struct ctf_ss_stream *s;
 	const struct ctf_stream_reader *sr;
 };
 
@@ -84,18 +45,8 @@ struct field_chunk {
 };
 
 struct trax_reader {
-	struct ctf_trace_set *sets;
-	size_t nsets;
-	struct rtrace *traces;
-	size_t ntraces;
-	struct rfile *files;
-	size_t nfiles;
-	struct rstream *streams;
-	size_t nstreams;
-	struct ctf_merge_heap heap;
-	bool heap_ready;
-	struct rstream *advance; /* the stream whose event was returned last */
-	bool failed;		 /* the error is sticky until a seek */
+	struct ctf_stream_set ss;
+	bool failed; /* the error is sticky until a seek */
 	struct trax_event ev;
 	struct field_chunk *chunks;
 	char error[1200];
@@ -161,332 +112,6 @@ static struct trax_field *field_new(struct trax_reader *r, const struct ctf_valu
 	return f;
 }
 
-/* ---- loading ---- */
-
-static int cmp_trace_ptr(const void *a, const void *b)
-{
-	const struct rtrace *x = *(struct rtrace *const *)a, *y = *(struct rtrace *const *)b;
-
-	if (x->trace->has_uuid != y->trace->has_uuid)
-		return x->trace->has_uuid ? -1 : 1;
-	if (x->trace->has_uuid)
-		return memcmp(x->trace->uuid, y->trace->uuid, 16);
-	return strcmp(x->dir->path, y->dir->path);
-}
-
-static bool same_group(const struct rfile *a, const struct rfile *b)
-{
-	if (a->t != b->t) {
-		if (!a->t->trace->has_uuid || !b->t->trace->has_uuid ||
-		    memcmp(a->t->trace->uuid, b->t->trace->uuid, 16))
-			return false;
-	}
-	return a->sc_id == b->sc_id && a->has_instance && b->has_instance &&
-	       a->instance == b->instance;
-}
-
-static int cmp_file_group(const void *a, const void *b)
-{
-	const struct rfile *x = *(struct rfile *const *)a, *y = *(struct rfile *const *)b;
-
-	if (x->t->rank != y->t->rank)
-		return x->t->rank < y->t->rank ? -1 : 1;
-	if (x->sc_id != y->sc_id)
-		return x->sc_id < y->sc_id ? -1 : 1;
-	if (x->has_instance != y->has_instance)
-		return x->has_instance ? -1 : 1;
-	if (x->has_instance && x->instance != y->instance)
-		return x->instance < y->instance ? -1 : 1;
-	if (!x->has_instance)
-		return x->order < y->order ? -1 : (x->order > y->order);
-	if (x->has_first_ns && y->has_first_ns && x->first_ns != y->first_ns)
-		return x->first_ns < y->first_ns ? -1 : 1;
-	return x->order < y->order ? -1 : (x->order > y->order);
-}
-
-static int cmp_stream(const void *a, const void *b)
-{
-	const struct rstream *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	if (x->t->rank != y->t->rank)
-		return x->t->rank < y->t->rank ? -1 : 1;
-	if (x->sc_id != y->sc_id)
-		return x->sc_id < y->sc_id ? -1 : 1;
-	if (x->stream_id != y->stream_id)
-		return x->stream_id < y->stream_id ? -1 : 1;
-	return x->ordinal < y->ordinal ? -1 : (x->ordinal > y->ordinal);
-}
-
-static int load_traces(struct trax_reader *r, const char *const *paths, size_t count)
-{
-	char err[1200];
-	size_t nf = 0, k = 0;
-	struct rtrace **order;
-
-	r->sets = calloc(count, sizeof(*r->sets));
-	if (!r->sets)
-		goto oom;
-	r->nsets = count;
-	for (size_t i = 0; i < count; i++) {
-		if (ctf_trace_set_add(&r->sets[i], paths[i], err, sizeof(err))) {
-			set_error(r, "%s", err);
-			return -1;
-		}
-		r->ntraces += r->sets[i].nr_traces;
-		for (size_t j = 0; j < r->sets[i].nr_traces; j++)
-			nf += r->sets[i].traces[j].nr_streams;
-	}
-	if (!r->ntraces) {
-		set_error(r, "%s: no CTF trace found", paths[0]);
-		return -1;
-	}
-	r->traces = calloc(r->ntraces, sizeof(*r->traces));
-	r->files = calloc(nf ? nf : 1, sizeof(*r->files));
-	if (!r->traces || !r->files)
-		goto oom;
-	for (size_t i = 0; i < count; i++) {
-		for (size_t j = 0; j < r->sets[i].nr_traces; j++, k++) {
-			struct rtrace *t = &r->traces[k];
-			struct tsdl_error terr;
-
-			t->dir = &r->sets[i].traces[j];
-			t->index = k;
-			t->trace = ctf_metadata_load(t->dir->metadata_path, &terr);
-			if (!t->trace) {
-				tsdl_error_format(&terr, err, sizeof(err));
-				set_error(r, "%s", err);
-				return -1;
-			}
-			for (size_t m = 0; m < t->dir->nr_streams; m++) {
-				struct rfile *f = &r->files[r->nfiles];
-
-				f->t = t;
-				f->order = r->nfiles++;
-				f->path = t->dir->streams[m].path;
-			}
-		}
-	}
-	order = malloc(r->ntraces * sizeof(*order));
-	if (!order)
-		goto oom;
-	for (size_t i = 0; i < r->ntraces; i++)
-		order[i] = &r->traces[i];
-	qsort(order, r->ntraces, sizeof(*order), cmp_trace_ptr);
-	for (size_t i = 0; i < r->ntraces; i++)
-		order[i]->rank = (i && !cmp_trace_ptr(&order[i - 1], &order[i])) ? order[i - 1]->rank
-										  : (int)i;
-	free(order);
-	return 0;
-oom:
-	set_error(r, "out of memory");
-	return -1;
-}
-
-/* Clocks of all streams must be correlatable (as view.c checks them). */
-static int check_clocks(struct trax_reader *r)
-{
-	const struct rfile *first = NULL;
-
-	for (size_t i = 0; i < r->nfiles; i++) {
-		const struct rfile *f = &r->files[i];
-		const struct ctf_clock *c, *c0;
-
-		if (!f->sr)
-			continue;
-		if (!first) {
-			first = f;
-			continue;
-		}
-		c0 = first->sr->packet.clock;
-		c = f->sr->packet.clock;
-		if (!c0 != !c) {
-			set_error(r, "%s: cannot merge a stream %s a clock with %s, which has %s",
-				  f->path, c ? "with" : "without", first->path, c0 ? "one" : "none");
-			return -1;
-		}
-		if (!c)
-			continue;
-		if (c0->absolute ? !c->absolute
-				 : (c0->has_uuid ? (c->absolute || !c->has_uuid ||
-						    memcmp(c0->uuid, c->uuid, 16))
-						 : c != c0)) {
-			set_error(r,
-				  "%s: its clock `%s` cannot be correlated with clock `%s` of %s",
-				  f->path, c->name, c0->name, first->path);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void close_streams(struct trax_reader *r)
-{
-	for (size_t i = 0; i < r->nfiles; i++) {
-		ctf_stream_close(r->files[i].sr);
-		r->files[i].sr = NULL;
-		r->files[i].pending = false;
-	}
-	for (size_t i = 0; i < r->nstreams; i++)
-		free(r->streams[i].files);
-	free(r->streams);
-	r->streams = NULL;
-	r->nstreams = 0;
-	if (r->heap_ready)
-		ctf_merge_free(&r->heap);
-	r->heap_ready = false;
-	r->advance = NULL;
-}
-
-/* Reads the stream's next event with a time at or after min_ns: 1, 0 at its end, -1. */
-static int stream_advance(struct trax_reader *r, struct rstream *s, bool skip, int64_t min_ns)
-{
-	for (;;) {
-		struct rfile *f;
-		int st;
-
-		if (s->cur >= s->nfiles)
-			return 0;
-		f = s->files[s->cur];
-		if (f->pending) {
-			f->pending = false;
-			st = CTF_STREAM_PACKET;
-		} else {
-			st = ctf_stream_next(f->sr);
-		}
-		switch (st) {
-		case CTF_STREAM_PACKET:
-			continue;
-		case CTF_STREAM_EVENT:
-			s->item_file = f;
-			if (f->sr->event.has_clock) {
-				if (ctf_clock_cycles_to_ns(f->sr->packet.clock,
-							   f->sr->event.clock_value, &s->key)) {
-					set_error(r,
-						  "%s: packet at byte %llu: clock value %llu of clock "
-						  "`%s` does not fit a signed 64-bit number of "
-						  "nanoseconds from the origin",
-						  f->path, (unsigned long long)f->sr->packet.offset,
-						  (unsigned long long)f->sr->event.clock_value,
-						  f->sr->packet.clock->name);
-					return -1;
-				}
-				s->has_ts = true;
-			} else {
-				s->has_ts = false; /* key: the previous event's */
-			}
-			if (skip && s->key < min_ns)
-				continue;
-			return 1;
-		case CTF_STREAM_END:
-			s->cur++;
-			continue;
-		default:
-			set_error(r, "%s", f->sr->error);
-			return -1;
-		}
-	}
-}
-
-/* Opens every stream file, groups them into streams, reads their first events. */
-static int open_streams(struct trax_reader *r, bool skip, int64_t min_ns)
-{
-	char err[1200];
-	struct rfile **order;
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->nfiles; i++) {
-		struct rfile *f = &r->files[i];
-		int st;
-
-		f->sr = ctf_stream_open(f->t->trace, f->path, err, sizeof(err));
-		if (!f->sr) {
-			set_error(r, "%s", err);
-			return -1;
-		}
-		st = ctf_stream_next(f->sr);
-		if (st == CTF_STREAM_END) {
-			ctf_stream_close(f->sr);
-			f->sr = NULL;
-			continue;
-		}
-		if (st != CTF_STREAM_PACKET) {
-			set_error(r, "%s", f->sr->error);
-			return -1;
-		}
-		f->pending = true;
-		f->sc_id = f->sr->packet.stream_class->id;
-		f->has_instance = f->sr->packet.has_stream_instance_id;
-		f->instance = f->sr->packet.stream_instance_id;
-		f->has_first_ns = f->sr->packet.clock && f->sr->packet.has_timestamp_begin &&
-				  ctf_clock_cycles_to_ns(f->sr->packet.clock,
-							 f->sr->packet.timestamp_begin,
-							 &f->first_ns) == 0;
-	}
-	if (check_clocks(r))
-		return -1;
-	order = malloc((r->nfiles ? r->nfiles : 1) * sizeof(*order));
-	r->streams = calloc(r->nfiles ? r->nfiles : 1, sizeof(*r->streams));
-	if (!order || !r->streams) {
-		free(order);
-		set_error(r, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < r->nfiles; i++)
-		if (r->files[i].sr)
-			order[n++] = &r->files[i];
-	qsort(order, n, sizeof(*order), cmp_file_group);
-	for (size_t i = 0; i < n;) {
-		size_t e = i + 1;
-		struct rstream *s = &r->streams[r->nstreams];
-
-		while (e < n && same_group(order[i], order[e]))
-			e++;
-		s->files = malloc((e - i) * sizeof(*s->files));
-		if (!s->files) {
-			free(order);
-			set_error(r, "out of memory");
-			return -1;
-		}
-		memcpy(s->files, order + i, (e - i) * sizeof(*s->files));
-		s->nfiles = e - i;
-		s->t = order[i]->t;
-		s->sc_id = order[i]->sc_id;
-		s->ordinal = r->nstreams;
-		s->key = INT64_MIN;
-		if (order[i]->has_instance) {
-			s->stream_id = order[i]->instance;
-		} else {
-			/* numbered per stream class, in opening order, as Babeltrace does */
-			uint64_t id = 0;
-
-			for (size_t p = 0; p < r->nstreams; p++)
-				if (r->streams[p].t->rank == s->t->rank &&
-				    r->streams[p].sc_id == s->sc_id &&
-				    !r->streams[p].files[0]->has_instance)
-					id++;
-			s->stream_id = id;
-		}
-		r->nstreams++;
-		i = e;
-	}
-	free(order);
-	ctf_merge_init(&r->heap, cmp_stream);
-	r->heap_ready = true;
-	for (size_t i = 0; i < r->nstreams; i++) {
-		int st = stream_advance(r, &r->streams[i], skip, min_ns);
-
-		if (st < 0)
-			return -1;
-		if (st > 0 && ctf_merge_push(&r->heap, &r->streams[i])) {
-			set_error(r, "out of memory");
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* ---- the API ---- */
 
 struct trax_reader *trax_reader_open(const char *const *paths, size_t count)
@@ -509,8 +134,9 @@ struct trax_reader *trax_reader_open(const char *const *paths, size_t count)
 		set_error(NULL, "out of memory");
 		return NULL;
 	}
-	if (load_traces(r, paths, count) || open_streams(r, false, 0)) {
-		snprintf(open_error, sizeof(open_error), "%s", r->error);
+	if (ctf_ss_load(&r->ss, paths, count, CTF_SS_RANK_BY_PATH) ||
+	    ctf_ss_open(&r->ss, false, 0)) {
+		snprintf(open_error, sizeof(open_error), "%s", r->ss.error);
 		trax_reader_close(r);
 		return NULL;
 	}
@@ -521,21 +147,15 @@ void trax_reader_close(struct trax_reader *r)
 {
 	if (!r)
 		return;
-	close_streams(r);
 	fields_free(r);
-	free(r->files);
-	for (size_t i = 0; i < r->ntraces; i++)
-		ctf_trace_free(r->traces[i].trace);
-	free(r->traces);
-	for (size_t i = 0; i < r->nsets; i++)
-		ctf_trace_set_free(&r->sets[i]);
-	free(r->sets);
+	ctf_ss_free(&r->ss);
 	free(r);
 }
 
 int trax_reader_next(struct trax_reader *r, const struct trax_event **ev)
 {
-	struct rstream *s;
+	struct ctf_ss_stream *s;
+	int st;
 
 	if (ev)
 		*ev = NULL;
@@ -548,23 +168,15 @@ int trax_reader_next(struct trax_reader *r, const struct trax_event **ev)
 	if (r->failed)
 		return -1;
 	fields_reset(r);
-	if (r->advance) {
-		int st = stream_advance(r, r->advance, false, 0);
-
-		r->advance = NULL;
-		if (st < 0) {
-			r->failed = true;
-			return -1;
-		}
-		if (st == 0)
-			ctf_merge_pop(&r->heap);
-		else
-			ctf_merge_top_changed(&r->heap);
+	while ((st = ctf_ss_next(&r->ss, &s)) > 0 && s->kind != CTF_SS_EVENT)
+		;
+	if (st < 0) {
+		set_error(r, "%s", r->ss.error);
+		r->failed = true;
+		return -1;
 	}
-	s = ctf_merge_top(&r->heap);
-	if (!s)
+	if (!st)
 		return 0;
-	r->advance = s;
 	r->ev.r = r;
 	r->ev.s = s;
 	r->ev.sr = s->item_file->sr;
@@ -577,10 +189,11 @@ int trax_reader_seek_ns(struct trax_reader *r, int64_t ns)
 	if (!r)
 		return -1;
 	fields_reset(r);
-	close_streams(r);
+	ctf_ss_close(&r->ss);
 	r->failed = false;
 	r->error[0] = 0;
-	if (open_streams(r, true, ns)) {
+	if (ctf_ss_open(&r->ss, true, ns)) {
+		set_error(r, "%s", r->ss.error);
 		r->failed = true;
 		return -1;
 	}
@@ -596,17 +209,17 @@ const char *trax_reader_error(const struct trax_reader *r)
 
 static const struct ctf_trace *get_trace(const struct trax_reader *r, size_t i)
 {
-	return r && i < r->ntraces ? r->traces[i].trace : NULL;
+	return r && i < r->ss.ntraces ? r->ss.traces[i].trace : NULL;
 }
 
 size_t trax_reader_trace_count(const struct trax_reader *r)
 {
-	return r ? r->ntraces : 0;
+	return r ? r->ss.ntraces : 0;
 }
 
 const char *trax_reader_trace_path(const struct trax_reader *r, size_t trace)
 {
-	return r && trace < r->ntraces ? r->traces[trace].dir->path : NULL;
+	return r && trace < r->ss.ntraces ? r->ss.traces[trace].dir->path : NULL;
 }
 
 size_t trax_reader_env_count(const struct trax_reader *r, size_t trace)
@@ -631,8 +244,7 @@ const char *trax_reader_env_string(const struct trax_reader *r, size_t trace, co
 	return e && e->is_string ? e->string : NULL;
 }
 
-int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *key,
-			int64_t *value)
+int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *key, int64_t *value)
 {
 	const struct ctf_trace *t = get_trace(r, trace);
 	const struct ctf_env_entry *e = t && key ? ctf_trace_env(t, key) : NULL;
@@ -691,7 +303,7 @@ int trax_event_has_timestamp(const struct trax_event *ev)
 
 int64_t trax_event_timestamp_ns(const struct trax_event *ev)
 {
-	return ev && ev->sr->event.has_clock ? ev->s->key : 0;
+	return ev && ev->sr->event.has_clock ? ev->s->event_ns : 0;
 }
 
 int trax_event_clock_cycles(const struct trax_event *ev, uint64_t *cycles)
@@ -766,8 +378,7 @@ static size_t children(const struct ctf_value *v)
 	}
 }
 
-static const struct trax_field *child_at(struct trax_reader *r, const struct ctf_value *v,
-					 size_t i)
+static const struct trax_field *child_at(struct trax_reader *r, const struct ctf_value *v, size_t i)
 {
 	if (i >= children(v))
 		return NULL;

@@ -1,0 +1,543 @@
+/* stream-set.c - the streams of several traces, merged (see stream-set.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "ctf/stream-set.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctf/decode-clock.h"
+
+static void set_error(struct ctf_stream_set *ss, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void set_error(struct ctf_stream_set *ss, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ss->error, sizeof(ss->error), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- loading ---- */
+
+static char *trace_name(const struct ctf_trace *trace, const char *arg, const char *dir)
+{
+	const struct ctf_env_entry *h = ctf_trace_env(trace, "hostname");
+	const char *rel = dir;
+	size_t alen = strlen(arg);
+	char *name;
+
+	if (!strncmp(dir, arg, alen))
+		rel = dir + alen;
+	while (*rel == '/')
+		rel++;
+	if (h && h->is_string && h->string[0]) {
+		if (*rel) {
+			if (asprintf(&name, "%s/%s", h->string, rel) < 0)
+				return NULL;
+		} else {
+			name = strdup(h->string);
+		}
+	} else {
+		name = strdup(rel);
+	}
+	return name;
+}
+
+static char *absolute_path(const char *path)
+{
+	char *cwd, *p;
+
+	if (path[0] == '/')
+		return strdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return strdup(path);
+	if (asprintf(&p, "%s/%s", cwd, path) < 0)
+		p = NULL;
+	free(cwd);
+	return p;
+}
+
+/* qsort has no context argument: the rank key is chosen per sort. */
+static _Thread_local enum ctf_ss_rank rank_by;
+
+static int cmp_trace_ptr(const void *a, const void *b)
+{
+	const struct ctf_ss_trace *x = *(struct ctf_ss_trace *const *)a;
+	const struct ctf_ss_trace *y = *(struct ctf_ss_trace *const *)b;
+
+	if (x->trace->has_uuid != y->trace->has_uuid)
+		return x->trace->has_uuid ? -1 : 1;
+	if (x->trace->has_uuid)
+		return memcmp(x->trace->uuid, y->trace->uuid, 16);
+	if (rank_by == CTF_SS_RANK_BY_NAME)
+		return strcmp(x->name, y->name);
+	return strcmp(x->dir->path, y->dir->path);
+}
+
+int ctf_ss_load(struct ctf_stream_set *ss, const char *const *paths, size_t count,
+		enum ctf_ss_rank rank)
+{
+	char err[1200];
+	size_t nf = 0, k = 0;
+	struct ctf_ss_trace **order;
+
+	ss->sets = calloc(count ? count : 1, sizeof(*ss->sets));
+	if (!ss->sets)
+		goto oom;
+	ss->nsets = count;
+	for (size_t i = 0; i < count; i++) {
+		if (ctf_trace_set_add(&ss->sets[i], paths[i], err, sizeof(err))) {
+			set_error(ss, "%s", err);
+			return -1;
+		}
+		ss->ntraces += ss->sets[i].nr_traces;
+		for (size_t j = 0; j < ss->sets[i].nr_traces; j++)
+			nf += ss->sets[i].traces[j].nr_streams;
+	}
+	if (!ss->ntraces) {
+		set_error(ss, "%s: no CTF trace found", count ? paths[0] : "");
+		return -1;
+	}
+	ss->traces = calloc(ss->ntraces, sizeof(*ss->traces));
+	ss->files = calloc(nf ? nf : 1, sizeof(*ss->files));
+	if (!ss->traces || !ss->files)
+		goto oom;
+	for (size_t i = 0; i < count; i++) {
+		for (size_t j = 0; j < ss->sets[i].nr_traces; j++, k++) {
+			struct ctf_ss_trace *t = &ss->traces[k];
+			struct tsdl_error terr;
+
+			t->dir = &ss->sets[i].traces[j];
+			t->index = k;
+			t->trace = ctf_metadata_load(t->dir->metadata_path, &terr);
+			if (!t->trace) {
+				tsdl_error_format(&terr, err, sizeof(err));
+				set_error(ss, "%s", err);
+				return -1;
+			}
+			t->name = trace_name(t->trace, paths[i], t->dir->path);
+			if (!t->name)
+				goto oom;
+			for (size_t m = 0; m < t->dir->nr_streams; m++) {
+				struct ctf_ss_file *f = &ss->files[ss->nfiles];
+
+				f->t = t;
+				f->order = ss->nfiles++;
+				f->path = t->dir->streams[m].path;
+				f->abs_path = absolute_path(f->path);
+				if (!f->abs_path)
+					goto oom;
+			}
+		}
+	}
+	/* trace ranks: UUID order, then name (or path) order; one UUID, one rank */
+	order = malloc(ss->ntraces * sizeof(*order));
+	if (!order)
+		goto oom;
+	for (size_t i = 0; i < ss->ntraces; i++)
+		order[i] = &ss->traces[i];
+	rank_by = rank;
+	qsort(order, ss->ntraces, sizeof(*order), cmp_trace_ptr);
+	for (size_t i = 0; i < ss->ntraces; i++)
+		order[i]->rank =
+		    (i && !cmp_trace_ptr(&order[i - 1], &order[i])) ? order[i - 1]->rank : (int)i;
+	free(order);
+	return 0;
+oom:
+	set_error(ss, "out of memory");
+	return -1;
+}
+
+void ctf_ss_free(struct ctf_stream_set *ss)
+{
+	ctf_ss_close(ss);
+	for (size_t i = 0; i < ss->nfiles; i++)
+		free(ss->files[i].abs_path);
+	free(ss->files);
+	for (size_t i = 0; i < ss->ntraces; i++) {
+		ctf_trace_free(ss->traces[i].trace);
+		free(ss->traces[i].name);
+	}
+	free(ss->traces);
+	for (size_t i = 0; i < ss->nsets; i++)
+		ctf_trace_set_free(&ss->sets[i]);
+	free(ss->sets);
+	memset(ss, 0, sizeof(*ss));
+}
+
+/* ---- opening and grouping ---- */
+
+/* Same stream of the same (merged) trace. */
+static bool same_group(const struct ctf_ss_file *a, const struct ctf_ss_file *b)
+{
+	if (a->t != b->t) {
+		if (!a->t->trace->has_uuid || !b->t->trace->has_uuid ||
+		    memcmp(a->t->trace->uuid, b->t->trace->uuid, 16))
+			return false;
+	}
+	return a->sc_id == b->sc_id && a->has_instance && b->has_instance &&
+	       a->instance == b->instance;
+}
+
+static int cmp_file_group(const void *a, const void *b)
+{
+	const struct ctf_ss_file *x = *(struct ctf_ss_file *const *)a;
+	const struct ctf_ss_file *y = *(struct ctf_ss_file *const *)b;
+
+	if (x->t->rank != y->t->rank)
+		return x->t->rank < y->t->rank ? -1 : 1;
+	if (x->sc_id != y->sc_id)
+		return x->sc_id < y->sc_id ? -1 : 1;
+	if (x->has_instance != y->has_instance)
+		return x->has_instance ? -1 : 1;
+	if (x->has_instance && x->instance != y->instance)
+		return x->instance < y->instance ? -1 : 1;
+	if (!x->has_instance)
+		return x->order < y->order ? -1 : (x->order > y->order);
+	/* files of one stream: by their first time, then their order */
+	if (x->has_first_ns && y->has_first_ns && x->first_ns != y->first_ns)
+		return x->first_ns < y->first_ns ? -1 : 1;
+	return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+static int cmp_stream(const void *a, const void *b)
+{
+	const struct ctf_ss_stream *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->t->rank != y->t->rank)
+		return x->t->rank < y->t->rank ? -1 : 1;
+	if (x->sc_id != y->sc_id)
+		return x->sc_id < y->sc_id ? -1 : 1;
+	if (x->stream_id != y->stream_id)
+		return x->stream_id < y->stream_id ? -1 : 1;
+	return x->ordinal < y->ordinal ? -1 : (x->ordinal > y->ordinal);
+}
+
+/* Clocks of all streams must be correlatable (docs/text-format.md section 9). */
+static int check_clocks(struct ctf_stream_set *ss)
+{
+	const struct ctf_ss_file *first = NULL;
+
+	for (size_t i = 0; i < ss->nfiles; i++) {
+		const struct ctf_ss_file *f = &ss->files[i];
+		const struct ctf_clock *c, *c0;
+
+		if (!f->sr)
+			continue;
+		if (!first) {
+			first = f;
+			continue;
+		}
+		c0 = first->sr->packet.clock;
+		c = f->sr->packet.clock;
+		if (!c0 != !c) {
+			set_error(ss, "%s: cannot merge a stream %s a clock with %s, which has %s",
+				  f->path, c ? "with" : "without", first->path,
+				  c0 ? "one" : "none");
+			return -1;
+		}
+		if (!c)
+			continue;
+		if (c0->absolute ? !c->absolute
+				 : (c0->has_uuid ? (c->absolute || !c->has_uuid ||
+						    memcmp(c0->uuid, c->uuid, 16))
+						 : c != c0)) {
+			set_error(ss,
+				  "%s: its clock `%s` cannot be correlated with clock `%s` of %s "
+				  "(neither both absolute nor the same clock UUID)",
+				  f->path, c->name, c0->name, first->path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int clock_ns(struct ctf_stream_set *ss, const struct ctf_ss_file *f, uint64_t v, int64_t *ns)
+{
+	const struct ctf_clock *c = f->sr->packet.clock;
+
+	if (ctf_clock_cycles_to_ns(c, v, ns) == 0)
+		return 0;
+	set_error(ss,
+		  "%s: packet at byte %llu: clock value %llu of clock `%s` does not fit a "
+		  "signed 64-bit number of nanoseconds from the origin",
+		  f->path, (unsigned long long)f->sr->packet.offset, (unsigned long long)v,
+		  c->name);
+	return -1;
+}
+
+static void add_warn(struct ctf_ss_stream *s, enum ctf_ss_discard_kind kind, bool has_count,
+		     uint64_t count, bool has_range, int64_t begin, int64_t end)
+{
+	struct ctf_ss_discard *w = &s->warns[s->nwarn++];
+
+	w->kind = kind;
+	w->has_count = has_count;
+	w->count = count;
+	w->has_range = has_range;
+	w->begin = begin;
+	w->end = end;
+}
+
+/* A new packet: compares its counters with the previous packet's, as Babeltrace does. */
+static int on_packet(struct ctf_stream_set *ss, struct ctf_ss_stream *s, struct ctf_ss_file *f)
+{
+	const struct ctf_packet *pkt = &f->sr->packet;
+	bool has_begin = false, has_end = false;
+	int64_t begin = 0, end = 0;
+
+	s->nwarn = s->iwarn = 0;
+	if (pkt->clock && pkt->has_timestamp_begin) {
+		if (clock_ns(ss, f, pkt->timestamp_begin, &begin))
+			return -1;
+		has_begin = true;
+	}
+	if (pkt->clock && pkt->has_timestamp_end) {
+		if (clock_ns(ss, f, pkt->timestamp_end, &end))
+			return -1;
+		has_end = true;
+	}
+	if (pkt->has_events_discarded) {
+		uint64_t d = pkt->events_discarded;
+
+		if (!s->seen_disc) {
+			if (d != 0)
+				add_warn(s, CTF_SS_DISCARDED_EVENTS, false, 0, has_begin && has_end,
+					 begin, end);
+		} else if (d > s->prev_disc) {
+			add_warn(s, CTF_SS_DISCARDED_EVENTS, true, d - s->prev_disc,
+				 s->prev_has_end && has_end, s->prev_end, end);
+		} else if (d < s->prev_disc) {
+			add_warn(s, CTF_SS_DISCARDED_EVENTS, false, 0, s->prev_has_end && has_end,
+				 s->prev_end, end);
+		}
+		s->seen_disc = true;
+		s->prev_disc = d;
+	}
+	if (pkt->has_packet_seq_num) {
+		uint64_t q = pkt->packet_seq_num;
+
+		/* Babeltrace ignores a repeated sequence number */
+		if (s->seen_seq && q != s->prev_seq + 1 && q != s->prev_seq)
+			add_warn(s, CTF_SS_DISCARDED_PACKETS, true, q - s->prev_seq - 1,
+				 s->prev_has_end && has_begin, s->prev_end, begin);
+		s->seen_seq = true;
+		s->prev_seq = q;
+	}
+	s->prev_has_end = has_end;
+	s->prev_end = end;
+	return 0;
+}
+
+/*
+ * Reads the stream's next item (with skip: the next event at or after
+ * min_ns): 1, 0 at its end, -1 on error.
+ */
+static int stream_advance(struct ctf_stream_set *ss, struct ctf_ss_stream *s, bool skip,
+			  int64_t min_ns)
+{
+	for (;;) {
+		struct ctf_ss_file *f;
+		int st;
+
+		if (s->iwarn < s->nwarn) {
+			const struct ctf_ss_discard *w = &s->warns[s->iwarn++];
+
+			s->kind = CTF_SS_DISCARD;
+			s->discard = w;
+			s->key = w->has_range ? w->begin : s->last_key;
+			s->item_file = s->files[s->cur];
+			s->last_key = s->key;
+			if (skip)
+				continue;
+			return 1;
+		}
+		if (s->cur >= s->nfiles)
+			return 0;
+		f = s->files[s->cur];
+		if (f->pending) {
+			f->pending = false;
+			st = CTF_STREAM_PACKET;
+		} else {
+			st = ctf_stream_next(f->sr);
+		}
+		switch (st) {
+		case CTF_STREAM_PACKET:
+			if (on_packet(ss, s, f))
+				return -1;
+			continue;
+		case CTF_STREAM_EVENT:
+			s->kind = CTF_SS_EVENT;
+			s->discard = NULL;
+			s->item_file = f;
+			if (f->sr->event.has_clock) {
+				if (clock_ns(ss, f, f->sr->event.clock_value, &s->event_ns))
+					return -1;
+				s->key = s->event_ns;
+			} else {
+				s->event_ns = 0;
+				s->key = s->last_key;
+			}
+			s->last_key = s->key;
+			if (skip && s->key < min_ns)
+				continue;
+			return 1;
+		case CTF_STREAM_END:
+			s->cur++;
+			continue;
+		default:
+			set_error(ss, "%s", f->sr->error);
+			return -1;
+		}
+	}
+}
+
+void ctf_ss_close(struct ctf_stream_set *ss)
+{
+	for (size_t i = 0; i < ss->nfiles; i++) {
+		ctf_stream_close(ss->files[i].sr);
+		ss->files[i].sr = NULL;
+		ss->files[i].pending = false;
+	}
+	for (size_t i = 0; i < ss->nstreams; i++)
+		free(ss->streams[i].files);
+	free(ss->streams);
+	ss->streams = NULL;
+	ss->nstreams = 0;
+	if (ss->heap_ready)
+		ctf_merge_free(&ss->heap);
+	ss->heap_ready = false;
+	ss->advance = NULL;
+}
+
+int ctf_ss_open(struct ctf_stream_set *ss, bool skip, int64_t min_ns)
+{
+	char err[1200];
+	struct ctf_ss_file **order;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ss->nfiles; i++) {
+		struct ctf_ss_file *f = &ss->files[i];
+		int st;
+
+		f->sr = ctf_stream_open(f->t->trace, f->path, err, sizeof(err));
+		if (!f->sr) {
+			set_error(ss, "%s", err);
+			return -1;
+		}
+		st = ctf_stream_next(f->sr);
+		if (st == CTF_STREAM_END) {
+			/* an empty file: no stream */
+			ctf_stream_close(f->sr);
+			f->sr = NULL;
+			continue;
+		}
+		if (st != CTF_STREAM_PACKET) {
+			set_error(ss, "%s", f->sr->error);
+			return -1;
+		}
+		f->pending = true;
+		f->sc_id = f->sr->packet.stream_class->id;
+		f->has_instance = f->sr->packet.has_stream_instance_id;
+		f->instance = f->sr->packet.stream_instance_id;
+		f->has_first_ns =
+		    f->sr->packet.clock && f->sr->packet.has_timestamp_begin &&
+		    ctf_clock_cycles_to_ns(f->sr->packet.clock, f->sr->packet.timestamp_begin,
+					   &f->first_ns) == 0;
+	}
+	if (check_clocks(ss))
+		return -1;
+
+	/* group the files into streams */
+	order = malloc((ss->nfiles ? ss->nfiles : 1) * sizeof(*order));
+	ss->streams = calloc(ss->nfiles ? ss->nfiles : 1, sizeof(*ss->streams));
+	if (!order || !ss->streams) {
+		free(order);
+		set_error(ss, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < ss->nfiles; i++)
+		if (ss->files[i].sr)
+			order[n++] = &ss->files[i];
+	qsort(order, n, sizeof(*order), cmp_file_group);
+	for (size_t i = 0; i < n;) {
+		size_t e = i + 1;
+		struct ctf_ss_stream *s = &ss->streams[ss->nstreams];
+
+		while (e < n && same_group(order[i], order[e]))
+			e++;
+		s->files = malloc((e - i) * sizeof(*s->files));
+		if (!s->files) {
+			free(order);
+			set_error(ss, "out of memory");
+			return -1;
+		}
+		memcpy(s->files, order + i, (e - i) * sizeof(*s->files));
+		s->nfiles = e - i;
+		s->t = order[i]->t;
+		s->sc_id = order[i]->sc_id;
+		s->ordinal = ss->nstreams;
+		s->key = s->last_key = INT64_MIN;
+		if (order[i]->has_instance) {
+			s->stream_id = order[i]->instance;
+		} else {
+			/* Babeltrace numbers them per stream class, in opening order */
+			uint64_t id = 0;
+
+			for (size_t p = 0; p < ss->nstreams; p++)
+				if (ss->streams[p].t->rank == s->t->rank &&
+				    ss->streams[p].sc_id == s->sc_id &&
+				    !ss->streams[p].files[0]->has_instance)
+					id++;
+			s->stream_id = id;
+		}
+		ss->nstreams++;
+		i = e;
+	}
+	free(order);
+
+	ctf_merge_init(&ss->heap, cmp_stream);
+	ss->heap_ready = true;
+	for (size_t i = 0; i < ss->nstreams; i++) {
+		int st = stream_advance(ss, &ss->streams[i], skip, min_ns);
+
+		if (st < 0)
+			return -1;
+		if (st > 0 && ctf_merge_push(&ss->heap, &ss->streams[i])) {
+			set_error(ss, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
+{
+	/* the stream returned last is advanced only now: its item stays valid until then */
+	if (ss->advance) {
+		int st = stream_advance(ss, ss->advance, false, 0);
+
+		ss->advance = NULL;
+		if (st < 0)
+			return -1;
+		if (st == 0)
+			ctf_merge_pop(&ss->heap);
+		else
+			ctf_merge_top_changed(&ss->heap);
+	}
+	*s = ss->heap_ready ? ctf_merge_top(&ss->heap) : NULL;
+	if (!*s)
+		return 0;
+	ss->advance = *s;
+	return 1;
+}

@@ -14,6 +14,8 @@
 #include "ctf/ctf-value.h"
 #include "ctf/decode-pool.h"
 
+struct ctf_decode_plans;
+
 /* The state of a decoding in progress, set up by the stream reader. */
 struct ctf_decode_ctx {
 	const uint8_t *buf;		      /* the packet's first byte */
@@ -27,6 +29,12 @@ struct ctf_decode_ctx {
 	 */
 	const struct ctf_value *roots[CTF_SCOPE_COUNT];
 	uint64_t clock; /* the stream's clock value, updated by mapped fields */
+	/*
+	 * What decode-field.c worked out once per struct type (fixed layout or
+	 * not), keyed by type pointer; built lazily, NULL until the first
+	 * struct. Freed by ctf_decode_ctx_release().
+	 */
+	struct ctf_decode_plans *plans;
 	/* On error: */
 	uint64_t err_pos; /* bit offset of the fault, from buf */
 	char err[256];	  /* what is wrong */
@@ -43,5 +51,8 @@ int ctf_decode_scope(struct ctf_decode_ctx *c, enum ctf_scope scope, const struc
 
 /* Decodes one field of type t at c->pos into *out; as above. */
 int ctf_decode_field(struct ctf_decode_ctx *c, const struct ctf_type *t, struct ctf_value *out);
+
+/* Frees what the decodings with c kept (c->plans); c stays usable. */
+void ctf_decode_ctx_release(struct ctf_decode_ctx *c);
 
 #endif /* TRAX_CTF_DECODE_FIELD_H */

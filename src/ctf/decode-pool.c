@@ -5,13 +5,6 @@
 
 #include <stdlib.h>
 
-struct ctf_value_chunk {
-	struct ctf_value_chunk *next;
-	uint64_t cap;
-	uint64_t used;
-	struct ctf_value v[];
-};
-
 /* Values per chunk unless a larger block is asked for: one page-ish event is typical. */
 #define CHUNK_VALUES 4096
 
@@ -54,7 +47,7 @@ static struct ctf_value_chunk *new_chunk(uint64_t n)
 	return c;
 }
 
-struct ctf_value *ctf_value_pool_alloc(struct ctf_value_pool *pool, uint64_t n)
+struct ctf_value *ctf_value_pool_alloc_slow(struct ctf_value_pool *pool, uint64_t n)
 {
 	struct ctf_value_chunk *c = pool->cur;
 	struct ctf_value *v;

@@ -12,7 +12,13 @@
 
 #include "ctf/ctf-value.h"
 
-struct ctf_value_chunk;
+/* Chunks are public only so that the allocation fast path can be inlined. */
+struct ctf_value_chunk {
+	struct ctf_value_chunk *next;
+	uint64_t cap;
+	uint64_t used;
+	struct ctf_value v[];
+};
 
 struct ctf_value_pool {
 	struct ctf_value_chunk *head; /* chunks in order; kept across resets */
@@ -32,8 +38,26 @@ void ctf_value_pool_init(struct ctf_value_pool *pool);
 void ctf_value_pool_free(struct ctf_value_pool *pool);
 /* Takes back every value handed out (their memory is reused). */
 void ctf_value_pool_reset(struct ctf_value_pool *pool);
-/* n contiguous uninitialized values; NULL when out of memory or past the limit. */
-struct ctf_value *ctf_value_pool_alloc(struct ctf_value_pool *pool, uint64_t n);
+/* The slow path of ctf_value_pool_alloc(): moving to (or creating) another chunk. */
+struct ctf_value *ctf_value_pool_alloc_slow(struct ctf_value_pool *pool, uint64_t n);
+
+/*
+ * n contiguous uninitialized values; NULL when out of memory or past the
+ * limit. Inline: it runs once per struct decoded, and the common case (room
+ * in the current chunk) is a bump of two counters.
+ */
+static inline struct ctf_value *ctf_value_pool_alloc(struct ctf_value_pool *pool, uint64_t n)
+{
+	struct ctf_value_chunk *c = pool->cur;
+	struct ctf_value *v;
+
+	if (__builtin_expect(!c || n > c->cap - c->used || n > pool->limit - pool->used, 0))
+		return ctf_value_pool_alloc_slow(pool, n);
+	v = c->v + c->used;
+	c->used += n;
+	pool->used += n;
+	return v;
+}
 /* n bytes (for text copied out of unaligned bits); NULL as above. */
 uint8_t *ctf_value_pool_bytes(struct ctf_value_pool *pool, uint64_t n);
 

@@ -194,6 +194,7 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 	free(r->index);
 	ctf_value_pool_free(&r->packet_pool);
 	ctf_value_pool_free(&r->event_pool);
+	ctf_decode_ctx_release(&r->ctx);
 	free(r->path);
 	free(r);
 }

@@ -78,15 +78,30 @@ static inline void puts_(struct ctf_text_buf *b, const char *s)
 
 #define PUTL(b, lit) ctf_text_put((b), (lit), sizeof(lit) - 1)
 
+/* "00" to "99": two digits per division in u64_dec() and the nanoseconds. */
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 /* Decimal digits of v at the end of buf[24]; returns the first one. */
-static char *u64_dec(char *end, uint64_t v)
+static inline char *u64_dec(char *end, uint64_t v)
 {
 	char *p = end;
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
 	return p;
 }
 
@@ -322,10 +337,12 @@ seconds:
 	n += (size_t)(e - d);
 nanos:
 	buf[n++] = '.';
-	for (int i = 8; i >= 0; i--) {
-		buf[n + (size_t)i] = (char)('0' + nsec_abs % 10);
-		nsec_abs /= 10;
+	/* nsec_abs < 10^9: nine digits, four pairs and one, zero-padded. */
+	for (int i = 7; i >= 1; i -= 2) {
+		memcpy(buf + n + (size_t)i, digits2 + 2 * (nsec_abs % 100), 2);
+		nsec_abs /= 100;
 	}
+	buf[n] = (char)('0' + nsec_abs);
 	n += 9;
 	buf[n] = 0;
 	return n;

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ctf/ctf-ir.h"
 #include "ctf/decode-stream.h"
@@ -46,9 +47,30 @@ static inline void ctf_text_put(struct ctf_text_buf *b, const char *s, size_t n)
 {
 	if (b->cap - b->len < n)
 		ctf_text_buf_reserve(b, n);
-	for (size_t i = 0; i < n; i++)
-		b->data[b->len + i] = s[i];
+	char *d = b->data + b->len;
+
 	b->len += n;
+	/*
+	 * Most pieces are a few bytes (separators, numbers, names): a call to
+	 * memcpy costs more than copying them. Two overlapping fixed-size
+	 * copies (plain moves) cover 4 to 16 bytes without reading past s + n.
+	 */
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		if (n > 0)
+			d[0] = s[0];
+		if (n > 1)
+			d[1] = s[1];
+		if (n > 2)
+			d[2] = s[2];
+	} else {
+		memcpy(d, s, n);
+	}
 }
 
 static inline void ctf_text_putc(struct ctf_text_buf *b, char c)

@@ -128,8 +128,7 @@ const char *trax_reader_env_key(const struct trax_reader *r, size_t trace, size_
 /* The string value of key, NULL when absent or an integer. */
 const char *trax_reader_env_string(const struct trax_reader *r, size_t trace, const char *key);
 /* The integer value of key in *value: 0, or -1 when absent or a string. */
-int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *key,
-			int64_t *value);
+int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *key, int64_t *value);
 
 /* A clock of a trace's metadata. */
 struct trax_clock_info {

@@ -330,8 +330,9 @@ void ctf_json_print_event(struct ctf_text_buf *b, const struct ctf_packet *pkt,
 		printed = 0;
 		PUTL(b, ", \"context\": {");
 		if (is_struct(ev->stream_context))
-			put_members(b, ev->stream_context, is_struct(ev->context) ? skip_hidden : NULL,
-				    ev->context, &printed);
+			put_members(b, ev->stream_context,
+				    is_struct(ev->context) ? skip_hidden : NULL, ev->context,
+				    &printed);
 		if (is_struct(ev->context))
 			put_members(b, ev->context, NULL, NULL, &printed);
 		ctf_text_putc(b, '}');

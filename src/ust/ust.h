@@ -108,7 +108,7 @@ struct trax_session {
 	struct trax_file_id *stream_ids;
 	struct trax_file_id metadata_id;
 	uint64_t *overwrite_written; /* overwrite mode: next position to write, per CPU */
-	void *bounce;                /* overwrite mode: a copy of one sub-buffer */
+	void *bounce;		     /* overwrite mode: a copy of one sub-buffer */
 	off_t metadata_size;
 	int output_failed;
 	pthread_t thread;

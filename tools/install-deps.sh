@@ -12,6 +12,7 @@ have babeltrace2 || need="$need babeltrace2"
 have python3 || need="$need python3"
 # libFuzzer targets (tools/fuzz.sh) need clang and its runtime libraries.
 have clang || need="$need clang"
+have clang-format || need="$need clang-format"
 [ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
 	need="$need libclang-rt-14-dev"
 if [ "$what" = bench ] || [ "$what" = test ]; then

@@ -132,16 +132,17 @@ static void check_all(const char *const *paths, size_t npaths, const char *expec
 		if (n < l.n) {
 			const char *line = l.v[n];
 
-			CHECK(line_has_name(line, trax_event_name(ev)), "%s: event %zu: name %s, line %s",
-			      expected, n, trax_event_name(ev), line);
+			CHECK(line_has_name(line, trax_event_name(ev)),
+			      "%s: event %zu: name %s, line %s", expected, n, trax_event_name(ev),
+			      line);
 			if (line[0] == '[') {
 				char t[64];
 
 				CHECK(trax_event_has_timestamp(ev), "%s: event %zu has no time",
 				      expected, n);
 				fmt_time(trax_event_timestamp_ns(ev), t, sizeof(t));
-				CHECK(!strncmp(line, t, strlen(t)), "%s: event %zu: time %s, line %.40s",
-				      expected, n, t, line);
+				CHECK(!strncmp(line, t, strlen(t)),
+				      "%s: event %zu: time %s, line %.40s", expected, n, t, line);
 			}
 		}
 		n++;
@@ -176,9 +177,13 @@ static const char *str_field(const struct trax_event *ev, enum trax_scope scope,
 
 static void test_counts(void)
 {
-	static const char *const names[] = {"smalltrace", "sequence", "wk-heartbeat-u",
-					    "multi-domains", "meta-variant-one-underscore",
-					    "2packets", "lttng-tracefile-rotation"};
+	static const char *const names[] = {"smalltrace",
+					    "sequence",
+					    "wk-heartbeat-u",
+					    "multi-domains",
+					    "meta-variant-one-underscore",
+					    "2packets",
+					    "lttng-tracefile-rotation"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *p = path_of("succeed", names[i]);
@@ -207,7 +212,8 @@ static void test_heartbeat(void)
 	if (!r)
 		return;
 	CHECK(trax_reader_trace_count(r) == 1, "trace count");
-	CHECK(trax_reader_trace_path(r, 0) && strstr(trax_reader_trace_path(r, 0), "wk-heartbeat-u"),
+	CHECK(trax_reader_trace_path(r, 0) &&
+		  strstr(trax_reader_trace_path(r, 0), "wk-heartbeat-u"),
 	      "trace path");
 	CHECK(trax_reader_trace_path(r, 1) == NULL, "bad trace index");
 	CHECK(trax_reader_env_string(r, 0, "procname") &&
@@ -224,7 +230,8 @@ static void test_heartbeat(void)
 	CHECK(trax_reader_clock_count(r, 0) == 1, "clock count");
 	CHECK(trax_reader_clock(r, 0, 0, &ci) == 0 && !strcmp(ci.name, "monotonic") &&
 		  ci.freq == 1000000000 && ci.offset == 1351530929945824323LL && ci.has_uuid &&
-		  ci.uuid[0] == 0xc1 && ci.description && !strcmp(ci.description, "Monotonic Clock"),
+		  ci.uuid[0] == 0xc1 && ci.description &&
+		  !strcmp(ci.description, "Monotonic Clock"),
 	      "clock");
 	CHECK(trax_reader_clock(r, 0, 1, &ci) == -1, "bad clock index");
 
@@ -318,15 +325,15 @@ static void test_multi_domains(void)
 	CHECK(f && trax_field_kind(f) == TRAX_FIELD_ARRAY && trax_field_string(f, &len) &&
 		  !strcmp(trax_field_string(f, NULL), "test") && len == 4,
 	      "text array");
-	CHECK(f && trax_field_child_count(f) == 10 && trax_field_int(trax_field_child(f, 1), &v) == 0 &&
-		  v == 'e',
+	CHECK(f && trax_field_child_count(f) == 10 &&
+		  trax_field_int(trax_field_child(f, 1), &v) == 0 && v == 'e',
 	      "text array element");
 	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "seqfield2");
 	CHECK(f && !strcmp(trax_field_string(f, NULL), "test"), "text sequence");
 	CHECK(!strcmp(str_field(ev, TRAX_SCOPE_PAYLOAD, "stringfield2"), "\\*"), "stringfield2");
 	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "enum202");
-	CHECK(f && trax_field_kind(f) == TRAX_FIELD_ENUM && trax_field_int(f, &v) == 0 && v == 202 &&
-		  trax_field_enum_label(f, 0) &&
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_ENUM && trax_field_int(f, &v) == 0 &&
+		  v == 202 && trax_field_enum_label(f, 0) &&
 		  !strcmp(trax_field_enum_label(f, 0), "RANGE: 101 TO 303") &&
 		  trax_field_enum_label(f, 1) == NULL,
 	      "enum202");
@@ -492,16 +499,21 @@ static void test_errors(void)
 
 	/* every fail trace: an error with a message, never a crash */
 	{
-		static const char *const fails[] = {
-		    "fail1", "fail2", "integer-range", "invalid-sequence-length-field-class",
-		    "invalid-variant-selector-field-class", "lttng-modules-2.0-pre1",
-		    "packet-based-metadata", "smalltrace"};
+		static const char *const fails[] = {"fail1",
+						    "fail2",
+						    "integer-range",
+						    "invalid-sequence-length-field-class",
+						    "invalid-variant-selector-field-class",
+						    "lttng-modules-2.0-pre1",
+						    "packet-based-metadata",
+						    "smalltrace"};
 
 		for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
 			p = path_of("fail", fails[i]);
 			r = trax_reader_open(&p, 1);
 			if (!r) {
-				CHECK(trax_reader_error(NULL)[0] && strstr(trax_reader_error(NULL), "/"),
+				CHECK(trax_reader_error(NULL)[0] &&
+					  strstr(trax_reader_error(NULL), "/"),
 				      "%s: error: %s", fails[i], trax_reader_error(NULL));
 				continue;
 			}
@@ -546,9 +558,10 @@ static void test_errors(void)
 		uint64_t u;
 		double d;
 
-		CHECK(trax_field_kind(NULL) == TRAX_FIELD_INVALID && trax_field_name(NULL) == NULL &&
-			  trax_field_int(NULL, &v) == -1 && trax_field_uint(NULL, &u) == -1 &&
-			  trax_field_double(NULL, &d) == -1 && trax_field_string(NULL, NULL) == NULL &&
+		CHECK(trax_field_kind(NULL) == TRAX_FIELD_INVALID &&
+			  trax_field_name(NULL) == NULL && trax_field_int(NULL, &v) == -1 &&
+			  trax_field_uint(NULL, &u) == -1 && trax_field_double(NULL, &d) == -1 &&
+			  trax_field_string(NULL, NULL) == NULL &&
 			  trax_field_enum_label(NULL, 0) == NULL &&
 			  trax_field_child_count(NULL) == 0 && trax_field_child(NULL, 0) == NULL &&
 			  trax_field_child_by_name(NULL, "x") == NULL &&
@@ -569,7 +582,8 @@ static void test_errors(void)
 		CHECK(trax_field_int(f, &v) == -1 && trax_field_int(f, NULL) == -1 &&
 			  trax_field_child(f, 0) == NULL,
 		      "wrong getters");
-		CHECK(trax_reader_env_string(r, 0, NULL) == NULL && trax_reader_env_int(r, 5, "vpid", &v) == -1,
+		CHECK(trax_reader_env_string(r, 0, NULL) == NULL &&
+			  trax_reader_env_int(r, 5, "vpid", &v) == -1,
 		      "bad env args");
 		trax_reader_close(r);
 	}

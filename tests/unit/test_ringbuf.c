@@ -29,24 +29,24 @@
 
 static const char *current_test = "?";
 
-#define CHECK(c)                                                                          \
-	do {                                                                              \
-		if (!(c)) {                                                               \
-			fprintf(stderr, "FAIL [%s] %s:%d: %s\n", current_test, __FILE__,   \
-				__LINE__, #c);                                            \
-			exit(1);                                                          \
-		}                                                                         \
+#define CHECK(c)                                                                                   \
+	do {                                                                                       \
+		if (!(c)) {                                                                        \
+			fprintf(stderr, "FAIL [%s] %s:%d: %s\n", current_test, __FILE__, __LINE__, \
+				#c);                                                               \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_EQ(a, b)                                                                    \
-	do {                                                                              \
-		unsigned long long va_ = (unsigned long long)(a);                         \
-		unsigned long long vb_ = (unsigned long long)(b);                         \
-		if (va_ != vb_) {                                                         \
-			fprintf(stderr, "FAIL [%s] %s:%d: %s == %s: got %llu, expected %llu\n", \
-				current_test, __FILE__, __LINE__, #a, #b, va_, vb_);      \
-			exit(1);                                                          \
-		}                                                                         \
+#define CHECK_EQ(a, b)                                                                             \
+	do {                                                                                       \
+		unsigned long long va_ = (unsigned long long)(a);                                  \
+		unsigned long long vb_ = (unsigned long long)(b);                                  \
+		if (va_ != vb_) {                                                                  \
+			fprintf(stderr, "FAIL [%s] %s:%d: %s == %s: got %llu, expected %llu\n",    \
+				current_test, __FILE__, __LINE__, #a, #b, va_, vb_);               \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 /* ---- fake clock ------------------------------------------------------ */
@@ -123,8 +123,8 @@ static void hook_open(struct ringbuf *rb, void *subbuf, uint64_t ts, uint64_t se
 	h->ts_begin = ts;
 	__atomic_fetch_add(&nr_opens, 1, __ATOMIC_RELAXED);
 	if (log_hooks && nr_events < MAX_EVENTS)
-		events[nr_events++] = (struct hook_event){0, (uint64_t)((char *)subbuf - rb->data),
-							  ts, seq, 0, 0};
+		events[nr_events++] =
+		    (struct hook_event){0, (uint64_t)((char *)subbuf - rb->data), ts, seq, 0, 0};
 	if (open_extra) {
 		void (*f)(struct ringbuf *) = open_extra;
 
@@ -145,7 +145,7 @@ static void hook_close(struct ringbuf *rb, void *subbuf, uint64_t ts_end, uint64
 	__atomic_fetch_add(&nr_closes, 1, __ATOMIC_RELAXED);
 	if (log_hooks && nr_events < MAX_EVENTS)
 		events[nr_events++] = (struct hook_event){
-			1, (uint64_t)((char *)subbuf - rb->data), ts_end, 0, content, discarded};
+		    1, (uint64_t)((char *)subbuf - rb->data), ts_end, 0, content, discarded};
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -213,12 +213,12 @@ struct seen {
 
 /* Consumer-side state across packets of one buffer. */
 struct reader {
-	uint64_t prev_ts_end;  /* ts_end of the previous packet */
-	uint64_t prev_rec_ts;  /* timestamp of the previous record */
+	uint64_t prev_ts_end; /* ts_end of the previous packet */
+	uint64_t prev_rec_ts; /* timestamp of the previous record */
 	uint64_t packets, records, ext_records;
 	uint64_t prev_discarded;
 	int have_prev;
-	int strict;    /* every record has its own clock read (multi-threaded test) */
+	int strict; /* every record has its own clock read (multi-threaded test) */
 	unsigned ts_bits;
 	/* Where parsed records go (single-threaded tests), or NULL. */
 	struct seen *out;
@@ -242,8 +242,8 @@ static void read_packet(struct ringbuf *rb, struct reader *rd, uint64_t pos, con
 	CHECK_EQ(h->magic, HDR_MAGIC);
 	CHECK_EQ(h->closed, 1);
 	CHECK_EQ(h->seq, pos / S);
-	CHECK(h->content > H);    /* a packet is opened by a record */
-	CHECK(h->content < S);    /* a record never ends at the sub-buffer end */
+	CHECK(h->content > H); /* a packet is opened by a record */
+	CHECK(h->content < S); /* a record never ends at the sub-buffer end */
 	CHECK(h->ts_begin <= h->ts_end);
 	if (rd->have_prev) {
 		/* ts_end of a packet <= ts_begin of the next one */
@@ -386,23 +386,32 @@ static void test_config(void)
 
 	current_test = "config";
 	CHECK_EQ(ringbuf_config_check(&c), 0);
-	bad = c; bad.subbuf_size = 128;
+	bad = c;
+	bad.subbuf_size = 128;
 	CHECK_EQ(ringbuf_config_check(&bad), -EINVAL);
-	bad = c; bad.subbuf_size = 384;
+	bad = c;
+	bad.subbuf_size = 384;
 	CHECK_EQ(ringbuf_config_check(&bad), -EINVAL);
-	bad = c; bad.num_subbuf = 1;
+	bad = c;
+	bad.num_subbuf = 1;
 	CHECK_EQ(ringbuf_config_check(&bad), -EINVAL);
-	bad = c; bad.num_subbuf = 3;
+	bad = c;
+	bad.num_subbuf = 3;
 	CHECK_EQ(ringbuf_config_check(&bad), -EINVAL);
-	bad = c; bad.header_size = 128;
+	bad = c;
+	bad.header_size = 128;
 	CHECK_EQ(ringbuf_config_check(&bad), -EINVAL);
-	bad = c; bad.ts_bits = 0;
+	bad = c;
+	bad.ts_bits = 0;
 	CHECK_EQ(ringbuf_config_check(&bad), -EINVAL);
-	bad = c; bad.ts_bits = 64;
+	bad = c;
+	bad.ts_bits = 64;
 	CHECK_EQ(ringbuf_config_check(&bad), -EINVAL);
-	bad = c; bad.clock = NULL; /* the trace clock */
+	bad = c;
+	bad.clock = NULL; /* the trace clock */
 	CHECK_EQ(ringbuf_config_check(&bad), 0);
-	bad = c; bad.close = NULL;
+	bad = c;
+	bad.close = NULL;
 	CHECK_EQ(ringbuf_config_check(&bad), -EINVAL);
 	CHECK(ringbuf_shm_size(&c) >= sizeof(struct ringbuf_shm) + 2 * 64 + 2 * 256);
 
@@ -412,9 +421,11 @@ static void test_config(void)
 	/* A second handle on the same memory sees the same buffer. */
 	CHECK_EQ(ringbuf_attach(&rb2, mem, &c), 0);
 	CHECK_EQ(wpos(&rb2), H + 40);
-	bad = c; bad.num_subbuf = 4;
+	bad = c;
+	bad.num_subbuf = 4;
 	CHECK_EQ(ringbuf_attach(&rb2, mem, &bad), -EINVAL);
-	bad = c; bad.mode = RINGBUF_OVERWRITE;
+	bad = c;
+	bad.mode = RINGBUF_OVERWRITE;
 	CHECK_EQ(ringbuf_attach(&rb2, mem, &bad), -EINVAL);
 	free(mem);
 }
@@ -469,7 +480,8 @@ static void test_order_and_hooks(void)
 	CHECK_EQ(events[nr_events - 1].ts, 5000); /* closed by the flush */
 	for (k = 0; k < (int)rd.packets; k++) {
 		struct hook_event *o = &events[k == 0 ? 0 : 2 * k - 1];
-		struct hook_event *cl = &events[k == (int)rd.packets - 1 ? nr_events - 1 : 2 * k + 2];
+		struct hook_event *cl =
+		    &events[k == (int)rd.packets - 1 ? nr_events - 1 : 2 * k + 2];
 		uint64_t sb = (uint64_t)k * 1024, end = 0;
 
 		CHECK_EQ(o->close, 0);
@@ -541,8 +553,8 @@ static void test_boundaries(void)
 		CHECK_EQ(ringbuf_reserve(&rb, &s, 256 - H, 256 - H), -E2BIG);
 		CHECK_EQ(ringbuf_reserve(&rb, &s, 257, 257), -E2BIG);
 		CHECK_EQ(ringbuf_reserve(&rb, &s, 24, 257), -E2BIG);
-		CHECK_EQ(wpos(&rb), w);          /* nothing reserved */
-		CHECK_EQ(nr_closes, closes);     /* the current packet stays open */
+		CHECK_EQ(wpos(&rb), w);		     /* nothing reserved */
+		CHECK_EQ(nr_closes, closes);	     /* the current packet stays open */
 		CHECK_EQ(ringbuf_discarded(&rb), 0); /* and nothing counted */
 	}
 	/* The largest record, S - H - 1, fits in a fresh sub-buffer. */
@@ -672,7 +684,7 @@ static void test_discard(void)
 	w = wpos(&rb);
 	CHECK_EQ(ringbuf_reserve(&rb, &s, 48, 48), -ENOBUFS);
 	CHECK_EQ(wpos(&rb), w);
-	CHECK_EQ(nr_closes, 1);             /* sub-buffer 1 stays open */
+	CHECK_EQ(nr_closes, 1);		     /* sub-buffer 1 stays open */
 	CHECK_EQ(ringbuf_discarded(&rb), 0); /* counting is the caller's */
 	ringbuf_count_lost(&rb, 0);
 	ringbuf_count_lost(&rb, 0);
@@ -929,8 +941,8 @@ static uint64_t per_thread = 200000;
 
 struct mt {
 	struct ringbuf rb;
-	int lossy;   /* producers give up on -ENOBUFS (count it) instead of retrying */
-	int done;    /* producers finished */
+	int lossy; /* producers give up on -ENOBUFS (count it) instead of retrying */
+	int done;  /* producers finished */
 	uint64_t lost[NTHREADS];
 	uint64_t next[NTHREADS]; /* consumer: next sequence expected */
 	int seen[NTHREADS];
@@ -1109,8 +1121,9 @@ static void run_mt(int lossy, enum ringbuf_mode mode)
 		CHECK_EQ(mt->rd.packets, 4);
 	} else if (lossy) {
 		CHECK_EQ(mt->found + total_lost, NTHREADS * per_thread);
-		CHECK(total_lost > 0);  /* the consumer sleeps after every packet */
-		CHECK_EQ(mt->rd.prev_discarded, total_lost); /* last packet: closed after all losses */
+		CHECK(total_lost > 0); /* the consumer sleeps after every packet */
+		CHECK_EQ(mt->rd.prev_discarded,
+			 total_lost); /* last packet: closed after all losses */
 		CHECK_EQ(mt->rd.packets, nr_closes);
 	} else {
 		CHECK_EQ(total_lost, 0);

@@ -89,3 +89,24 @@ const char *ctf_scope_name(enum ctf_scope scope)
 
 	return (unsigned int)scope < CTF_SCOPE_COUNT ? names[scope] : "?";
 }
+
+bool ctf_enum_label_matches(const struct ctf_enum_type *et, unsigned int i, uint64_t v)
+{
+	const char *label = et->mappings[i].label;
+	bool sgn = et->container.is_signed;
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(et->mappings[j].label, label))
+			return false;
+	for (j = i; j < et->mapping_count; j++) {
+		const struct ctf_enum_mapping *m = &et->mappings[j];
+
+		if (strcmp(m->label, label))
+			continue;
+		if (sgn ? (int64_t)v >= (int64_t)m->start && (int64_t)v <= (int64_t)m->end
+			: v >= m->start && v <= m->end)
+			return true;
+	}
+	return false;
+}

@@ -244,4 +244,11 @@ const struct ctf_field *ctf_struct_field(const struct ctf_type *type, const char
 /* The TSDL prefix of a scope, e.g. "stream.event.header". */
 const char *ctf_scope_name(enum ctf_scope scope);
 
+/*
+ * Whether readers print mapping i's label for the value v: the mapping is
+ * the first declaration of its label, and some mapping of that label covers
+ * v (a label declared for several ranges is printed once).
+ */
+bool ctf_enum_label_matches(const struct ctf_enum_type *et, unsigned int i, uint64_t v);
+
 #endif /* TRAX_CTF_IR_H */

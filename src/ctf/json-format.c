@@ -164,28 +164,8 @@ static void put_enum(struct ctf_text_buf *b, const struct ctf_enum_type *et, uin
 	PUTL(b, ", \"labels\": [");
 	for (unsigned int i = 0; i < et->mapping_count; i++) {
 		const char *label = et->mappings[i].label;
-		bool first = true, match = false;
 
-		/* as the text output: one label once, whichever range matches */
-		for (unsigned int j = 0; j < i; j++)
-			if (!strcmp(et->mappings[j].label, label)) {
-				first = false;
-				break;
-			}
-		if (!first)
-			continue;
-		for (unsigned int j = i; j < et->mapping_count && !match; j++) {
-			const struct ctf_enum_mapping *m = &et->mappings[j];
-
-			if (strcmp(m->label, label))
-				continue;
-			if (sgn)
-				match = (int64_t)v >= (int64_t)m->start &&
-					(int64_t)v <= (int64_t)m->end;
-			else
-				match = v >= m->start && v <= m->end;
-		}
-		if (!match)
+		if (!ctf_enum_label_matches(et, i, v))
 			continue;
 		if (printed++)
 			PUTL(b, ", ");

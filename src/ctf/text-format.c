@@ -469,34 +469,13 @@ static void put_integer(struct ctf_text_buf *b, const struct ctf_integer_type *i
 
 static void put_enum(struct ctf_text_buf *b, const struct ctf_enum_type *et, uint64_t v)
 {
-	bool sgn = et->container.is_signed;
 	unsigned int printed = 0;
 
 	PUTL(b, "( ");
 	for (unsigned int i = 0; i < et->mapping_count; i++) {
 		const char *label = et->mappings[i].label;
-		bool first = true, match = false;
 
-		/* Only the first declaration of a label stands for it. */
-		for (unsigned int j = 0; j < i; j++)
-			if (!strcmp(et->mappings[j].label, label)) {
-				first = false;
-				break;
-			}
-		if (!first)
-			continue;
-		for (unsigned int j = i; j < et->mapping_count && !match; j++) {
-			const struct ctf_enum_mapping *m = &et->mappings[j];
-
-			if (strcmp(m->label, label))
-				continue;
-			if (sgn)
-				match = (int64_t)v >= (int64_t)m->start &&
-					(int64_t)v <= (int64_t)m->end;
-			else
-				match = v >= m->start && v <= m->end;
-		}
-		if (!match)
+		if (!ctf_enum_label_matches(et, i, v))
 			continue;
 		if (printed++)
 			PUTL(b, ", ");

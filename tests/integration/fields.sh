@@ -215,5 +215,23 @@ else
 	check_fail "field declarations differ (diff above: - LTTng-UST, + trax)"
 fi
 
+# ---- 4. the reader: trax view prints what babeltrace2 prints ----------------
+# On both traces of this every-field-type program: LTTng-UST's (recorded
+# here, just above) and trax's.
+for tr in "$LTTNG_TEST_HOME/trace" "$TEST_TMP/trax"; do
+	for opts in "" "--clock-seconds --no-delta" "--names=all --fields=all" "--clock-cycles"; do
+		# shellcheck disable=SC2086
+		babeltrace2 $opts "$tr" >view.bt2 2>view.bt2.err || check_fail "babeltrace2 $opts $tr failed"
+		# shellcheck disable=SC2086
+		"$TRAX_BUILD/trax" view $opts "$tr" >view.trax 2>view.trax.err ||
+			check_fail "trax view $opts $tr failed: $(cat view.trax.err)"
+		cmp -s view.bt2 view.trax || {
+			diff view.bt2 view.trax | head -n 10 >&2
+			check_fail "trax view $opts and babeltrace2 differ on $tr (diff above)"
+		}
+	done
+done
+[ $errors -eq 0 ] && ok "trax view prints what babeltrace2 prints, on LTTng-UST's and trax's traces of this program"
+
 [ $errors -eq 0 ] || fail "$errors check(s) failed"
 ok "trax and LTTng-UST record the same $n payloads and log levels"

@@ -12,27 +12,6 @@
 
 #define PUTL(b, lit) ctf_text_put((b), (lit), sizeof(lit) - 1)
 
-static void put_u64(struct ctf_text_buf *b, uint64_t v)
-{
-	char buf[24], *e = buf + sizeof(buf), *p = e;
-
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	ctf_text_put(b, p, (size_t)(e - p));
-}
-
-static void put_s64(struct ctf_text_buf *b, int64_t v)
-{
-	if (v < 0) {
-		ctf_text_putc(b, '-');
-		put_u64(b, (uint64_t)0 - (uint64_t)v);
-	} else {
-		put_u64(b, (uint64_t)v);
-	}
-}
-
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
 static size_t utf8_len(const unsigned char *s, uint64_t n)
 {
@@ -149,9 +128,9 @@ static void put_float(struct ctf_text_buf *b, const struct ctf_float_type *ft, d
 static void put_int(struct ctf_text_buf *b, bool is_signed, uint64_t v)
 {
 	if (is_signed)
-		put_s64(b, (int64_t)v);
+		ctf_text_put_s64(b, (int64_t)v);
 	else
-		put_u64(b, v);
+		ctf_text_put_u64(b, v);
 }
 
 static void put_enum(struct ctf_text_buf *b, const struct ctf_enum_type *et, uint64_t v)
@@ -294,13 +273,13 @@ void ctf_json_print_event(struct ctf_text_buf *b, const struct ctf_packet *pkt,
 
 	PUTL(b, "{\"timestamp\": ");
 	if (has_ts)
-		put_s64(b, ns);
+		ctf_text_put_s64(b, ns);
 	else
 		PUTL(b, "null");
 	PUTL(b, ", \"name\": ");
 	put_cstring(b, ec && ec->name ? ec->name : "<unknown>");
 	PUTL(b, ", \"stream_id\": ");
-	put_u64(b, stream_id);
+	ctf_text_put_u64(b, stream_id);
 	PUTL(b, ", \"fields\": ");
 	if (ev->payload)
 		put_value(b, ev->payload);

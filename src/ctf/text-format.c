@@ -105,20 +105,20 @@ static inline char *u64_dec(char *end, uint64_t v)
 	return p;
 }
 
-static void put_u64(struct ctf_text_buf *b, uint64_t v)
+void ctf_text_put_u64(struct ctf_text_buf *b, uint64_t v)
 {
 	char buf[24], *e = buf + sizeof(buf), *p = u64_dec(e, v);
 
 	ctf_text_put(b, p, (size_t)(e - p));
 }
 
-static void put_s64(struct ctf_text_buf *b, int64_t v)
+void ctf_text_put_s64(struct ctf_text_buf *b, int64_t v)
 {
 	if (v < 0) {
 		ctf_text_putc(b, '-');
-		put_u64(b, (uint64_t)0 - (uint64_t)v);
+		ctf_text_put_u64(b, (uint64_t)0 - (uint64_t)v);
 	} else {
-		put_u64(b, (uint64_t)v);
+		ctf_text_put_u64(b, (uint64_t)v);
 	}
 }
 
@@ -461,9 +461,9 @@ static void put_integer(struct ctf_text_buf *b, const struct ctf_integer_type *i
 		return;
 	default:
 		if (it->is_signed)
-			put_s64(b, (int64_t)v);
+			ctf_text_put_s64(b, (int64_t)v);
 		else
-			put_u64(b, v);
+			ctf_text_put_u64(b, v);
 	}
 }
 
@@ -599,7 +599,7 @@ static void put_value(struct ctf_text_buf *b, const struct ctf_value *v, bool na
 				ctf_text_putc(b, ' ');
 			if (names) {
 				ctf_text_putc(b, '[');
-				put_u64(b, i);
+				ctf_text_put_u64(b, i);
 				PUTL(b, "] = ");
 			}
 			put_value(b, &v->u.list.items[i], names);
@@ -676,7 +676,7 @@ void ctf_text_print_event(struct ctf_text_printer *p, const struct ctf_text_trac
 					uint64_t d = (uint64_t)ns - p->last_ns;
 
 					ctf_text_putc(b, '+');
-					put_u64(b, d / 1000000000u);
+					ctf_text_put_u64(b, d / 1000000000u);
 					ctf_text_putc(b, '.');
 					put_u64_pad(b, d % 1000000000u, 9);
 				}
@@ -731,7 +731,7 @@ void ctf_text_print_event(struct ctf_text_printer *p, const struct ctf_text_trac
 		if (names)
 			PUTL(b, "trace:vpid = ");
 		ctf_text_putc(b, '(');
-		put_s64(b, t->vpid);
+		ctf_text_put_s64(b, t->vpid);
 		ctf_text_putc(b, ')');
 		dom = true;
 	}
@@ -741,7 +741,7 @@ void ctf_text_print_event(struct ctf_text_printer *p, const struct ctf_text_trac
 			PUTL(b, "loglevel = ");
 		puts_(b, loglevel_names[ec->loglevel]);
 		PUTL(b, " (");
-		put_s64(b, ec->loglevel);
+		ctf_text_put_s64(b, ec->loglevel);
 		ctf_text_putc(b, ')');
 		dom = true;
 	}

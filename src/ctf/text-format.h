@@ -42,6 +42,9 @@ int ctf_text_buf_flush(struct ctf_text_buf *b);
 void ctf_text_buf_free(struct ctf_text_buf *b);
 /* Makes room for n more bytes (flushing, or growing for one huge line). */
 void ctf_text_buf_reserve(struct ctf_text_buf *b, size_t n);
+/* Appends a number in decimal. */
+void ctf_text_put_u64(struct ctf_text_buf *b, uint64_t v);
+void ctf_text_put_s64(struct ctf_text_buf *b, int64_t v);
 
 static inline void ctf_text_put(struct ctf_text_buf *b, const char *s, size_t n)
 {

@@ -13,64 +13,6 @@
 
 #define NS_PER_S 1000000000LL
 
-/* ---- output buffer ---- */
-
-int ctf_text_buf_init(struct ctf_text_buf *b, int fd, size_t cap)
-{
-	memset(b, 0, sizeof(*b));
-	b->data = malloc(cap);
-	if (!b->data)
-		return -1;
-	b->cap = cap;
-	b->fd = fd;
-	return 0;
-}
-
-int ctf_text_buf_flush(struct ctf_text_buf *b)
-{
-	size_t off = 0;
-
-	while (off < b->len) {
-		ssize_t n = write(b->fd, b->data + off, b->len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (!b->error)
-				b->error = errno;
-			break;
-		}
-		off += (size_t)n;
-	}
-	b->len = 0;
-	return b->error ? -1 : 0;
-}
-
-void ctf_text_buf_free(struct ctf_text_buf *b)
-{
-	free(b->data);
-	b->data = NULL;
-	b->len = b->cap = 0;
-}
-
-void ctf_text_buf_reserve(struct ctf_text_buf *b, size_t n)
-{
-	if (b->cap - b->len >= n)
-		return;
-	ctf_text_buf_flush(b);
-	if (b->cap >= n)
-		return;
-	/* One value larger than the buffer: grow it. */
-	char *d = realloc(b->data, n);
-
-	if (!d) {
-		fprintf(stderr, "trax: out of memory\n");
-		exit(1);
-	}
-	b->data = d;
-	b->cap = n;
-}
-
 static inline void puts_(struct ctf_text_buf *b, const char *s)
 {
 	ctf_text_put(b, s, strlen(s));
@@ -78,54 +20,10 @@ static inline void puts_(struct ctf_text_buf *b, const char *s)
 
 #define PUTL(b, lit) ctf_text_put((b), (lit), sizeof(lit) - 1)
 
-/* "00" to "99": two digits per division in u64_dec() and the nanoseconds. */
-static const char digits2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/* Decimal digits of v at the end of buf[24]; returns the first one. */
-static inline char *u64_dec(char *end, uint64_t v)
-{
-	char *p = end;
-
-	while (v >= 100) {
-		unsigned r = (unsigned)(v % 100);
-
-		v /= 100;
-		p -= 2;
-		memcpy(p, digits2 + 2 * r, 2);
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, digits2 + 2 * v, 2);
-	} else {
-		*--p = (char)('0' + v);
-	}
-	return p;
-}
-
-void ctf_text_put_u64(struct ctf_text_buf *b, uint64_t v)
-{
-	char buf[24], *e = buf + sizeof(buf), *p = u64_dec(e, v);
-
-	ctf_text_put(b, p, (size_t)(e - p));
-}
-
-void ctf_text_put_s64(struct ctf_text_buf *b, int64_t v)
-{
-	if (v < 0) {
-		ctf_text_putc(b, '-');
-		ctf_text_put_u64(b, (uint64_t)0 - (uint64_t)v);
-	} else {
-		ctf_text_put_u64(b, (uint64_t)v);
-	}
-}
-
 /* v on at least width digits, zero-padded. */
 static void put_u64_pad(struct ctf_text_buf *b, uint64_t v, int width)
 {
-	char buf[24], *e = buf + sizeof(buf), *p = u64_dec(e, v);
+	char buf[24], *e = buf + sizeof(buf), *p = ctf_text_dec_u64(e, v);
 
 	while (e - p < width)
 		*--p = '0';
@@ -332,14 +230,14 @@ seconds:
 	if (neg)
 		buf[n++] = '-';
 	e = tmp + sizeof(tmp);
-	d = u64_dec(e, sec_abs);
+	d = ctf_text_dec_u64(e, sec_abs);
 	memcpy(buf + n, d, (size_t)(e - d));
 	n += (size_t)(e - d);
 nanos:
 	buf[n++] = '.';
 	/* nsec_abs < 10^9: nine digits, four pairs and one, zero-padded. */
 	for (int i = 7; i >= 1; i -= 2) {
-		memcpy(buf + n + (size_t)i, digits2 + 2 * (nsec_abs % 100), 2);
+		memcpy(buf + n + (size_t)i, ctf_text_digits2 + 2 * (nsec_abs % 100), 2);
 		nsec_abs /= 100;
 	}
 	buf[n] = (char)('0' + nsec_abs);

@@ -60,3 +60,11 @@ int ctf_clock_cycles_to_ns(const struct ctf_clock *clock, uint64_t cycles, int64
 	*ns = base;
 	return 0;
 }
+
+void ctf_clock_conv_init(struct ctf_clock_conv *cv, const struct ctf_clock *clock)
+{
+	cv->clock = clock;
+	/* at 1 GHz the value converts exactly: only the offset needs the general path */
+	cv->fast =
+	    clock && clock->freq == NS_PER_S && ctf_clock_cycles_to_ns(clock, 0, &cv->base) == 0;
+}

@@ -12,6 +12,7 @@
 
 #include "ctf/bitfield.h"
 #include "ctf/decode-clock.h"
+#include "ctf/decode-prog.h"
 
 static int fail(struct ctf_decode_ctx *c, uint64_t pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -126,250 +127,17 @@ static int decode_string(struct ctf_decode_ctx *c, struct ctf_value *out)
 	return 0;
 }
 
-/*
- * Fixed-layout structs. Most event payloads and contexts are structs of
- * integers only: given the struct's start (aligned to the struct's
- * alignment), every field's offset is then known in advance, so one bounds
- * check covers the whole struct and each field is a load at a constant
- * offset. A plan records those offsets; it is built once per struct type
- * (ctf-ir.h types carry no room for it, hence the side table keyed by type
- * pointer) and is NULL for structs of any other shape.
- */
-enum flat_load {
-	FLAT_LOAD8, /* byte-aligned, host byte order: a plain load */
-	FLAT_LOAD16,
-	FLAT_LOAD32,
-	FLAT_LOAD64,
-	FLAT_BITS_LE, /* anything else: the generic bit reads */
-	FLAT_BITS_BE,
-};
-
-struct flat_field {
-	const struct ctf_type *type;
-	uint64_t off; /* bits from the struct's start */
-	uint8_t size;
-	uint8_t load; /* enum flat_load */
-	bool is_signed;
-	bool clock; /* mapped to a clock: updates c->clock */
-};
-
-struct flat_plan {
-	uint64_t bits; /* the struct's size, from its (aligned) start */
-	unsigned int count;
-	struct flat_field f[];
-};
-
-struct plan_slot {
-	const struct ctf_type *type; /* NULL: empty slot */
-	struct flat_plan *plan;	     /* NULL: not a fixed-layout struct */
-};
-
-struct ctf_decode_plans {
-	struct plan_slot *slots;
-	size_t mask; /* slot count - 1 (a power of two) */
-	size_t used;
-};
-
-static inline size_t plan_hash(const struct ctf_type *t, size_t mask)
-{
-	return (size_t)(((uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ull >> 20) & mask;
-}
-
-static struct flat_plan *build_plan(const struct ctf_decode_ctx *c, const struct ctf_type *t)
-{
-	const struct ctf_struct_type *st = &t->u.structure;
-	struct flat_plan *p;
-	uint64_t off = 0;
-	unsigned int i;
-
-	if (st->field_count == 0 || (t->align & (t->align - 1)) != 0)
-		return NULL;
-	for (i = 0; i < st->field_count; i++) {
-		const struct ctf_type *f = st->fields[i].type;
-		const struct ctf_integer_type *it;
-
-		if (f->kind == CTF_TYPE_INTEGER)
-			it = &f->u.integer;
-		else if (f->kind == CTF_TYPE_ENUM)
-			it = &f->u.enumeration.container;
-		else
-			return NULL;
-		/* Offsets are only fixed when each field's alignment divides the struct's. */
-		if (it->size == 0 || it->size > 64 || f->align == 0 || t->align % f->align != 0)
-			return NULL;
-	}
-	p = malloc(sizeof(*p) + st->field_count * sizeof(p->f[0]));
-	if (!p)
-		return NULL;
-	p->count = st->field_count;
-	for (i = 0; i < st->field_count; i++) {
-		const struct ctf_type *f = st->fields[i].type;
-		const struct ctf_integer_type *it =
-		    f->kind == CTF_TYPE_INTEGER ? &f->u.integer : &f->u.enumeration.container;
-		struct flat_field *ff = &p->f[i];
-		enum ctf_byte_order bo =
-		    it->byte_order == CTF_BYTE_ORDER_UNSET ? c->trace_byte_order : it->byte_order;
-		bool native = (bo == CTF_BYTE_ORDER_BE) == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-
-		if (f->align > 1)
-			off = (off + f->align - 1) & ~(uint64_t)(f->align - 1);
-		ff->type = f;
-		ff->off = off;
-		ff->size = (uint8_t)it->size;
-		ff->is_signed = it->is_signed;
-		ff->clock = it->clock != NULL;
-		ff->load = bo == CTF_BYTE_ORDER_BE ? FLAT_BITS_BE : FLAT_BITS_LE;
-		if (native && off % 8 == 0) {
-			switch (it->size) {
-			case 8:
-				ff->load = FLAT_LOAD8;
-				break;
-			case 16:
-				ff->load = FLAT_LOAD16;
-				break;
-			case 32:
-				ff->load = FLAT_LOAD32;
-				break;
-			case 64:
-				ff->load = FLAT_LOAD64;
-				break;
-			}
-		}
-		off += it->size;
-	}
-	p->bits = off;
-	return p;
-}
-
-static bool plans_grow(struct ctf_decode_plans *ps)
-{
-	size_t n = ps->slots ? (ps->mask + 1) * 2 : 64, i;
-	struct plan_slot *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return false;
-	for (i = 0; ps->slots && i <= ps->mask; i++) {
-		size_t h;
-
-		if (!ps->slots[i].type)
-			continue;
-		for (h = plan_hash(ps->slots[i].type, n - 1); slots[h].type; h = (h + 1) & (n - 1))
-			;
-		slots[h] = ps->slots[i];
-	}
-	free(ps->slots);
-	ps->slots = slots;
-	ps->mask = n - 1;
-	return true;
-}
-
-/* The plan of struct type t, NULL when it has none (or memory runs out: the slow path works). */
-static struct flat_plan *plan_of(struct ctf_decode_ctx *c, const struct ctf_type *t)
-{
-	struct ctf_decode_plans *ps = c->plans;
-	size_t h;
-
-	if (__builtin_expect(ps != NULL, 1)) {
-		for (h = plan_hash(t, ps->mask); ps->slots[h].type; h = (h + 1) & ps->mask)
-			if (ps->slots[h].type == t)
-				return ps->slots[h].plan;
-	} else {
-		ps = c->plans = calloc(1, sizeof(*ps));
-		if (!ps)
-			return NULL;
-	}
-	if ((ps->used + 1) * 2 > (ps->slots ? ps->mask + 1 : 0) && !plans_grow(ps))
-		return NULL;
-	for (h = plan_hash(t, ps->mask); ps->slots[h].type; h = (h + 1) & ps->mask)
-		;
-	ps->slots[h].type = t;
-	ps->slots[h].plan = build_plan(c, t);
-	ps->used++;
-	return ps->slots[h].plan;
-}
-
 void ctf_decode_ctx_release(struct ctf_decode_ctx *c)
 {
-	struct ctf_decode_plans *ps = c->plans;
-	size_t i;
-
-	if (!ps)
-		return;
-	for (i = 0; ps->slots && i <= ps->mask; i++)
-		free(ps->slots[i].plan);
-	free(ps->slots);
-	free(ps);
-	c->plans = NULL;
-}
-
-/*
- * Decodes a fixed-layout struct at c->pos (already aligned). Returns false,
- * having read nothing, when the struct does not fit in the packet: the
- * field-by-field path then reports the exact fault.
- */
-static inline bool decode_flat(struct ctf_decode_ctx *c, const struct flat_plan *p,
-			       struct ctf_value *out)
-{
-	const uint8_t *base;
-	struct ctf_value *items;
-	uint64_t pos = c->pos;
-	unsigned int i;
-
-	if (p->bits > c->limit - pos || (items = ctf_value_pool_alloc(c->pool, p->count)) == NULL)
-		return false;
-	base = c->buf + pos / 8;
-	for (i = 0; i < p->count; i++) {
-		const struct flat_field *f = &p->f[i];
-		uint64_t v;
-
-		switch (f->load) {
-		case FLAT_LOAD8:
-			v = base[f->off / 8];
-			break;
-		case FLAT_LOAD16: {
-			uint16_t x;
-
-			memcpy(&x, base + f->off / 8, sizeof(x));
-			v = x;
-			break;
-		}
-		case FLAT_LOAD32: {
-			uint32_t x;
-
-			memcpy(&x, base + f->off / 8, sizeof(x));
-			v = x;
-			break;
-		}
-		case FLAT_LOAD64:
-			memcpy(&v, base + f->off / 8, sizeof(v));
-			break;
-		case FLAT_BITS_BE:
-			v = ctf_bits_read_be(c->buf, pos + f->off, f->size);
-			break;
-		default:
-			v = ctf_bits_read_le(c->buf, pos + f->off, f->size);
-			break;
-		}
-		if (f->clock)
-			c->clock = ctf_clock_update(c->clock, v, f->size);
-		items[i].type = f->type;
-		items[i].u.u = f->is_signed ? (uint64_t)ctf_bits_sign_extend(v, f->size) : v;
-	}
-	out->u.list.items = items;
-	out->u.list.count = p->count;
-	c->pos = pos + p->bits;
-	return true;
+	ctf_decode_progs_free(c);
 }
 
 static int decode_struct(struct ctf_decode_ctx *c, const struct ctf_type *t, struct ctf_value *out)
 {
-	const struct flat_plan *p = plan_of(c, t);
 	const struct ctf_struct_type *st = &t->u.structure;
 	struct ctf_value *items;
 	unsigned int i;
 
-	if (p && decode_flat(c, p, out))
-		return 0;
 	items = ctf_value_pool_alloc(c->pool, st->field_count);
 	if (!items)
 		return fail(c, c->pos, "too many fields in one event (or out of memory)");
@@ -434,9 +202,8 @@ static int decode_elements(struct ctf_decode_ctx *c, const struct ctf_type *elem
 	return 0;
 }
 
-/* The value a sequence length or variant tag path designates, NULL when not decoded. */
-static const struct ctf_value *lookup(const struct ctf_decode_ctx *c,
-				      const struct ctf_field_path *p)
+const struct ctf_value *ctf_decode_lookup(const struct ctf_decode_ctx *c,
+					  const struct ctf_field_path *p)
 {
 	const struct ctf_value *v;
 	unsigned int i;
@@ -480,7 +247,7 @@ static const struct ctf_value *lookup(const struct ctf_decode_ctx *c,
 static int decode_sequence(struct ctf_decode_ctx *c, const struct ctf_sequence_type *sq,
 			   struct ctf_value *out)
 {
-	const struct ctf_value *len = lookup(c, &sq->length);
+	const struct ctf_value *len = ctf_decode_lookup(c, &sq->length);
 
 	if (!len || (len->type->kind != CTF_TYPE_INTEGER && len->type->kind != CTF_TYPE_ENUM))
 		return fail(c, c->pos, "the length of a sequence (%s) is not a decoded integer",
@@ -497,7 +264,7 @@ static int decode_sequence(struct ctf_decode_ctx *c, const struct ctf_sequence_t
 static int decode_variant(struct ctf_decode_ctx *c, const struct ctf_variant_type *vt,
 			  struct ctf_value *out)
 {
-	const struct ctf_value *tag = lookup(c, &vt->tag);
+	const struct ctf_value *tag = ctf_decode_lookup(c, &vt->tag);
 	const struct ctf_enum_type *e;
 	int64_t best = -1;
 	unsigned int i;
@@ -574,8 +341,21 @@ int ctf_decode_field(struct ctf_decode_ctx *c, const struct ctf_type *t, struct 
 int ctf_decode_scope(struct ctf_decode_ctx *c, enum ctf_scope scope, const struct ctf_type *t,
 		     struct ctf_value **out)
 {
-	struct ctf_value *root = ctf_value_pool_alloc(c->pool, 1);
+	struct ctf_decode_prog *p = ctf_decode_prog_get(c, scope, t);
+	struct ctf_value *root;
 
+	if (p) {
+		int st;
+
+		root = ctf_decode_prog_root(p, 0);
+		st = ctf_decode_prog_run(p, c);
+		if (st <= 0) {
+			*out = root;
+			return st;
+		}
+		/* it gave up: the generic decoder finds (and names) the fault */
+	}
+	root = ctf_value_pool_alloc(c->pool, 1);
 	if (!root)
 		return fail(c, c->pos, "out of memory");
 	root->type = t;

@@ -14,7 +14,7 @@
 #include "ctf/ctf-value.h"
 #include "ctf/decode-pool.h"
 
-struct ctf_decode_plans;
+struct ctf_decode_progs;
 
 /* The state of a decoding in progress, set up by the stream reader. */
 struct ctf_decode_ctx {
@@ -30,11 +30,10 @@ struct ctf_decode_ctx {
 	const struct ctf_value *roots[CTF_SCOPE_COUNT];
 	uint64_t clock; /* the stream's clock value, updated by mapped fields */
 	/*
-	 * What decode-field.c worked out once per struct type (fixed layout or
-	 * not), keyed by type pointer; built lazily, NULL until the first
-	 * struct. Freed by ctf_decode_ctx_release().
+	 * The scope types compiled so far (decode-prog.h), built lazily, NULL
+	 * until the first scope. Freed by ctf_decode_ctx_release().
 	 */
-	struct ctf_decode_plans *plans;
+	struct ctf_decode_progs *progs;
 	/* On error: */
 	uint64_t err_pos; /* bit offset of the fault, from buf */
 	char err[256];	  /* what is wrong */
@@ -52,7 +51,14 @@ int ctf_decode_scope(struct ctf_decode_ctx *c, enum ctf_scope scope, const struc
 /* Decodes one field of type t at c->pos into *out; as above. */
 int ctf_decode_field(struct ctf_decode_ctx *c, const struct ctf_type *t, struct ctf_value *out);
 
-/* Frees what the decodings with c kept (c->plans); c stays usable. */
+/*
+ * The value a sequence length or variant tag path designates among the
+ * scopes decoded (c->roots), NULL when it is not decoded.
+ */
+const struct ctf_value *ctf_decode_lookup(const struct ctf_decode_ctx *c,
+					  const struct ctf_field_path *p);
+
+/* Frees what the decodings with c kept (c->progs); c stays usable. */
 void ctf_decode_ctx_release(struct ctf_decode_ctx *c);
 
 #endif /* TRAX_CTF_DECODE_FIELD_H */

@@ -14,11 +14,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ctf/decode-prog.h"
+
 enum reader_state {
 	STATE_NEED_PACKET = 0,
 	STATE_IN_PACKET,
 	STATE_DONE,
 	STATE_FAILED,
+};
+
+/* Bodies cached per event ID below this; classes with larger IDs go the generic way. */
+#define BODY_CACHE_IDS 4096
+
+/*
+ * An event class's body: stream.event.context, event.context and
+ * event.fields (those declared) compiled into one program (decode-prog.h).
+ */
+struct event_body {
+	bool built;
+	const struct ctf_event_class *cls; /* NULL: no class has this ID */
+	struct ctf_decode_prog *prog;	   /* NULL: decoded scope by scope */
+	unsigned int nscopes;
+	enum ctf_scope scopes[3];
+	struct ctf_value *roots[3]; /* the program's value of each scope */
 };
 
 /* What the reader precomputes per stream class, to find event IDs fast. */
@@ -28,6 +46,11 @@ struct ctf_stream_class_info {
 	int id_field;	  /* index of the header's top-level `id`, -1 */
 	int v_field;	  /* index of the header's top-level variant `v`, -1 */
 	int *v_option_id; /* per option of `v`: index of `id` in it, -1 */
+	/* the event header's program (NULL: none, or the generic decoder) and its value */
+	bool header_built;
+	struct ctf_decode_prog *header_prog;
+	struct ctf_value *header_root;
+	struct event_body *bodies; /* by event ID, BODY_CACHE_IDS of them, allocated on use */
 };
 
 static int field_index(const struct ctf_type *t, const char *name)
@@ -188,8 +211,14 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 	if (r->map)
 		munmap((void *)r->map, r->file_size);
 	if (r->info)
-		for (i = 0; i < r->trace->stream_count; i++)
+		for (i = 0; i < r->trace->stream_count; i++) {
 			free(r->info[i].v_option_id);
+			ctf_decode_prog_free(r->info[i].header_prog);
+			if (r->info[i].bodies)
+				for (unsigned int k = 0; k < BODY_CACHE_IDS; k++)
+					ctf_decode_prog_free(r->info[i].bodies[k].prog);
+			free(r->info[i].bodies);
+		}
 	free(r->info);
 	free(r->index);
 	ctf_value_pool_free(&r->packet_pool);
@@ -336,7 +365,8 @@ static int read_packet(struct ctf_stream_reader *r)
 		sc = t->streams[0];
 	}
 	p->stream_class = sc;
-	p->clock = info_of(r, sc)->clock;
+	r->cur_info = info_of(r, sc);
+	p->clock = r->cur_info->clock;
 	if (sc->packet_context) {
 		if (ctf_decode_scope(c, CTF_SCOPE_PACKET_CONTEXT, sc->packet_context, &v))
 			return fail_decode(r);
@@ -419,39 +449,56 @@ static bool event_id(const struct ctf_stream_class_info *info, const struct ctf_
 	return found;
 }
 
-static int read_event(struct ctf_stream_reader *r)
+/* The body of event class ID id of the packet's stream class, NULL when not cached. */
+static struct event_body *body_of(struct ctf_stream_reader *r, struct ctf_stream_class_info *info,
+				  uint64_t id)
+{
+	const struct ctf_stream_class *sc = r->packet.stream_class;
+	const struct ctf_type *types[3];
+	struct event_body *b;
+
+	if (id >= BODY_CACHE_IDS)
+		return NULL;
+	if (!info->bodies) {
+		info->bodies = calloc(BODY_CACHE_IDS, sizeof(*info->bodies));
+		if (!info->bodies)
+			return NULL;
+	}
+	b = &info->bodies[id];
+	if (b->built)
+		return b;
+	b->built = true;
+	b->cls = ctf_stream_event(sc, id);
+	if (!b->cls)
+		return b;
+	if (sc->event_context) {
+		types[b->nscopes] = sc->event_context;
+		b->scopes[b->nscopes++] = CTF_SCOPE_EVENT_COMMON_CONTEXT;
+	}
+	if (b->cls->context) {
+		types[b->nscopes] = b->cls->context;
+		b->scopes[b->nscopes++] = CTF_SCOPE_EVENT_CONTEXT;
+	}
+	if (b->cls->fields) {
+		types[b->nscopes] = b->cls->fields;
+		b->scopes[b->nscopes++] = CTF_SCOPE_EVENT_FIELDS;
+	}
+	if (b->nscopes)
+		b->prog =
+		    ctf_decode_prog_build(types, b->scopes, b->nscopes, r->ctx.trace_byte_order);
+	for (unsigned int i = 0; b->prog && i < b->nscopes; i++)
+		b->roots[i] = ctf_decode_prog_root(b->prog, i);
+	return b;
+}
+
+/* The body's scopes one by one, the generic way. */
+static int read_body(struct ctf_stream_reader *r)
 {
 	struct ctf_decode_ctx *c = &r->ctx;
 	struct ctf_event *e = &r->event;
 	const struct ctf_stream_class *sc = r->packet.stream_class;
-	const struct ctf_stream_class_info *info = info_of(r, sc);
-	uint64_t start = c->pos, id = 0;
 	struct ctf_value *v;
 
-	memset(e, 0, sizeof(*e));
-	e->bit_offset = start;
-	ctf_value_pool_reset(&r->event_pool);
-	c->pool = &r->event_pool;
-	c->roots[CTF_SCOPE_EVENT_HEADER] = NULL;
-	c->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT] = NULL;
-	c->roots[CTF_SCOPE_EVENT_CONTEXT] = NULL;
-	c->roots[CTF_SCOPE_EVENT_FIELDS] = NULL;
-	if (sc->event_header) {
-		if (ctf_decode_scope(c, CTF_SCOPE_EVENT_HEADER, sc->event_header, &v))
-			return fail_decode(r);
-		e->header = v;
-	}
-	if (!e->header || !event_id(info, e->header, &id)) {
-		if (sc->event_count != 1)
-			return fail_at(r, start, "event without an id among %u event classes",
-				       sc->event_count);
-		e->cls = sc->events[0];
-	} else {
-		e->cls = ctf_stream_event(sc, id);
-		if (!e->cls)
-			return fail_at(r, start, "no event class with id %llu in stream class %llu",
-				       (unsigned long long)id, (unsigned long long)sc->id);
-	}
 	if (sc->event_context) {
 		if (ctf_decode_scope(c, CTF_SCOPE_EVENT_COMMON_CONTEXT, sc->event_context, &v))
 			return fail_decode(r);
@@ -467,6 +514,89 @@ static int read_event(struct ctf_stream_reader *r)
 			return fail_decode(r);
 		e->payload = v;
 	}
+	return 0;
+}
+
+static int read_event(struct ctf_stream_reader *r)
+{
+	struct ctf_decode_ctx *c = &r->ctx;
+	struct ctf_event *e = &r->event;
+	const struct ctf_stream_class *sc = r->packet.stream_class;
+	struct ctf_stream_class_info *info = r->cur_info;
+	uint64_t start = c->pos, id = 0;
+	struct event_body *body = NULL;
+	struct ctf_value *v;
+	int st;
+
+	e->cls = NULL;
+	e->bit_offset = start;
+	e->header = e->stream_context = e->context = e->payload = NULL;
+	ctf_value_pool_reset(&r->event_pool);
+	c->pool = &r->event_pool;
+	c->roots[CTF_SCOPE_EVENT_HEADER] = NULL;
+	c->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT] = NULL;
+	c->roots[CTF_SCOPE_EVENT_CONTEXT] = NULL;
+	c->roots[CTF_SCOPE_EVENT_FIELDS] = NULL;
+	if (sc->event_header) {
+		const enum ctf_scope hs = CTF_SCOPE_EVENT_HEADER;
+
+		if (!info->header_built) {
+			info->header_built = true;
+			info->header_prog =
+			    ctf_decode_prog_build(&sc->event_header, &hs, 1, c->trace_byte_order);
+			if (info->header_prog)
+				info->header_root = ctf_decode_prog_root(info->header_prog, 0);
+		}
+		st = info->header_prog ? ctf_decode_prog_run(info->header_prog, c) : 1;
+		if (st < 0)
+			return fail_decode(r);
+		if (st == 0)
+			e->header = info->header_root;
+		else if (ctf_decode_scope(c, CTF_SCOPE_EVENT_HEADER, sc->event_header, &v))
+			return fail_decode(r);
+		else
+			e->header = v;
+	}
+	if (!e->header || !event_id(info, e->header, &id)) {
+		if (sc->event_count != 1)
+			return fail_at(r, start, "event without an id among %u event classes",
+				       sc->event_count);
+		e->cls = sc->events[0];
+		id = e->cls->id;
+	} else {
+		body = id < BODY_CACHE_IDS && info->bodies && info->bodies[id].built
+			   ? &info->bodies[id]
+			   : body_of(r, info, id);
+		e->cls = body ? body->cls : ctf_stream_event(sc, id);
+		if (!e->cls)
+			return fail_at(r, start, "no event class with id %llu in stream class %llu",
+				       (unsigned long long)id, (unsigned long long)sc->id);
+	}
+	if (!body && id < BODY_CACHE_IDS && e->cls->id == id)
+		body = body_of(r, info, id);
+	st = 1;
+	if (body && body->prog) {
+		st = ctf_decode_prog_run(body->prog, c);
+		if (st < 0)
+			return fail_decode(r);
+		for (unsigned int i = 0; st == 0 && i < body->nscopes; i++) {
+			v = body->roots[i];
+			switch (body->scopes[i]) {
+			case CTF_SCOPE_EVENT_COMMON_CONTEXT:
+				e->stream_context = v;
+				break;
+			case CTF_SCOPE_EVENT_CONTEXT:
+				e->context = v;
+				break;
+			default:
+				e->payload = v;
+				break;
+			}
+		}
+	}
+	/* no program, or it gave up: the generic decoder (which names any fault) */
+	if (st > 0 && read_body(r))
+		return CTF_STREAM_ERROR;
 	/* An event of no bits would be read again forever. */
 	if (c->pos == start)
 		return fail_at(r, start, "event \"%s\" takes no bits: the packet cannot be read",

@@ -109,7 +109,8 @@ struct ctf_stream_reader {
 	struct ctf_decode_ctx ctx;
 	struct ctf_value_pool packet_pool;
 	struct ctf_value_pool event_pool;
-	struct ctf_stream_class_info *info; /* per stream class of the trace */
+	struct ctf_stream_class_info *info;	/* per stream class of the trace */
+	struct ctf_stream_class_info *cur_info; /* the current packet's */
 };
 
 /*

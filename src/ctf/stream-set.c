@@ -262,11 +262,13 @@ static int check_clocks(struct ctf_stream_set *ss)
 	return 0;
 }
 
-static int clock_ns(struct ctf_stream_set *ss, const struct ctf_ss_file *f, uint64_t v, int64_t *ns)
+static int clock_ns(struct ctf_stream_set *ss, struct ctf_ss_file *f, uint64_t v, int64_t *ns)
 {
 	const struct ctf_clock *c = f->sr->packet.clock;
 
-	if (ctf_clock_cycles_to_ns(c, v, ns) == 0)
+	if (__builtin_expect(f->conv.clock != c, 0))
+		ctf_clock_conv_init(&f->conv, c);
+	if (ctf_clock_conv_ns(&f->conv, v, ns) == 0)
 		return 0;
 	set_error(ss,
 		  "%s: packet at byte %llu: clock value %llu of clock `%s` does not fit a "
@@ -521,6 +523,23 @@ int ctf_ss_open(struct ctf_stream_set *ss, bool skip, int64_t min_ns)
 	return 0;
 }
 
+/*
+ * Whether the first stream, whose key just grew, is still before both its
+ * children (strictly: ties need the full comparison): then the heap is in
+ * order as it is. Streams mostly hold runs of consecutive events, so this
+ * spares most sifts.
+ */
+static inline bool stays_first(const struct ctf_merge_heap *h)
+{
+	const struct ctf_ss_stream *top = h->items[0];
+
+	if (h->count > 1 && ((const struct ctf_ss_stream *)h->items[1])->key <= top->key)
+		return false;
+	if (h->count > 2 && ((const struct ctf_ss_stream *)h->items[2])->key <= top->key)
+		return false;
+	return true;
+}
+
 int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 {
 	/* the stream returned last is advanced only now: its item stays valid until then */
@@ -532,7 +551,7 @@ int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 			return -1;
 		if (st == 0)
 			ctf_merge_pop(&ss->heap);
-		else
+		else if (!stays_first(&ss->heap))
 			ctf_merge_top_changed(&ss->heap);
 	}
 	*s = ss->heap_ready ? ctf_merge_top(&ss->heap) : NULL;

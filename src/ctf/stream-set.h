@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctf/decode-clock.h"
 #include "ctf/decode-stream.h"
 #include "ctf/merge.h"
 #include "ctf/metadata-read.h"
@@ -48,6 +49,7 @@ struct ctf_ss_file {
 	bool has_instance;
 	uint64_t instance;
 	size_t order;
+	struct ctf_clock_conv conv; /* of the current packet's clock */
 };
 
 enum ctf_ss_discard_kind {

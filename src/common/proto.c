@@ -1,0 +1,425 @@
+/*
+ * proto.c - framing, checking and descriptor passing of traxd's messages
+ * (see proto.h).
+ */
+#include "common/proto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Once a header has come, the rest of the message must follow within this. */
+#define REST_TIMEOUT_MS 5000
+
+struct wire_header {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t len;
+	uint32_t seq;
+};
+
+void trax_msg_init(struct trax_msg *m, uint16_t type)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = type;
+	for (unsigned int i = 0; i < TRAX_MSG_MAX_FDS; i++)
+		m->fds[i] = -1;
+}
+
+void trax_msg_free(struct trax_msg *m)
+{
+	for (unsigned int i = 0; i < m->nfds; i++)
+		if (m->fds[i] >= 0)
+			close(m->fds[i]);
+	free(m->data);
+	m->data = NULL;
+	m->len = m->cap = 0;
+	m->nfds = 0;
+}
+
+static bool reserve(struct trax_msg *m, size_t n)
+{
+	size_t cap;
+	char *d;
+
+	if (m->len + n <= m->cap)
+		return true;
+	if (m->len + n > TRAX_MSG_MAX_PAYLOAD)
+		return false;
+	cap = m->cap ? m->cap : 256;
+	while (cap < m->len + n)
+		cap *= 2;
+	if (cap > TRAX_MSG_MAX_PAYLOAD)
+		cap = TRAX_MSG_MAX_PAYLOAD;
+	d = realloc(m->data, cap);
+	if (!d)
+		return false;
+	m->data = d;
+	m->cap = (uint32_t)cap;
+	return true;
+}
+
+bool trax_msg_add(struct trax_msg *m, const char *key, const char *fmt, ...)
+{
+	size_t klen = strlen(key);
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || klen == 0 || strchr(key, '=') || !reserve(m, klen + 1 + (size_t)n + 1)) {
+		m->oom = true;
+		return false;
+	}
+	memcpy(m->data + m->len, key, klen);
+	m->data[m->len + klen] = '=';
+	va_start(ap, fmt);
+	vsnprintf(m->data + m->len + klen + 1, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	/* a value may not hold a NUL: it would end the string early */
+	m->len += (uint32_t)(klen + 1 + strlen(m->data + m->len + klen + 1) + 1);
+	return true;
+}
+
+bool trax_msg_add_u64(struct trax_msg *m, const char *key, uint64_t v)
+{
+	return trax_msg_add(m, key, "%llu", (unsigned long long)v);
+}
+
+int trax_msg_send(int sock, const struct trax_msg *m, const int *fds, unsigned int nfds)
+{
+	struct wire_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, m->type, m->len, m->seq};
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * TRAX_MSG_MAX_FDS)];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov[2] = {{&h, sizeof(h)}, {m->data, m->len}};
+	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = m->len ? 2 : 1};
+	size_t total = sizeof(h) + m->len, sent = 0;
+
+	if (m->oom)
+		return -ENOMEM;
+	if (nfds > TRAX_MSG_MAX_FDS)
+		return -EINVAL;
+	if (nfds) {
+		struct cmsghdr *c;
+
+		memset(&ctl, 0, sizeof(ctl));
+		mh.msg_control = ctl.buf;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
+	}
+	while (sent < total) {
+		ssize_t n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		sent += (size_t)n;
+		/* descriptors go with the first bytes only; skip what was sent */
+		mh.msg_control = NULL;
+		mh.msg_controllen = 0;
+		while (mh.msg_iovlen && (size_t)n >= mh.msg_iov[0].iov_len) {
+			n -= (ssize_t)mh.msg_iov[0].iov_len;
+			mh.msg_iov++;
+			mh.msg_iovlen--;
+		}
+		if (mh.msg_iovlen) {
+			mh.msg_iov[0].iov_base = (char *)mh.msg_iov[0].iov_base + n;
+			mh.msg_iov[0].iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until sock is readable before deadline (-1: forever): 0 or -errno. */
+static int wait_readable(int sock, int64_t deadline)
+{
+	for (;;) {
+		struct pollfd p = {.fd = sock, .events = POLLIN};
+		int t = -1, n;
+
+		if (deadline >= 0) {
+			int64_t left = deadline - now_ms();
+
+			t = left > 0 ? (int)(left > 1000000 ? 1000000 : left) : 0;
+		}
+		n = poll(&p, 1, t);
+		if (n > 0)
+			return 0;
+		if (n == 0)
+			return -ETIMEDOUT;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+/* Reads exactly n bytes, keeping the descriptors that come with them. */
+static int read_full(int sock, void *buf, size_t n, struct trax_msg *m, int64_t deadline)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		union {
+			char buf[CMSG_SPACE(sizeof(int) * TRAX_MSG_MAX_FDS)];
+			struct cmsghdr align;
+		} ctl;
+		struct iovec iov = {(char *)buf + got, n - got};
+		struct msghdr mh = {.msg_iov = &iov,
+				    .msg_iovlen = 1,
+				    .msg_control = ctl.buf,
+				    .msg_controllen = sizeof(ctl.buf)};
+		ssize_t r;
+		int err = wait_readable(sock, deadline);
+
+		if (err)
+			return got == 0 && err == -ETIMEDOUT ? err
+							     : (err == -ETIMEDOUT ? -EPROTO : err);
+		r = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+		if (r < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return got == 0 ? -ECONNRESET : -EPROTO;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+			size_t k;
+
+			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+				continue;
+			k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			for (size_t i = 0; i < k; i++) {
+				int fd;
+
+				memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+				if (m->nfds < TRAX_MSG_MAX_FDS)
+					m->fds[m->nfds++] = fd;
+				else
+					close(fd);
+			}
+		}
+		if (mh.msg_flags & MSG_CTRUNC)
+			return -EPROTO;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* A payload is well formed: NUL-terminated "key=value" strings, keys not empty. */
+static bool payload_valid(const char *d, uint32_t len)
+{
+	uint32_t i = 0;
+
+	if (len == 0)
+		return true;
+	if (d[len - 1] != '\0')
+		return false;
+	while (i < len) {
+		const char *s = d + i;
+		size_t n = strlen(s);
+		const char *eq = memchr(s, '=', n);
+
+		if (!eq || eq == s)
+			return false;
+		i += (uint32_t)n + 1;
+	}
+	return true;
+}
+
+int trax_msg_recv(int sock, struct trax_msg *m, int timeout_ms)
+{
+	struct wire_header h;
+	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	int err;
+
+	trax_msg_init(m, 0);
+	err = read_full(sock, &h, sizeof(h), m, deadline);
+	if (err)
+		goto fail;
+	err = -EPROTO;
+	if (h.magic != TRAX_PROTO_MAGIC || h.version != TRAX_PROTO_VERSION ||
+	    h.len > TRAX_MSG_MAX_PAYLOAD)
+		goto fail;
+	m->type = h.type;
+	m->seq = h.seq;
+	if (h.len) {
+		m->data = malloc(h.len);
+		if (!m->data) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		m->cap = m->len = h.len;
+		err = read_full(sock, m->data, h.len, m, now_ms() + REST_TIMEOUT_MS);
+		if (err == -ETIMEDOUT || err == -ECONNRESET)
+			err = -EPROTO;
+		if (err)
+			goto fail;
+		if (!payload_valid(m->data, m->len)) {
+			err = -EPROTO;
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	trax_msg_free(m);
+	return err;
+}
+
+const char *trax_msg_first(const struct trax_msg *m)
+{
+	return m->len ? m->data : NULL;
+}
+
+const char *trax_msg_next(const struct trax_msg *m, const char *kv)
+{
+	const char *n = kv + strlen(kv) + 1;
+
+	return n < m->data + m->len ? n : NULL;
+}
+
+const char *trax_kv_value(const char *kv, const char *key)
+{
+	size_t k = strlen(key);
+
+	return strncmp(kv, key, k) == 0 && kv[k] == '=' ? kv + k + 1 : NULL;
+}
+
+const char *trax_msg_get_after(const struct trax_msg *m, const char *from, const char *key,
+			       const char **found)
+{
+	const char *kv = from ? trax_msg_next(m, from) : trax_msg_first(m);
+
+	for (; kv; kv = trax_msg_next(m, kv)) {
+		const char *v = trax_kv_value(kv, key);
+
+		if (v) {
+			if (found)
+				*found = kv;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+const char *trax_msg_get(const struct trax_msg *m, const char *key)
+{
+	return trax_msg_get_after(m, NULL, key, NULL);
+}
+
+bool trax_msg_get_u64(const struct trax_msg *m, const char *key, uint64_t *v)
+{
+	const char *s = trax_msg_get(m, key);
+	char *end;
+	unsigned long long x;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*v = x;
+	return true;
+}
+
+int trax_msg_take_fd(struct trax_msg *m, unsigned int i)
+{
+	int fd;
+
+	if (i >= m->nfds)
+		return -1;
+	fd = m->fds[i];
+	m->fds[i] = -1;
+	return fd;
+}
+
+static int fill_addr(struct sockaddr_un *a, const char *path)
+{
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(a->sun_path))
+		return -ENAMETOOLONG;
+	strcpy(a->sun_path, path);
+	return 0;
+}
+
+int trax_sock_connect(const char *path)
+{
+	struct sockaddr_un a;
+	int fd, err = fill_addr(&a, path);
+
+	if (err)
+		return err;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int trax_sock_listen(const char *path, int mode)
+{
+	struct sockaddr_un a;
+	int fd, err = fill_addr(&a, path);
+
+	if (err)
+		return err;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	/* the caller holds the daemon lock: a socket file left here is stale */
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || chmod(path, (mode_t)mode) < 0 ||
+	    listen(fd, 128) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int trax_sock_peer(int sock, int *pid, int *uid, int *gid)
+{
+	struct ucred cr;
+	socklen_t n = sizeof(cr);
+
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cr, &n) < 0)
+		return -errno;
+	if (pid)
+		*pid = cr.pid;
+	if (uid)
+		*uid = (int)cr.uid;
+	if (gid)
+		*gid = (int)cr.gid;
+	return 0;
+}

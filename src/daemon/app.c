@@ -1,0 +1,408 @@
+/*
+ * app.c - registered applications: their registration (hello, event
+ * descriptions), and the orders that give them channels and bind their
+ * events (docs/daemon.md, "Application -> traxd" and back).
+ *
+ * Nothing an application says is trusted: its identity comes from
+ * SO_PEERCRED, every description is checked (kinds, sizes, names) before
+ * it can reach a metadata file, and an application that breaks the
+ * protocol is dropped.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "daemon/traxd.h"
+
+/* An application that does not read its orders within this is dropped. */
+#define APP_SEND_TIMEOUT_S 2
+
+void app_accept(int listen_fd)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	struct timeval tv = {APP_SEND_TIMEOUT_S, 0};
+	struct app *a;
+	int fd, pid, uid, gid;
+
+	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (trax_sock_peer(fd, &pid, &uid, &gid) < 0 ||
+	    (!traxd.is_root && (uid_t)uid != traxd.uid && uid != 0) ||
+	    traxd.napps >= TRAXD_MAX_APPS) {
+		close(fd);
+		return;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		close(fd);
+		return;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	a->fd = fd;
+	a->pid = pid;
+	a->uid = uid;
+	a->gid = gid;
+	a->next_handle = 1;
+	a->next_seq = 1;
+	snprintf(a->procname, sizeof(a->procname), "pid%d", pid);
+	ev.data.ptr = a;
+	if (epoll_ctl(traxd.epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		close(fd);
+		free(a);
+		return;
+	}
+	a->next = traxd.apps;
+	traxd.apps = a;
+	traxd.napps++;
+	traxd_log("application %d (uid %d) connected", pid, uid);
+}
+
+void app_drop(struct app *a, const char *why)
+{
+	struct app **pp;
+
+	traxd_log("application %d dropped: %s", a->pid, why);
+	epoll_ctl(traxd.epoll_fd, EPOLL_CTL_DEL, a->fd, NULL);
+	close(a->fd);
+	for (struct session *s = traxd.sessions; s; s = s->next)
+		trace_app_gone(s, a);
+	for (pp = &traxd.apps; *pp; pp = &(*pp)->next)
+		if (*pp == a) {
+			*pp = a->next;
+			break;
+		}
+	traxd.napps--;
+	for (uint32_t i = 0; i < a->nevents; i++)
+		app_event_free(&a->events[i]);
+	for (uint32_t i = 0; i < a->nchans; i++)
+		free(a->chans[i].bound);
+	free(a->events);
+	free(a->chans);
+	free(a);
+}
+
+static bool handle_events(struct app *a, const struct trax_msg *m)
+{
+	const char *kv = trax_msg_first(m);
+
+	while (kv) {
+		struct app_event e;
+
+		if (!app_event_parse(m, &kv, a->nevents, &e))
+			return false;
+		if (a->nevents == a->cap_events) {
+			uint32_t cap = a->cap_events ? a->cap_events * 2 : 64;
+			struct app_event *n = realloc(a->events, cap * sizeof(*n));
+
+			if (!n) {
+				app_event_free(&e);
+				return false;
+			}
+			a->events = n;
+			a->cap_events = cap;
+		}
+		/* descriptors point into the array: fix them after a move */
+		a->events[a->nevents++] = e;
+		for (uint32_t i = 0; i < a->nevents; i++) {
+			struct app_event *x = &a->events[i];
+
+			for (unsigned int f = 0; f < x->desc.nr_fields; f++)
+				if (x->fields[f].kind == TRAX_FIELD_ENUM)
+					x->fields[f].enum_desc = &x->enums[f];
+		}
+		/* grow each channel's bound flags with the events */
+		for (uint32_t c = 0; c < a->nchans; c++) {
+			uint8_t *b = realloc(a->chans[c].bound, a->cap_events);
+
+			if (!b)
+				return false;
+			memset(b + a->nevents - 1, 0, a->cap_events - (a->nevents - 1));
+			a->chans[c].bound = b;
+		}
+	}
+	return true;
+}
+
+static void sanitize_name(char *dst, size_t len, const char *src)
+{
+	size_t i = 0;
+
+	for (; src && *src && i + 1 < len; src++)
+		dst[i++] = (*src >= 0x20 && *src < 0x7f && *src != '/') ? *src : '_';
+	dst[i] = 0;
+}
+
+void app_readable(struct app *a)
+{
+	struct trax_msg m;
+	int err = trax_msg_recv(a->fd, &m, 0);
+	uint64_t v;
+
+	if (err == -ETIMEDOUT)
+		return;
+	if (err) {
+		app_drop(a, err == -ECONNRESET ? "exited" : "protocol error");
+		return;
+	}
+	switch (m.type) {
+	case TRAX_MSG_APP_HELLO:
+		sanitize_name(a->procname, sizeof(a->procname), trax_msg_get(&m, "procname"));
+		if (!a->procname[0])
+			snprintf(a->procname, sizeof(a->procname), "pid%d", a->pid);
+		a->ppid = trax_msg_get_u64(&m, "ppid", &v) && v < (1u << 30) ? (int)v : 0;
+		a->bits = trax_msg_get_u64(&m, "bits", &v) && v == 32 ? 32 : 64;
+		break;
+	case TRAX_MSG_APP_EVENTS:
+		if (!handle_events(a, &m)) {
+			trax_msg_free(&m);
+			app_drop(a, "invalid event description");
+			return;
+		}
+		if (a->ready)
+			app_configure(a);
+		break;
+	case TRAX_MSG_APP_READY:
+		a->ready = true;
+		app_configure(a);
+		break;
+	case TRAX_MSG_APP_ACK:
+		break;
+	default:
+		break; /* a newer library's message */
+	}
+	trax_msg_free(&m);
+}
+
+/* ---- orders ---- */
+
+static int send_order(struct app *a, struct trax_msg *m, const int *fds, unsigned int nfds)
+{
+	int err;
+
+	m->seq = a->next_seq++;
+	err = trax_msg_send(a->fd, m, fds, nfds);
+	trax_msg_free(m);
+	return err;
+}
+
+bool rule_matches(const struct event_rule *r, const char *name, int loglevel)
+{
+	if (!r->enabled || fnmatch_simple(r->pattern, name) == false)
+		return false;
+	for (unsigned int i = 0; i < r->nexcludes; i++)
+		if (fnmatch_simple(r->excludes[i], name))
+			return false;
+	if (r->loglevel >= 0) {
+		/* LTTng: levels are more severe when lower; unset counts as TRACE_DEBUG_LINE */
+		int l = loglevel < 0 ? 13 : loglevel;
+
+		if (r->loglevel_only ? l != r->loglevel : l > r->loglevel)
+			return false;
+	}
+	return true;
+}
+
+bool tracker_allows(const struct tracker *t, int value)
+{
+	if (t->all)
+		return true;
+	for (unsigned int i = 0; i < t->nvalues; i++)
+		if (t->values[i] == value)
+			return true;
+	return false;
+}
+
+static struct app_channel *app_channel_of(struct app *a, const struct dchan *dc)
+{
+	for (uint32_t i = 0; i < a->nchans; i++)
+		if (a->chans[i].chan == dc)
+			return &a->chans[i];
+	return NULL;
+}
+
+static const char *context_list(const struct channel *c, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (unsigned int i = 0; i < c->ncontexts; i++)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? "," : "",
+				      ctf_context_name(c->contexts[i]));
+	return buf;
+}
+
+/* Gives a the channel's buffers if it does not have them yet. */
+static struct app_channel *give_channel(struct app *a, struct dchan *dc)
+{
+	struct app_channel *ac = app_channel_of(a, dc), *n;
+	char hex[33], ctx[128];
+	struct trax_msg m;
+
+	if (ac)
+		return ac;
+	n = realloc(a->chans, (a->nchans + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	a->chans = n;
+	ac = &a->chans[a->nchans];
+	memset(ac, 0, sizeof(*ac));
+	ac->bound = calloc(a->cap_events ? a->cap_events : 1, 1);
+	if (!ac->bound)
+		return NULL;
+	ac->chan = dc;
+	ac->handle = a->next_handle++;
+	a->nchans++;
+	for (int i = 0; i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", dc->trace->uuid[i]);
+	trax_msg_init(&m, TRAX_MSG_APP_CHANNEL);
+	trax_msg_add_u64(&m, "handle", ac->handle);
+	trax_msg_add(&m, "name", "%s", dc->chan->name);
+	trax_msg_add_u64(&m, "stream_id", dc->stream_id);
+	trax_msg_add(&m, "uuid", "%s", hex);
+	trax_msg_add_u64(&m, "subbuf_size", dc->cfg.subbuf_size);
+	trax_msg_add_u64(&m, "num_subbuf", dc->cfg.num_subbuf);
+	trax_msg_add_u64(&m, "nr_cpus", dc->nr_cpus);
+	trax_msg_add_u64(&m, "overwrite", dc->cfg.mode == RINGBUF_OVERWRITE);
+	trax_msg_add(&m, "blocking_timeout", "%lld", (long long)dc->chan->attr.blocking_timeout_us);
+	trax_msg_add(&m, "contexts", "%s", context_list(dc->chan, ctx, sizeof(ctx)));
+	trax_msg_add_u64(&m, "size", dc->shm.size);
+	if (send_order(a, &m, &dc->shm.fd, 1) < 0)
+		return NULL;
+	return ac;
+}
+
+/* Binds and unbinds a's events in channel c of session s as the rules say. */
+static int update_channel(struct app *a, struct session *s, struct channel *c)
+{
+	struct trax_msg bind, unbind;
+	struct app_channel *ac;
+	struct dchan *dc;
+	unsigned int nb = 0, nu = 0;
+	int err = 0;
+
+	dc = trace_channel_get(s, c, a);
+	if (!dc)
+		return -ENOMEM;
+	ac = give_channel(a, dc);
+	if (!ac)
+		return -EIO;
+	trax_msg_init(&bind, TRAX_MSG_APP_BIND);
+	trax_msg_init(&unbind, TRAX_MSG_APP_UNBIND);
+	trax_msg_add_u64(&bind, "handle", ac->handle);
+	trax_msg_add_u64(&unbind, "handle", ac->handle);
+	for (uint32_t i = 0; i < a->nevents; i++) {
+		const struct app_event *e = &a->events[i];
+		bool want = false;
+		uint32_t id;
+
+		for (unsigned int r = 0; c->enabled && !want && r < c->nrules; r++)
+			want = rule_matches(&c->rules[r], e->name, e->loglevel);
+		if (want == (bool)ac->bound[i])
+			continue;
+		if (want) {
+			if (trace_event_id(dc, e, &id) < 0)
+				continue;
+			trax_msg_add(&bind, "event", "%u:%u", i, id);
+			nb++;
+		} else {
+			trax_msg_add(&unbind, "event", "%u", i);
+			nu++;
+		}
+		ac->bound[i] = want;
+	}
+	if (nb)
+		err = send_order(a, &bind, NULL, 0);
+	else
+		trax_msg_free(&bind);
+	if (nu && !err)
+		err = send_order(a, &unbind, NULL, 0);
+	else
+		trax_msg_free(&unbind);
+	return err;
+}
+
+/* Channels of s for a; false when a must be dropped (it does not take orders). */
+static bool configure_session(struct app *a, struct session *s)
+{
+	if (!s->started_once || !tracker_allows(&s->vpid, a->pid) ||
+	    !tracker_allows(&s->vuid, a->uid))
+		return true;
+	for (unsigned int i = 0; i < s->nchannels; i++)
+		if (update_channel(a, s, &s->channels[i]) == -EPIPE)
+			return false;
+	return true;
+}
+
+void app_configure(struct app *a)
+{
+	struct trax_msg m;
+
+	if (!a->ready)
+		return;
+	for (struct session *s = traxd.sessions; s; s = s->next)
+		if (!configure_session(a, s)) {
+			app_drop(a, "does not take orders");
+			return;
+		}
+	if (!a->registered) {
+		a->registered = true;
+		trax_msg_init(&m, TRAX_MSG_APP_REGISTERED);
+		if (send_order(a, &m, NULL, 0) < 0)
+			app_drop(a, "gone before registration ended");
+	}
+}
+
+void apps_update_session(struct session *s)
+{
+	struct app *a = traxd.apps, *next;
+
+	for (; a; a = next) {
+		next = a->next;
+		if (!a->ready)
+			continue;
+		if (!tracker_allows(&s->vpid, a->pid) || !tracker_allows(&s->vuid, a->uid)) {
+			/* untracked now: unbind whatever it had of this session */
+			for (uint32_t i = 0; i < a->nchans; i++) {
+				struct trax_msg m;
+
+				if (!a->chans[i].chan || a->chans[i].chan->trace->session != s)
+					continue;
+				trax_msg_init(&m, TRAX_MSG_APP_UNBIND);
+				trax_msg_add_u64(&m, "handle", a->chans[i].handle);
+				trax_msg_add(&m, "all", "1");
+				memset(a->chans[i].bound, 0, a->cap_events ? a->cap_events : 1);
+				send_order(a, &m, NULL, 0);
+			}
+			continue;
+		}
+		if (!configure_session(a, s))
+			app_drop(a, "does not take orders");
+	}
+}
+
+void apps_forget_session(struct session *s)
+{
+	for (struct app *a = traxd.apps; a; a = a->next) {
+		uint32_t k = 0;
+
+		for (uint32_t i = 0; i < a->nchans; i++) {
+			struct trax_msg m;
+
+			if (a->chans[i].chan && a->chans[i].chan->trace->session == s) {
+				trax_msg_init(&m, TRAX_MSG_APP_CHANNEL_DEL);
+				trax_msg_add_u64(&m, "handle", a->chans[i].handle);
+				send_order(a, &m, NULL, 0);
+				free(a->chans[i].bound);
+				continue;
+			}
+			a->chans[k++] = a->chans[i];
+		}
+		a->nchans = k;
+	}
+}

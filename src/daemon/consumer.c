@@ -1,0 +1,196 @@
+/*
+ * consumer.c - moving complete packets from a channel's shared buffers to
+ * its stream files: one thread per channel buffer set, asleep on the
+ * bufset's notify word until a producer closes a sub-buffer (or the read
+ * timer fires), and closing partial packets itself on the switch timer.
+ *
+ * Applications write the shared memory: every packet header is checked
+ * before it decides how many bytes are written (docs/daemon.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/futex.h"
+#include "ctf/writer-packet.h"
+#include "daemon/traxd.h"
+
+/* Without a read timer, the consumer looks at least this often anyway. */
+#define DEFAULT_PERIOD_US 200000
+
+static int open_stream(struct dchan *dc, unsigned int cpu)
+{
+	const struct channel_attr *at = &dc->chan->attr;
+	char path[TRAXD_PATH_MAX + 512];
+
+	if (at->tracefile_size)
+		snprintf(path, sizeof(path), "%s/%s_%u_%u", dc->trace->path, dc->chan->name, cpu,
+			 dc->file_index[cpu]);
+	else
+		snprintf(path, sizeof(path), "%s/%s_%u", dc->trace->path, dc->chan->name, cpu);
+	if (dc->fds[cpu] >= 0)
+		close(dc->fds[cpu]);
+	dc->fds[cpu] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
+	dc->file_size[cpu] = 0;
+	return dc->fds[cpu] < 0 ? -errno : 0;
+}
+
+int consumer_open_files(struct dchan *dc)
+{
+	dc->fds = malloc(dc->nr_cpus * sizeof(int));
+	dc->file_size = calloc(dc->nr_cpus, sizeof(uint64_t));
+	dc->file_index = calloc(dc->nr_cpus, sizeof(uint32_t));
+	if (!dc->fds || !dc->file_size || !dc->file_index)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < dc->nr_cpus; i++)
+		dc->fds[i] = -1;
+	for (unsigned int i = 0; i < dc->nr_cpus; i++) {
+		int err = open_stream(dc, i);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Writes one packet of cpu's buffer; false when it is not a valid packet. */
+static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
+{
+	const struct ctf_packet_header *h = sb;
+	const struct channel_attr *at = &dc->chan->attr;
+	uint64_t bytes = h->packet_size / 8;
+
+	if (h->magic != CTF_MAGIC || h->packet_size % 8 || bytes == 0 ||
+	    bytes > dc->cfg.subbuf_size || h->content_size > h->packet_size ||
+	    h->content_size < sizeof(*h) * 8)
+		return false;
+	if (!dc->fds || dc->fds[cpu] < 0)
+		return true; /* no output (it failed): the packet is consumed all the same */
+	/* tracefile rotation: a new file when this one would grow past the limit */
+	if (at->tracefile_size && dc->file_size[cpu] &&
+	    dc->file_size[cpu] + bytes > at->tracefile_size) {
+		dc->file_index[cpu]++;
+		if (at->tracefile_count)
+			dc->file_index[cpu] %= at->tracefile_count;
+		if (open_stream(dc, cpu) < 0)
+			return true;
+	}
+	if (write_all(dc->fds[cpu], sb, bytes) < 0) {
+		traxd_log("%s: channel %s, CPU %u: %s", dc->trace->path, dc->chan->name, cpu,
+			  strerror(errno));
+		return true;
+	}
+	dc->file_size[cpu] += bytes;
+	return true;
+}
+
+void consumer_drain(struct dchan *dc)
+{
+	if (dc->cfg.mode == RINGBUF_OVERWRITE)
+		return; /* a flight recorder keeps its data for snapshots */
+	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
+		struct ringbuf *rb = &dc->rbs[cpu];
+		uint64_t pos;
+		void *sb;
+
+		while (ringbuf_get_subbuf(rb, &pos, &sb) == 0) {
+			if (write_packet(dc, cpu, sb))
+				dc->packets_written++;
+			else
+				dc->packets_dropped++;
+			ringbuf_put_subbuf(rb, pos);
+		}
+	}
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void *consumer_thread(void *arg)
+{
+	struct dchan *dc = arg;
+	struct ringbuf_notify *nt = &bufset_ctrl(dc->shm.addr)->notify;
+	const struct channel_attr *at = &dc->chan->attr;
+	uint64_t period = at->read_timer_us ? at->read_timer_us : DEFAULT_PERIOD_US;
+	uint64_t next_switch = at->switch_timer_us ? now_us() + at->switch_timer_us : 0;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	pthread_setname_np(pthread_self(), "traxd-consumer");
+	if (at->switch_timer_us && at->switch_timer_us < period)
+		period = at->switch_timer_us;
+	while (!__atomic_load_n(&dc->stop_thread, __ATOMIC_ACQUIRE)) {
+		uint32_t seq;
+
+		__atomic_store_n(&nt->waiting, 1, __ATOMIC_SEQ_CST);
+		seq = __atomic_load_n(&nt->seq, __ATOMIC_SEQ_CST);
+		pthread_mutex_lock(&dc->trace->lock);
+		consumer_drain(dc);
+		pthread_mutex_unlock(&dc->trace->lock);
+		if (next_switch && now_us() >= next_switch) {
+			/* partial packets out now: the data becomes readable */
+			for (unsigned int i = 0; i < dc->nr_cpus; i++)
+				ringbuf_flush(&dc->rbs[i]);
+			next_switch = now_us() + at->switch_timer_us;
+			continue;
+		}
+		trax_futex_wait(&nt->seq, seq, period * 1000u);
+	}
+	__atomic_store_n(&nt->waiting, 0, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+int consumer_start(struct dchan *dc)
+{
+	int err;
+
+	dc->stop_thread = false;
+	err = pthread_create(&dc->thread, NULL, consumer_thread, dc);
+	if (err)
+		return -err;
+	dc->thread_started = true;
+	return 0;
+}
+
+void consumer_stop(struct dchan *dc)
+{
+	struct ringbuf_notify *nt;
+
+	if (!dc->thread_started)
+		return;
+	nt = &bufset_ctrl(dc->shm.addr)->notify;
+	__atomic_store_n(&dc->stop_thread, true, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&nt->seq, 1, __ATOMIC_SEQ_CST);
+	trax_futex_wake(&nt->seq);
+	pthread_join(dc->thread, NULL);
+	dc->thread_started = false;
+}

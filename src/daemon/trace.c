@@ -1,0 +1,483 @@
+/*
+ * trace.c - the traces a session writes: one per uid (or per process),
+ * each with one bufset per channel (docs/daemon.md, "Buffers and the
+ * consumer"), the metadata that describes them, and the event ids handed
+ * out to applications.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/cpu.h"
+#include "common/strbuf.h"
+#include "common/uuid.h"
+#include "ctf/writer-packet.h"
+#include "daemon/traxd.h"
+
+#ifndef TRAX_VERSION
+#define TRAX_VERSION "0.0.0"
+#endif
+
+/* The same packet header fields libtrax-ust writes (src/ust/channel.c). */
+static void packet_open(struct ringbuf *rb, void *subbuf, uint64_t ts, uint64_t seq)
+{
+	struct dchan *dc = rb->owner;
+	struct ctf_packet_header *h = subbuf;
+
+	h->magic = CTF_MAGIC;
+	memcpy(h->uuid, dc->trace->uuid, sizeof(h->uuid));
+	h->stream_id = dc->stream_id;
+	h->stream_instance_id = (uint64_t)rb->cpu;
+	h->timestamp_begin = ts;
+	h->packet_seq_num = seq;
+	h->cpu_id = (uint32_t)rb->cpu;
+}
+
+static void packet_close(struct ringbuf *rb __attribute__((unused)), void *subbuf, uint64_t ts_end,
+			 uint64_t content, uint64_t discarded)
+{
+	struct ctf_packet_header *h = subbuf;
+
+	h->timestamp_end = ts_end;
+	h->content_size = content * 8;
+	h->packet_size = ((content + 4095) & ~(uint64_t)4095) * 8;
+	h->events_discarded = discarded;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void metadata_append(struct dtrace *t, const struct strbuf *piece)
+{
+	if (t->metadata_fd >= 0 && write_all(t->metadata_fd, piece->buf, piece->len) < 0)
+		traxd_log("%s/metadata: %s", t->path, strerror(errno));
+}
+
+static void metadata_header(struct dtrace *t, struct strbuf *sb)
+{
+	struct ctf_env_entry env[12];
+	struct ctf_trace_desc td;
+	unsigned int n = 0;
+	env[n++] = (struct ctf_env_entry){"hostname", traxd.hostname, 0};
+	env[n++] = (struct ctf_env_entry){"domain", "ust", 0};
+	env[n++] = (struct ctf_env_entry){"tracer_name", "trax-ust", 0};
+	env[n++] = (struct ctf_env_entry){"tracer_major", NULL, strtol(TRAX_VERSION, NULL, 10)};
+	env[n++] = (struct ctf_env_entry){"tracer_minor", NULL,
+					  strtol(strchr(TRAX_VERSION, '.') + 1, NULL, 10)};
+	env[n++] = (struct ctf_env_entry){"tracer_patchlevel", NULL,
+					  strtol(strrchr(TRAX_VERSION, '.') + 1, NULL, 10)};
+	env[n++] = (struct ctf_env_entry){"trace_name", t->session->name, 0};
+	env[n++] = (struct ctf_env_entry){"trace_creation_datetime", t->session->creation_time, 0};
+	if (t->per_pid) {
+		env[n++] = (struct ctf_env_entry){"vpid", NULL, t->key};
+		env[n++] = (struct ctf_env_entry){"procname", t->procname, 0};
+		env[n++] = (struct ctf_env_entry){"trace_buffering_scheme", "pid", 0};
+	} else {
+		env[n++] = (struct ctf_env_entry){"trace_buffering_scheme", "uid", 0};
+	}
+	memset(&td, 0, sizeof(td));
+	memcpy(td.uuid, t->uuid, 16);
+	trax_clock_describe(&td.clock);
+	td.env = env;
+	td.nr_env = n;
+	ctf_metadata_trace(sb, &td);
+}
+
+static struct dtrace *trace_get(struct session *s, const struct app *a, bool per_pid)
+{
+	int key = per_pid ? a->pid : a->uid;
+	struct dtrace *t;
+	char dt[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	struct strbuf sb;
+	int err;
+
+	for (t = s->traces; t; t = t->next)
+		if (t->per_pid == per_pid && t->key == key && !t->app_gone)
+			return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->session = s;
+	t->per_pid = per_pid;
+	t->key = key;
+	t->metadata_fd = -1;
+	snprintf(t->procname, sizeof(t->procname), "%s", a->procname);
+	pthread_mutex_init(&t->lock, NULL);
+	trax_uuid_generate(t->uuid);
+	localtime_r(&now, &tm);
+	strftime(dt, sizeof(dt), "%Y%m%d-%H%M%S", &tm);
+	if (per_pid)
+		snprintf(t->path, sizeof(t->path), "%s/ust/pid/%s-%d-%s", s->output, a->procname,
+			 a->pid, dt);
+	else
+		snprintf(t->path, sizeof(t->path), "%s/ust/uid/%d/%d-bit", s->output, a->uid,
+			 a->bits);
+	if (!s->snapshot && !s->no_output) {
+		char path[TRAXD_PATH_MAX + 256];
+
+		err = traxd_mkdirs(t->path, 0770);
+		snprintf(path, sizeof(path), "%s/metadata", t->path);
+		if (!err) {
+			t->metadata_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
+			if (t->metadata_fd < 0)
+				err = -errno;
+		}
+		if (err) {
+			traxd_log("%s: %s", t->path, strerror(-err));
+			pthread_mutex_destroy(&t->lock);
+			free(t);
+			return NULL;
+		}
+	}
+	strbuf_init(&sb);
+	metadata_header(t, &sb);
+	t->meta = malloc(sizeof(*t->meta));
+	if (!t->meta || sb.failed) {
+		strbuf_free(&sb);
+		if (t->metadata_fd >= 0)
+			close(t->metadata_fd);
+		free(t->meta);
+		free(t);
+		return NULL;
+	}
+	metadata_append(t, &sb);
+	t->meta->sb = sb;
+	t->next = s->traces;
+	s->traces = t;
+	return t;
+}
+
+/* Adds a piece to the trace's metadata, in memory and in its file. */
+static void metadata_add(struct dtrace *t, const struct strbuf *piece)
+{
+	pthread_mutex_lock(&t->lock);
+	metadata_append(t, piece);
+	strbuf_add(&t->meta->sb, piece->buf, piece->len);
+	pthread_mutex_unlock(&t->lock);
+}
+
+struct dchan *trace_channel_get(struct session *s, const struct channel *c, const struct app *a)
+{
+	struct dtrace *t = trace_get(s, a, c->attr.per_pid);
+	struct ctf_stream_desc sd;
+	struct strbuf sb;
+	struct dchan *dc;
+	int err;
+
+	if (!t)
+		return NULL;
+	for (dc = t->chans; dc; dc = dc->next)
+		if (dc->chan == c)
+			return dc;
+	dc = calloc(1, sizeof(*dc));
+	if (!dc)
+		return NULL;
+	dc->trace = t;
+	dc->chan = c;
+	dc->stream_id = c->stream_id;
+	dc->shm.fd = -1;
+	dc->nr_cpus = (unsigned int)trax_cpu_count();
+	dc->cfg.subbuf_size = c->attr.subbuf_size;
+	dc->cfg.num_subbuf = c->attr.num_subbuf;
+	dc->cfg.mode = c->attr.overwrite ? RINGBUF_OVERWRITE : RINGBUF_DISCARD;
+	dc->cfg.header_size = sizeof(struct ctf_packet_header);
+	dc->cfg.ts_bits = CTF_COMPACT_TS_BITS;
+	dc->cfg.open = packet_open;
+	dc->cfg.close = packet_close;
+	dc->rbs = calloc(dc->nr_cpus, sizeof(*dc->rbs));
+	err = dc->rbs
+		  ? trax_shm_create(&dc->shm, "traxd-channel", bufset_size(&dc->cfg, dc->nr_cpus))
+		  : -ENOMEM;
+	if (!err)
+		err = bufset_create(dc->shm.addr, dc->rbs, &dc->cfg, dc->nr_cpus);
+	if (err) {
+		traxd_log("channel %s: cannot create its buffers: %s", c->name, strerror(-err));
+		if (dc->shm.fd >= 0)
+			trax_shm_destroy(&dc->shm);
+		free(dc->rbs);
+		free(dc);
+		return NULL;
+	}
+	for (unsigned int i = 0; i < dc->nr_cpus; i++) {
+		dc->rbs[i].owner = dc;
+		dc->rbs[i].cpu = (int)i;
+	}
+	bufset_ctrl(dc->shm.addr)->active = s->active;
+	memset(&sd, 0, sizeof(sd));
+	sd.id = dc->stream_id;
+	sd.contexts = c->contexts;
+	sd.nr_contexts = c->ncontexts;
+	strbuf_init(&sb);
+	ctf_metadata_stream(&sb, &sd);
+	metadata_add(t, &sb);
+	strbuf_free(&sb);
+	if (!s->snapshot && !s->no_output && (consumer_open_files(dc) || consumer_start(dc))) {
+		traxd_log("channel %s: cannot write %s", c->name, t->path);
+		/* the buffers still work: events are counted as lost when they fill */
+	}
+	dc->next = t->chans;
+	t->chans = dc;
+	return dc;
+}
+
+int trace_event_id(struct dchan *dc, const struct app_event *e, uint32_t *id)
+{
+	struct strbuf sb;
+
+	for (uint32_t i = 0; i < dc->nevents; i++)
+		if (!strcmp(dc->events[i].name, e->name) &&
+		    !strcmp(dc->events[i].signature, e->signature)) {
+			*id = dc->events[i].id;
+			return 0;
+		}
+	if (dc->nevents == dc->cap_events) {
+		uint32_t cap = dc->cap_events ? dc->cap_events * 2 : 32;
+		struct dchan_event *n = realloc(dc->events, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		dc->events = n;
+		dc->cap_events = cap;
+	}
+	dc->events[dc->nevents].name = strdup(e->name);
+	dc->events[dc->nevents].signature = strdup(e->signature);
+	if (!dc->events[dc->nevents].name || !dc->events[dc->nevents].signature) {
+		free(dc->events[dc->nevents].name);
+		free(dc->events[dc->nevents].signature);
+		return -ENOMEM;
+	}
+	*id = dc->events[dc->nevents].id = dc->nevents;
+	dc->events[dc->nevents].described = true;
+	dc->nevents++;
+	/* described before any application can record it */
+	strbuf_init(&sb);
+	ctf_metadata_event(&sb, &e->desc, *id, dc->stream_id, e->loglevel);
+	metadata_add(dc->trace, &sb);
+	strbuf_free(&sb);
+	return 0;
+}
+
+void trace_set_active(struct session *s, bool active)
+{
+	for (struct dtrace *t = s->traces; t; t = t->next)
+		for (struct dchan *dc = t->chans; dc; dc = dc->next)
+			__atomic_store_n(&bufset_ctrl(dc->shm.addr)->active, active ? 1u : 0u,
+					 __ATOMIC_RELEASE);
+}
+
+/* Waits a little for records reserved before a flush to be committed. */
+static void settle(struct dchan *dc)
+{
+	struct timespec pause = {0, 500000};
+
+	for (int tries = 0; tries < 400; tries++) {
+		bool pending = false;
+
+		for (unsigned int i = 0; i < dc->nr_cpus; i++) {
+			struct ringbuf *rb = &dc->rbs[i];
+			uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
+			uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
+
+			if (dc->cfg.mode == RINGBUF_DISCARD && r < w &&
+			    !ringbuf_subbuf_complete(rb, r))
+				pending = true;
+		}
+		if (!pending)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
+static void flush_chan(struct dchan *dc)
+{
+	for (unsigned int i = 0; i < dc->nr_cpus; i++)
+		ringbuf_flush(&dc->rbs[i]);
+	settle(dc);
+}
+
+int trace_flush_session(struct session *s)
+{
+	for (struct dtrace *t = s->traces; t; t = t->next)
+		for (struct dchan *dc = t->chans; dc; dc = dc->next) {
+			if (dc->cfg.mode == RINGBUF_OVERWRITE || s->snapshot)
+				continue;
+			flush_chan(dc);
+			pthread_mutex_lock(&t->lock);
+			consumer_drain(dc);
+			pthread_mutex_unlock(&t->lock);
+		}
+	return 0;
+}
+
+void trace_app_gone(struct session *s, const struct app *a)
+{
+	for (struct dtrace *t = s->traces; t; t = t->next) {
+		if (!t->per_pid || t->key != a->pid || t->app_gone)
+			continue;
+		for (struct dchan *dc = t->chans; dc; dc = dc->next) {
+			consumer_stop(dc);
+			if (!s->snapshot) {
+				flush_chan(dc);
+				pthread_mutex_lock(&t->lock);
+				consumer_drain(dc);
+				pthread_mutex_unlock(&t->lock);
+			}
+		}
+		t->app_gone = true;
+	}
+}
+
+static void chan_free(struct dchan *dc)
+{
+	consumer_stop(dc);
+	for (unsigned int i = 0; dc->fds && i < dc->nr_cpus; i++)
+		if (dc->fds[i] >= 0)
+			close(dc->fds[i]);
+	for (uint32_t i = 0; i < dc->nevents; i++) {
+		free(dc->events[i].name);
+		free(dc->events[i].signature);
+	}
+	free(dc->events);
+	free(dc->fds);
+	free(dc->file_size);
+	free(dc->file_index);
+	trax_shm_destroy(&dc->shm);
+	free(dc->rbs);
+	free(dc);
+}
+
+void trace_destroy_session(struct session *s)
+{
+	struct dtrace *t = s->traces, *tn;
+
+	for (; t; t = tn) {
+		struct dchan *dc = t->chans, *dn;
+
+		tn = t->next;
+		for (; dc; dc = dn) {
+			dn = dc->next;
+			chan_free(dc);
+		}
+		if (t->metadata_fd >= 0)
+			close(t->metadata_fd);
+		strbuf_free(&t->meta->sb);
+		free(t->meta);
+		pthread_mutex_destroy(&t->lock);
+		free(t);
+	}
+	s->traces = NULL;
+}
+
+/* ---- snapshots ---- */
+
+/* Writes the complete sub-buffers of dc still in memory, oldest first, to dir. */
+static int snapshot_chan(struct dchan *dc, const char *dir, void *bounce)
+{
+	uint64_t S = dc->cfg.subbuf_size;
+
+	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
+		struct ringbuf *rb = &dc->rbs[cpu];
+		uint64_t span = S * dc->cfg.num_subbuf;
+		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
+		uint64_t end = (w + S - 1) & ~(S - 1), pos;
+		char path[2 * TRAXD_PATH_MAX];
+		int fd;
+
+		pos = end > span ? end - span : 0;
+		snprintf(path, sizeof(path), "%s/%s_%u", dir, dc->chan->name, cpu);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
+		if (fd < 0)
+			return -errno;
+		for (; pos + S <= end; pos += S) {
+			const struct ctf_packet_header *h = bounce;
+
+			if (!ringbuf_subbuf_complete(rb, pos))
+				continue;
+			memcpy(bounce, rb->data + (pos & (span - 1)), S);
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			/* reopened (a later lap) while copied: not this packet any more */
+			if (__atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE) >
+			    pos + span)
+				continue;
+			if (h->magic != CTF_MAGIC || h->packet_size / 8 > S ||
+			    h->content_size > h->packet_size || h->packet_size == 0)
+				continue;
+			if (write_all(fd, bounce, h->packet_size / 8) < 0) {
+				int err = -errno;
+
+				close(fd);
+				return err;
+			}
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+int trace_snapshot(struct session *s, const char *output, char *path, size_t pathlen)
+{
+	char dt[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int err = 0;
+
+	localtime_r(&now, &tm);
+	strftime(dt, sizeof(dt), "%Y%m%d-%H%M%S", &tm);
+	if ((size_t)snprintf(path, pathlen, "%s/snapshot-%u-%s-%u", output ? output : s->output,
+			     s->snapshot_count + 1, dt, s->snapshot_count) >= pathlen)
+		return -ENAMETOOLONG;
+	for (struct dtrace *t = s->traces; t && !err; t = t->next) {
+		char dir[TRAXD_PATH_MAX + 256], mpath[TRAXD_PATH_MAX + 300];
+		const char *rel = t->path + strlen(s->output);
+		void *bounce = NULL;
+		int fd;
+
+		snprintf(dir, sizeof(dir), "%s%s", path, rel);
+		err = traxd_mkdirs(dir, 0770);
+		if (err)
+			break;
+		for (struct dchan *dc = t->chans; dc && !err; dc = dc->next) {
+			flush_chan(dc);
+			bounce = realloc(bounce, dc->cfg.subbuf_size);
+			err = bounce ? snapshot_chan(dc, dir, bounce) : -ENOMEM;
+		}
+		free(bounce);
+		snprintf(mpath, sizeof(mpath), "%s/metadata", dir);
+		fd = open(mpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
+		if (fd < 0) {
+			err = -errno;
+			break;
+		}
+		pthread_mutex_lock(&t->lock);
+		if (!err)
+			err = write_all(fd, t->meta->sb.buf, t->meta->sb.len);
+		pthread_mutex_unlock(&t->lock);
+		close(fd);
+	}
+	if (!err)
+		s->snapshot_count++;
+	return err;
+}

@@ -1,0 +1,257 @@
+/*
+ * traxd.h - the session daemon's state: sessions (channels, event rules,
+ * contexts, trackers), registered applications, and the traces it
+ * consumes (docs/daemon.md is the protocol and the picture).
+ *
+ * All state belongs to the main thread, which runs the event loop (client
+ * requests, application messages). The consumer threads (consumer.c) only
+ * move complete packets from shared memory to files; what they share with
+ * the main thread is guarded by each trace's lock.
+ */
+#ifndef TRAX_DAEMON_TRAXD_H
+#define TRAX_DAEMON_TRAXD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/proto.h"
+#include "common/shm.h"
+#include "common/strbuf.h"
+#include "ctf/writer-metadata.h"
+#include "ringbuf/bufset.h"
+#include "ringbuf/ringbuf.h"
+#include "trax/probe.h"
+
+#define TRAXD_NAME_MAX	   255
+#define TRAXD_PATH_MAX	   4096
+#define TRAXD_MAX_SESSIONS 1024
+#define TRAXD_MAX_CHANNELS 256 /* per session */
+#define TRAXD_MAX_RULES	   4096
+#define TRAXD_MAX_APPS	   65536
+#define TRAXD_MAX_EVENTS   65536 /* per application */
+#define TRAXD_MAX_FIELDS   1024	 /* per event */
+
+/* ---- applications (app.c) ---- */
+
+/* One event an application described (APP_EVENTS). */
+struct app_event {
+	struct trax_event_desc desc; /* rebuilt from the message, for the metadata */
+	struct trax_field_desc *fields;
+	struct trax_enum_desc *enums;
+	char *name;
+	int loglevel;
+	char *emf_uri;
+	char *signature;   /* the field= and enum= strings: equal means same layout */
+	char *fields_text; /* "type name, ..." for `trax list -u` */
+};
+
+/* What an application was given of one channel. */
+struct app_channel {
+	struct dchan *chan; /* NULL: slot free */
+	uint32_t handle;
+	uint8_t *bound; /* per event index: bound in this channel */
+};
+
+struct app {
+	int fd;
+	int pid, uid, gid; /* from SO_PEERCRED, not from what it says */
+	int ppid, bits;
+	char procname[32];
+	bool ready;	 /* APP_READY received */
+	bool registered; /* APP_REGISTERED sent */
+	struct app_event *events;
+	uint32_t nevents, cap_events;
+	struct app_channel *chans;
+	uint32_t nchans;
+	uint32_t next_handle;
+	uint32_t next_seq;
+	char *rx_error; /* why it was dropped */
+	struct app *next;
+};
+
+/* ---- sessions (session.c) ---- */
+
+struct event_rule {
+	char *pattern; /* glob: '*' anywhere */
+	bool enabled;
+	int loglevel; /* -1: any */
+	bool loglevel_only;
+	char **excludes;
+	unsigned int nexcludes;
+};
+
+struct channel_attr {
+	uint64_t subbuf_size;
+	uint32_t num_subbuf;
+	bool overwrite;
+	bool per_pid;
+	uint64_t switch_timer_us, read_timer_us;
+	int64_t blocking_timeout_us;
+	uint64_t tracefile_size;
+	uint32_t tracefile_count;
+};
+
+struct channel {
+	char name[TRAXD_NAME_MAX + 1];
+	struct channel_attr attr;
+	bool enabled;
+	uint32_t stream_id;
+	uint8_t contexts[CTF_CTX_COUNT];
+	unsigned int ncontexts;
+	struct event_rule *rules;
+	unsigned int nrules;
+};
+
+struct tracker {
+	bool all; /* every value (the default) */
+	int *values;
+	unsigned int nvalues;
+};
+
+struct session {
+	char name[TRAXD_NAME_MAX + 1];
+	char output[TRAXD_PATH_MAX];
+	bool snapshot, no_output;
+	bool active;
+	bool started_once; /* channels can no longer be added or changed */
+	unsigned int snapshot_count;
+	struct channel *channels;
+	unsigned int nchannels;
+	struct tracker vpid, vuid;
+	struct dtrace *traces; /* one per uid (or per process) that was traced */
+	char creation_time[32];
+	struct session *next;
+};
+
+/* ---- traces and their buffers (trace.c, consumer.c) ---- */
+
+struct meta_text {
+	struct strbuf sb;
+};
+
+/* One channel's buffers in one trace: a bufset and its stream files. */
+struct dchan {
+	struct dtrace *trace;
+	const struct channel *chan; /* valid while the session lives */
+	uint32_t stream_id;
+	struct trax_shm shm;
+	struct ringbuf_config cfg;
+	struct ringbuf *rbs;
+	unsigned int nr_cpus;
+	int *fds;	      /* stream files, one per CPU */
+	uint64_t *file_size;  /* bytes written to each */
+	uint32_t *file_index; /* tracefile rotation: current file number */
+	/* event ids: by (name, signature) */
+	struct dchan_event {
+		char *name;
+		char *signature;
+		uint32_t id;
+		bool described; /* its event block is in the metadata */
+	} * events;
+	uint32_t nevents, cap_events;
+	uint64_t packets_written;
+	uint64_t packets_dropped; /* incomplete after an application died, or invalid */
+	pthread_t thread;
+	bool thread_started;
+	bool stop_thread;
+	uint32_t flush_req, flush_done; /* requests to the consumer thread */
+	struct dchan *next;
+};
+
+struct dtrace {
+	struct session *session;
+	bool per_pid;
+	int key;			 /* uid, or pid */
+	char procname[32];		 /* per process: its name */
+	char path[TRAXD_PATH_MAX + 128]; /* output (shorter than TRAXD_PATH_MAX - 512) + ust/... */
+	uint8_t uuid[16];
+	int metadata_fd;
+	struct meta_text *meta; /* the metadata so far, whole: for snapshots */
+	pthread_mutex_t lock;	/* the files and metadata, shared with consumers */
+	struct dchan *chans;
+	bool app_gone; /* per process: the application exited */
+	struct dtrace *next;
+};
+
+/* ---- the daemon ---- */
+
+struct traxd {
+	char rundir[TRAXD_PATH_MAX];
+	uid_t uid;
+	bool is_root;
+	gid_t tracing_gid;
+	bool have_tracing_gid;
+	int lock_fd;
+	int client_listen, app_listen;
+	int epoll_fd;
+	struct session *sessions;
+	unsigned int nsessions;
+	struct app *apps;
+	unsigned int napps;
+	char hostname[256];
+	bool quit;
+};
+
+extern struct traxd traxd;
+
+/* rundir.c */
+int traxd_rundir_default(char *buf, size_t len, bool *is_root);
+int traxd_rundir_prepare(struct traxd *d);
+
+/* session.c: requests of the `trax` command */
+void traxd_client_request(int fd, struct trax_msg *req);
+struct session *session_find(const char *name);
+void session_destroy_all(void);
+
+/* app-events.c */
+/*
+ * Reads one event description of an APP_EVENTS message, from *kv (its
+ * "event=INDEX" string, which must be `index`) up to the next event's;
+ * leaves *kv there. False (nothing allocated) on anything invalid.
+ */
+bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index,
+		     struct app_event *e);
+void app_event_free(struct app_event *e);
+
+/* app.c */
+void app_accept(int listen_fd);
+void app_readable(struct app *a);
+void app_drop(struct app *a, const char *why);
+/* Gives a just-ready or already-known application what the sessions need. */
+void app_configure(struct app *a);
+/* Recomputes the bindings of every application for one session. */
+void apps_update_session(struct session *s);
+/* Tells every application to forget a session's channels (it is destroyed). */
+void apps_forget_session(struct session *s);
+const char *app_event_field_text(const struct app_event *e);
+bool rule_matches(const struct event_rule *r, const char *name, int loglevel);
+bool tracker_allows(const struct tracker *t, int value);
+
+/* trace.c */
+struct dchan *trace_channel_get(struct session *s, const struct channel *c, const struct app *a);
+int trace_event_id(struct dchan *dc, const struct app_event *e, uint32_t *id);
+void trace_set_active(struct session *s, bool active);
+/* Flushes every buffer of s and writes what they hold; returns once it is on disk. */
+int trace_flush_session(struct session *s);
+int trace_snapshot(struct session *s, const char *output, char *path, size_t pathlen);
+void trace_destroy_session(struct session *s);
+/* An application exited: per-process traces are flushed and closed. */
+void trace_app_gone(struct session *s, const struct app *a);
+
+/* consumer.c */
+int consumer_start(struct dchan *dc);
+void consumer_stop(struct dchan *dc);
+/* Drains dc's complete packets (the main thread or the consumer thread, under the trace lock). */
+void consumer_drain(struct dchan *dc);
+int consumer_open_files(struct dchan *dc);
+
+/* session.c: '*' matches any run of characters, anywhere in the pattern */
+bool fnmatch_simple(const char *pattern, const char *name);
+
+/* util */
+void traxd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int traxd_mkdirs(const char *path, mode_t mode);
+
+#endif /* TRAX_DAEMON_TRAXD_H */

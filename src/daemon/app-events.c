@@ -118,6 +118,9 @@ static bool parse_field(const char *v, struct trax_field_desc *f, char **enum_na
 	    !parse_long(&p, &lsize, 0, 64) || !parse_long(&p, &lsig, 0, 1) ||
 	    !parse_long(&p, &nowrite, 0, 1))
 		return false;
+	/* strings and floats have no display base: 0 stands for decimal */
+	if (base == 0)
+		base = 10;
 	if (base != 2 && base != 8 && base != 10 && base != 16)
 		return false;
 	switch (k) {
@@ -187,18 +190,24 @@ static bool parse_enum_entry(const char *v, struct trax_enum_entry *m)
 	return m->label != NULL;
 }
 
-static bool append(char **s, const char *piece)
+/* Appends piece to *s, then sep (a NUL-terminated string, maybe empty). */
+static bool append_sep(char **s, const char *piece, const char *sep)
 {
-	size_t a = *s ? strlen(*s) : 0, b = strlen(piece);
-	char *n = realloc(*s, a + b + 2);
+	size_t a = *s ? strlen(*s) : 0, b = strlen(piece), c = strlen(sep);
+	char *n = realloc(*s, a + b + c + 1);
 
 	if (!n)
 		return false;
 	memcpy(n + a, piece, b);
-	n[a + b] = '\n';
-	n[a + b + 1] = 0;
+	memcpy(n + a + b, sep, c + 1);
 	*s = n;
 	return true;
+}
+
+/* The signature: one line per field= and enum= string. */
+static bool append(char **s, const char *piece)
+{
+	return append_sep(s, piece, "\n");
 }
 
 bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, struct app_event *e)
@@ -275,7 +284,7 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 				e->fields[i].enum_desc = &e->enums[i];
 			snprintf(line, sizeof(line), "%s%s %s", i ? ", " : "",
 				 kind_name(fields[i].kind), fields[i].name);
-			if (!append(&e->fields_text, line))
+			if (!append_sep(&e->fields_text, line, ""))
 				ok = false;
 		}
 		e->desc.nr_fields = nf;

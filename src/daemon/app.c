@@ -94,8 +94,11 @@ static bool handle_events(struct app *a, const struct trax_msg *m)
 	while (kv) {
 		struct app_event e;
 
-		if (!app_event_parse(m, &kv, a->nevents, &e))
+		if (!app_event_parse(m, &kv, a->nevents, &e)) {
+			traxd_log("application %d: invalid description of its event %u", a->pid,
+				  a->nevents);
 			return false;
+		}
 		if (a->nevents == a->cap_events) {
 			uint32_t cap = a->cap_events ? a->cap_events * 2 : 64;
 			struct app_event *n = realloc(a->events, cap * sizeof(*n));
@@ -138,6 +141,16 @@ static void sanitize_name(char *dst, size_t len, const char *src)
 	dst[i] = 0;
 }
 
+static int send_order(struct app *a, struct trax_msg *m, const int *fds, unsigned int nfds)
+{
+	int err;
+
+	m->seq = a->next_seq++;
+	err = trax_msg_send(a->fd, m, fds, nfds);
+	trax_msg_free(m);
+	return err;
+}
+
 void app_readable(struct app *a)
 {
 	struct trax_msg m;
@@ -164,8 +177,22 @@ void app_readable(struct app *a)
 			app_drop(a, "invalid event description");
 			return;
 		}
-		if (a->ready)
+		if (a->ready) {
+			struct trax_msg r;
+
 			app_configure(a);
+			/*
+			 * A provider loaded after start-up waits for this before its
+			 * events can fire: its matching events are bound by now.
+			 */
+			trax_msg_init(&r, TRAX_MSG_APP_REGISTERED);
+			trax_msg_add_u64(&r, "events", a->nevents);
+			if (send_order(a, &r, NULL, 0) < 0) {
+				trax_msg_free(&m);
+				app_drop(a, "does not take orders");
+				return;
+			}
+		}
 		break;
 	case TRAX_MSG_APP_READY:
 		a->ready = true;
@@ -180,16 +207,6 @@ void app_readable(struct app *a)
 }
 
 /* ---- orders ---- */
-
-static int send_order(struct app *a, struct trax_msg *m, const int *fds, unsigned int nfds)
-{
-	int err;
-
-	m->seq = a->next_seq++;
-	err = trax_msg_send(a->fd, m, fds, nfds);
-	trax_msg_free(m);
-	return err;
-}
 
 bool rule_matches(const struct event_rule *r, const char *name, int loglevel)
 {
@@ -353,6 +370,7 @@ void app_configure(struct app *a)
 	if (!a->registered) {
 		a->registered = true;
 		trax_msg_init(&m, TRAX_MSG_APP_REGISTERED);
+		trax_msg_add_u64(&m, "events", a->nevents);
 		if (send_order(a, &m, NULL, 0) < 0)
 			app_drop(a, "gone before registration ended");
 	}

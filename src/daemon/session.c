@@ -182,7 +182,9 @@ static int do_create(struct reply *r, const struct trax_msg *req)
 	if (!s)
 		return fail(r, "ENOMEM", "out of memory");
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	if (out) {
+	if (noout) {
+		s->output[0] = 0; /* nothing is written: snapshots need an output given */
+	} else if (out) {
 		snprintf(s->output, sizeof(s->output), "%s", out);
 	} else {
 		const char *home = getenv("TRAX_HOME");
@@ -385,16 +387,10 @@ static int do_list(struct reply *r, const struct trax_msg *req)
 			trax_msg_add(&r->m, "uid", "%d", a->uid);
 			for (uint32_t i = 0; i < a->nevents; i++) {
 				const struct app_event *e = &a->events[i];
-				char *f = strdup(app_event_field_text(e)), *nl;
-
 				trax_msg_add(&r->m, "record", "tracepoint");
 				trax_msg_add(&r->m, "name", "%s", e->name);
 				trax_msg_add(&r->m, "loglevel", "%d", e->loglevel);
-				/* fields_text is one line per field: join them */
-				while (f && (nl = strchr(f, '\n')))
-					*nl = nl[1] ? ' ' : 0;
-				trax_msg_add(&r->m, "fields", "%s", f ? f : "");
-				free(f);
+				trax_msg_add(&r->m, "fields", "%s", app_event_field_text(e));
 			}
 		}
 		return 0;
@@ -787,6 +783,9 @@ static int do_snapshot(struct reply *r, const struct trax_msg *req)
 		return fail(r, "EINVAL", "session %s was not created in snapshot mode", s->name);
 	if (out && (out[0] != '/' || strlen(out) >= TRAXD_PATH_MAX - 512))
 		return fail(r, "EINVAL", "output path must be absolute and shorter: %s", out);
+	if (!out && !s->output[0])
+		return fail(r, "EINVAL", "session %s has no output: give the snapshot one",
+			    s->name);
 	if (!s->started_once)
 		return fail(r, "EINVAL", "session %s has not been started", s->name);
 	err = trace_snapshot(s, out, path, sizeof(path));

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #endif
 #include "cli/view.h"
+#include "cli/client.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -29,9 +30,10 @@
 
 static void usage_to(FILE *f)
 {
-	fputs("Usage: trax view [OPTIONS] PATH...\n"
+	fputs("Usage: trax view [OPTIONS] [PATH...]\n"
 	      "Print the events of the CTF traces found under each PATH, in time order,\n"
-	      "as babeltrace2 does by default.\n"
+	      "as babeltrace2 does by default. Without PATH, the trace of the current\n"
+	      "session (its output directory).\n"
 	      "\n"
 	      "Options:\n"
 	      "  --clock-cycles        print time stamps in clock cycles\n"
@@ -136,6 +138,7 @@ static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, en
 		fprintf(stderr, "trax view: standard output: %s\n", strerror(out.error));
 		st = 1;
 	}
+	ctf_text_printer_fini(&pr);
 	ctf_text_buf_free(&out);
 	free(info);
 	return st;
@@ -150,6 +153,7 @@ int trax_view_main(int argc, char **argv)
 	struct ctf_stream_set ss = {0};
 	enum view_mode mode = MODE_TEXT;
 	bool count = false;
+	char *current = NULL;
 	int status;
 
 	ctf_text_options_default(&opt);
@@ -234,8 +238,15 @@ int trax_view_main(int argc, char **argv)
 		}
 	}
 	if (!npaths) {
-		free(paths);
-		return usage_error("%s", "no trace path given");
+		/* the current session's trace (trax list SESSION: its output) */
+		char why[1280];
+
+		current = cli_current_output(why, sizeof(why));
+		if (!current) {
+			free(paths);
+			return usage_error("%s", why);
+		}
+		paths[npaths++] = current;
 	}
 	if (ctf_ss_load(&ss, (const char *const *)paths, npaths, CTF_SS_RANK_BY_NAME) ||
 	    ctf_ss_open(&ss, false, 0))
@@ -244,5 +255,6 @@ int trax_view_main(int argc, char **argv)
 		status = run(&ss, &opt, count ? MODE_COUNT : mode);
 	ctf_ss_free(&ss);
 	free(paths);
+	free(current);
 	return status;
 }

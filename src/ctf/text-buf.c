@@ -2,6 +2,7 @@
  * text-buf.c - the formatters' output buffer (see text-buf.h).
  */
 #include "ctf/text-buf.h"
+#include "ctf/text-writer.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,11 +19,13 @@ const char ctf_text_digits2[201] =
 int ctf_text_buf_init(struct ctf_text_buf *b, int fd, size_t cap)
 {
 	memset(b, 0, sizeof(*b));
+	b->fd = fd;
+	if (!ctf_text_writer_start(b, cap))
+		return 0;
 	b->data = malloc(cap);
 	if (!b->data)
 		return -1;
 	b->cap = cap;
-	b->fd = fd;
 	return 0;
 }
 
@@ -30,6 +33,10 @@ int ctf_text_buf_flush(struct ctf_text_buf *b)
 {
 	size_t off = 0;
 
+	if (b->w) {
+		ctf_text_writer_submit(b, true);
+		return b->error ? -1 : 0;
+	}
 	while (off < b->len) {
 		ssize_t n = write(b->fd, b->data + off, b->len - off);
 
@@ -48,6 +55,10 @@ int ctf_text_buf_flush(struct ctf_text_buf *b)
 
 void ctf_text_buf_free(struct ctf_text_buf *b)
 {
+	if (b->w) {
+		ctf_text_writer_stop(b);
+		return;
+	}
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
@@ -57,6 +68,12 @@ void ctf_text_buf_reserve(struct ctf_text_buf *b, size_t n)
 {
 	if (b->cap - b->len >= n)
 		return;
+	if (b->w) {
+		/* written in the background while the formatter goes on */
+		ctf_text_writer_submit(b, false);
+		ctf_text_writer_grow(b, n);
+		return;
+	}
 	ctf_text_buf_flush(b);
 	if (b->cap >= n)
 		return;
@@ -87,4 +104,3 @@ void ctf_text_put_s64(struct ctf_text_buf *b, int64_t v)
 		ctf_text_put_u64(b, (uint64_t)v);
 	}
 }
-

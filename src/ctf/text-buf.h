@@ -1,6 +1,12 @@
 /*
  * text-buf.h - the output buffer of the text and JSON formatters: bytes
  * appended with inline copies, written to a file descriptor when full.
+ *
+ * To a regular file, once the text outgrows one buffer, the writing is done
+ * by a background writer (text-writer.h): a full buffer is handed over and
+ * the formatter goes on in another one; the file is written with O_DIRECT
+ * where allowed. To a terminal, a pipe or /dev/null, plain write(2) of each
+ * full buffer, as always.
  */
 #ifndef TRAX_CTF_TEXT_BUF_H
 #define TRAX_CTF_TEXT_BUF_H
@@ -9,21 +15,35 @@
 #include <stdint.h>
 #include <string.h>
 
+struct ctf_text_writer;
+
 /* An output buffer written to fd. */
 struct ctf_text_buf {
 	char *data;
 	size_t len;
 	size_t cap;
 	int fd;
-	int error; /* errno of a failed write, 0 otherwise */
+	int error;		   /* errno of the first failed write, 0 otherwise */
+	struct ctf_text_writer *w; /* background writer, NULL: plain write(2) */
 };
 
 /* 0, or -1 when memory runs out. */
 int ctf_text_buf_init(struct ctf_text_buf *b, int fd, size_t cap);
-/* Writes what is buffered; 0, or -1 (b->error set). */
+/*
+ * Writes everything appended so far and returns once it is written, with fd's
+ * offset after it (as write(2) would leave it); 0, or -1 (b->error set, also
+ * for an error of an earlier background write).
+ */
 int ctf_text_buf_flush(struct ctf_text_buf *b);
+/*
+ * Waits for the bytes handed over when the buffer was full; what was
+ * appended since is dropped (flush first). b->error gets any write error.
+ */
 void ctf_text_buf_free(struct ctf_text_buf *b);
-/* Makes room for n more bytes (flushing, or growing for one huge line). */
+/*
+ * Makes room for n more bytes: hands the buffer over (written in the
+ * background with a writer) or writes it, or grows it for one huge value.
+ */
 void ctf_text_buf_reserve(struct ctf_text_buf *b, size_t n);
 /* Appends a number in decimal. */
 void ctf_text_put_u64(struct ctf_text_buf *b, uint64_t v);

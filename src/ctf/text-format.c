@@ -1,34 +1,24 @@
 /*
  * text-format.c - Babeltrace 2's sink.text.pretty output (see
- * text-format.h and docs/text-format.md).
+ * text-format.h and docs/text-format.md): the options, the time stamps and
+ * deltas, the warnings. The rest of a line comes from text-plan.c.
+ *
+ * The time stamp reuses the text of its second ("[HH:MM:SS.") until the
+ * second changes, and writes the nanoseconds eight digits at a time.
  */
 #include "ctf/text-format.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "ctf/text-plan.h"
+#include "ctf/text-write.h"
 
 #define NS_PER_S 1000000000LL
 
-static inline void puts_(struct ctf_text_buf *b, const char *s)
-{
-	ctf_text_put(b, s, strlen(s));
-}
-
-#define PUTL(b, lit) ctf_text_put((b), (lit), sizeof(lit) - 1)
-
-/* v on at least width digits, zero-padded. */
-static void put_u64_pad(struct ctf_text_buf *b, uint64_t v, int width)
-{
-	char buf[24], *e = buf + sizeof(buf), *p = ctf_text_dec_u64(e, v);
-
-	while (e - p < width)
-		*--p = '0';
-	ctf_text_put(b, p, (size_t)(e - p));
-}
+/* Room for the time stamp and the delta of a line, in every format. */
+#define TIME_PART_MAX 192
 
 /* ---- options ---- */
 
@@ -133,16 +123,6 @@ void ctf_text_trace_init(struct ctf_text_trace *t, const struct ctf_trace *trace
 	}
 }
 
-void ctf_text_printer_init(struct ctf_text_printer *p, const struct ctf_text_options *o,
-			   struct ctf_text_buf *out)
-{
-	memset(p, 0, sizeof(*p));
-	p->opt = *o;
-	p->out = out;
-	p->last_ns = (uint64_t)-1;
-	p->last_cycles = (uint64_t)-1;
-}
-
 /* ---- time ---- */
 
 /* The broken-down time of the last second formatted, as "[YYYY-MM-DD ]HH:MM:SS". */
@@ -235,466 +215,120 @@ seconds:
 	n += (size_t)(e - d);
 nanos:
 	buf[n++] = '.';
-	/* nsec_abs < 10^9: nine digits, four pairs and one, zero-padded. */
-	for (int i = 7; i >= 1; i -= 2) {
-		memcpy(buf + n + (size_t)i, ctf_text_digits2 + 2 * (nsec_abs % 100), 2);
-		nsec_abs /= 100;
-	}
-	buf[n] = (char)('0' + nsec_abs);
-	n += 9;
+	n = (size_t)(ctf_text_write_nanos(buf + n, (uint32_t)nsec_abs) - buf);
 	buf[n] = 0;
 	return n;
 }
 
-/* ---- values ---- */
-
-static const char hexdig[] = "0123456789ABCDEF";
-
-static void put_escaped(struct ctf_text_buf *b, const char *s, uint64_t len)
-{
-	ctf_text_putc(b, '"');
-	for (uint64_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == 0)
-			break;
-		switch (c) {
-		case '\\':
-			PUTL(b, "\\\\");
-			continue;
-		case '\'':
-			PUTL(b, "\\'");
-			continue;
-		case '"':
-			PUTL(b, "\\\"");
-			continue;
-		case '?':
-			PUTL(b, "\\?");
-			continue;
-		}
-		if (c >= 0x20 && c != 0x7f) {
-			ctf_text_putc(b, (char)c);
-			continue;
-		}
-		switch (c) {
-		case '\a':
-			PUTL(b, "\\a");
-			break;
-		case '\b':
-			PUTL(b, "\\b");
-			break;
-		case '\t':
-			PUTL(b, "\\t");
-			break;
-		case '\n':
-			PUTL(b, "\\n");
-			break;
-		case '\v':
-			PUTL(b, "\\v");
-			break;
-		case '\f':
-			PUTL(b, "\\f");
-			break;
-		case '\r':
-			PUTL(b, "\\r");
-			break;
-		case 0x1b:
-			PUTL(b, "\\e");
-			break;
-		default: {
-			static const char lo[] = "0123456789abcdef";
-			char x[4] = {'\\', 'x', lo[c >> 4], lo[c & 15]};
-
-			ctf_text_put(b, x, 4);
-		}
-		}
-	}
-	ctf_text_putc(b, '"');
-}
-
-static void put_integer(struct ctf_text_buf *b, const struct ctf_integer_type *it, uint64_t v)
-{
-	char buf[72], *e = buf + sizeof(buf), *p = e;
-	unsigned int size = it->size;
-
-	switch (it->base) {
-	case 2:
-		PUTL(b, "0b");
-		if (size < 64)
-			v <<= 64 - size;
-		for (unsigned int i = 0; i < size; i++) {
-			buf[i] = (v & (1ULL << 63)) ? '1' : '0';
-			v <<= 1;
-		}
-		ctf_text_put(b, buf, size);
-		return;
-	case 8:
-		if (it->is_signed && size < 64) {
-			unsigned int r = ((size - 1) / 3 + 1) * 3;
-
-			if (r < 64)
-				v &= ((uint64_t)1 << r) - 1;
-		}
-		do {
-			*--p = (char)('0' + (v & 7));
-			v >>= 3;
-		} while (v);
-		*--p = '0';
-		ctf_text_put(b, p, (size_t)(e - p));
-		return;
-	case 16:
-		if (it->is_signed && size < 64) {
-			unsigned int r = ((size - 1) / 4 + 1) * 4;
-
-			if (r < 64)
-				v &= ((uint64_t)1 << r) - 1;
-		}
-		do {
-			*--p = hexdig[v & 15];
-			v >>= 4;
-		} while (v);
-		*--p = 'x';
-		*--p = '0';
-		ctf_text_put(b, p, (size_t)(e - p));
-		return;
-	default:
-		if (it->is_signed)
-			ctf_text_put_s64(b, (int64_t)v);
-		else
-			ctf_text_put_u64(b, v);
-	}
-}
-
-static void put_enum(struct ctf_text_buf *b, const struct ctf_enum_type *et, uint64_t v)
-{
-	unsigned int printed = 0;
-
-	PUTL(b, "( ");
-	for (unsigned int i = 0; i < et->mapping_count; i++) {
-		const char *label = et->mappings[i].label;
-
-		if (!ctf_enum_label_matches(et, i, v))
-			continue;
-		if (printed++)
-			PUTL(b, ", ");
-		put_escaped(b, label, strlen(label));
-	}
-	if (!printed)
-		PUTL(b, "<unknown>");
-	PUTL(b, " : container = ");
-	put_integer(b, &et->container, v);
-	PUTL(b, " )");
-}
-
-static void put_value(struct ctf_text_buf *b, const struct ctf_value *v, bool names);
-
-static bool is_special_packet_field(const struct ctf_field *f)
-{
-	const char *n = f->name;
-
-	if (f->type->kind != CTF_TYPE_INTEGER)
-		return false;
-	return !strcmp(n, "timestamp_begin") || !strcmp(n, "timestamp_end") ||
-	       !strcmp(n, "content_size") || !strcmp(n, "packet_size") ||
-	       !strcmp(n, "events_discarded") || !strcmp(n, "packet_seq_num");
-}
-
 /*
- * Which of a packet context's first 64 fields are not printed, as a bit
- * mask. Every event of a stream has the same packet context type: the
- * answer is kept for the last type asked about.
+ * The time stamp and the delta of a line: "[TIME] (+DELTA) ", or
+ * "timestamp = TIME, delta = +DELTA" with header names. At most
+ * TIME_PART_MAX bytes.
  */
-static uint64_t special_packet_fields(const struct ctf_type *t)
+static inline __attribute__((always_inline)) char *
+write_time_part(struct ctf_text_printer *p, char *d, const struct ctf_event *ev, int64_t ns)
 {
-	static __thread const struct ctf_type *cached_type;
-	static __thread uint64_t cached_mask;
-	const struct ctf_struct_type *st = &t->u.structure;
-	uint64_t mask = 0;
+	const struct ctf_text_options *o = &p->opt;
+	bool names = o->names_header;
 
-	if (t == cached_type)
-		return cached_mask;
-	for (unsigned int i = 0; i < st->field_count && i < 64; i++)
-		if (is_special_packet_field(&st->fields[i]))
-			mask |= (uint64_t)1 << i;
-	cached_type = t;
-	cached_mask = mask;
-	return mask;
-}
+	if (o->clock_cycles) {
+		d = names ? CTF_TEXT_WRITEL(d, "timestamp = ") : CTF_TEXT_WRITEL(d, "[");
+		d = ctf_text_write_u64_pad(d, ev->clock_value, 20);
+		if (!names)
+			d = CTF_TEXT_WRITEL(d, "] ");
+	} else if (__builtin_expect(ns >= 0, 1)) {
+		uint64_t in_sec = (uint64_t)ns - p->sec_start_ns;
 
-static void put_struct(struct ctf_text_buf *b, const struct ctf_value *v, bool names,
-		       bool packet_context)
-{
-	const struct ctf_struct_type *st = &v->type->u.structure;
-	uint64_t special = packet_context ? special_packet_fields(v->type) : 0;
-	unsigned int printed = 0;
+		/* sec_start_ns is 1 << 63 at first: never within a second of ns >= 0 */
+		if (__builtin_expect(in_sec >= (uint64_t)NS_PER_S, 0)) {
+			uint64_t sec = (uint64_t)ns / NS_PER_S;
+			char *t = p->sec_text;
 
-	ctf_text_putc(b, '{');
-	for (uint64_t i = 0; i < v->u.list.count; i++) {
-		const struct ctf_field *f = &st->fields[i];
-
-		if (packet_context && (i < 64 ? (special >> i) & 1 : is_special_packet_field(f)))
-			continue;
-		if (printed++)
-			PUTL(b, ", ");
-		else
-			ctf_text_putc(b, ' ');
-		if (names) {
-			puts_(b, f->display_name);
-			PUTL(b, " = ");
-		}
-		put_value(b, &v->u.list.items[i], names);
-	}
-	PUTL(b, " }");
-}
-
-static void put_float(struct ctf_text_buf *b, double d)
-{
-	char buf[64];
-	int n = snprintf(buf, sizeof(buf), "%g", d);
-
-	ctf_text_put(b, buf, (size_t)n);
-}
-
-static void put_value(struct ctf_text_buf *b, const struct ctf_value *v, bool names)
-{
-	const struct ctf_type *t = v->type;
-
-	switch (t->kind) {
-	case CTF_TYPE_INTEGER:
-		put_integer(b, &t->u.integer, v->u.u);
-		break;
-	case CTF_TYPE_FLOAT:
-		put_float(b, v->u.d);
-		break;
-	case CTF_TYPE_ENUM:
-		put_enum(b, &t->u.enumeration, v->u.u);
-		break;
-	case CTF_TYPE_STRING:
-		put_escaped(b, v->u.str.ptr, v->u.str.len);
-		break;
-	case CTF_TYPE_STRUCT:
-		put_struct(b, v, names, false);
-		break;
-	case CTF_TYPE_VARIANT:
-		PUTL(b, "{ ");
-		put_value(b, v->u.variant.value, names);
-		PUTL(b, " }");
-		break;
-	case CTF_TYPE_ARRAY:
-	case CTF_TYPE_SEQUENCE: {
-		const struct ctf_type *el =
-		    t->kind == CTF_TYPE_ARRAY ? t->u.array.element : t->u.sequence.element;
-
-		if (ctf_type_is_text_element(el)) {
-			put_escaped(b, v->u.str.ptr, v->u.str.len);
-			break;
-		}
-		ctf_text_putc(b, '[');
-		for (uint64_t i = 0; i < v->u.list.count; i++) {
-			if (i)
-				PUTL(b, ", ");
+			t = names ? CTF_TEXT_WRITEL(t, "timestamp = ") : CTF_TEXT_WRITEL(t, "[");
+			if (o->clock_seconds)
+				t = ctf_text_write_u64(t, sec);
 			else
-				ctf_text_putc(b, ' ');
-			if (names) {
-				ctf_text_putc(b, '[');
-				ctf_text_put_u64(b, i);
-				PUTL(b, "] = ");
-			}
-			put_value(b, &v->u.list.items[i], names);
+				t += wall_prefix(o->clock_gmt, o->clock_date, sec, t);
+			*t++ = '.';
+			p->sec_text_len = (size_t)(t - p->sec_text);
+			p->sec_start_ns = sec * NS_PER_S;
+			in_sec = (uint64_t)ns - p->sec_start_ns;
 		}
-		PUTL(b, " ]");
-		break;
+		d = ctf_text_copy_literal(d, p->sec_text, p->sec_text_len);
+		d = ctf_text_write_nanos(d, (uint32_t)in_sec);
+		if (!names)
+			d = CTF_TEXT_WRITEL(d, "] ");
+	} else {
+		/* negative: Babeltrace's quirks (docs/text-format.md 3.6) */
+		d = names ? CTF_TEXT_WRITEL(d, "timestamp = ") : CTF_TEXT_WRITEL(d, "[");
+		d += ctf_text_format_time(p, ns, d);
+		if (!names)
+			d = CTF_TEXT_WRITEL(d, "] ");
 	}
+	if (!o->no_delta) {
+		d = names ? CTF_TEXT_WRITEL(d, ", delta = ") : CTF_TEXT_WRITEL(d, "(");
+		if (o->clock_cycles) {
+			if (p->last_cycles == (uint64_t)-1) {
+				d = CTF_TEXT_WRITEL(d, "+????????????");
+			} else {
+				*d++ = '+';
+				d = ctf_text_write_u64_pad(d, ev->clock_value - p->last_cycles, 12);
+			}
+		} else if (p->last_ns == (uint64_t)-1) {
+			d = CTF_TEXT_WRITEL(d, "+?.?????????");
+		} else {
+			uint64_t delta = (uint64_t)ns - p->last_ns;
+
+			*d++ = '+';
+			if (delta < (uint64_t)NS_PER_S) {
+				*d++ = '0';
+				*d++ = '.';
+				d = ctf_text_write_nanos(d, (uint32_t)delta);
+			} else {
+				d = ctf_text_write_u64(d, delta / NS_PER_S);
+				*d++ = '.';
+				d = ctf_text_write_nanos(d, (uint32_t)(delta % NS_PER_S));
+			}
+		}
+		if (!names)
+			d = CTF_TEXT_WRITEL(d, ") ");
 	}
+	p->last_ns = (uint64_t)ns;
+	p->last_cycles = ev->clock_value;
+	return d;
 }
 
-/* ---- event lines ---- */
+/* ---- printers and event lines ---- */
 
-static const char *const loglevel_names[] = {
-    "TRACE_EMERG",	    "TRACE_ALERT",	   "TRACE_CRIT",	 "TRACE_ERR",
-    "TRACE_WARNING",	    "TRACE_NOTICE",	   "TRACE_INFO",	 "TRACE_DEBUG_SYSTEM",
-    "TRACE_DEBUG_PROGRAM",  "TRACE_DEBUG_PROCESS", "TRACE_DEBUG_MODULE", "TRACE_DEBUG_UNIT",
-    "TRACE_DEBUG_FUNCTION", "TRACE_DEBUG_LINE",	   "TRACE_DEBUG",
-};
-
-/* Does the packet context print anything (a member that is not consumed)? */
-static bool packet_context_printable(const struct ctf_value *ctx)
+void ctf_text_printer_init(struct ctf_text_printer *p, const struct ctf_text_options *o,
+			   struct ctf_text_buf *out)
 {
-	const struct ctf_struct_type *st = &ctx->type->u.structure;
-	uint64_t special = special_packet_fields(ctx->type);
+	memset(p, 0, sizeof(*p));
+	p->opt = *o;
+	p->out = out;
+	p->last_ns = (uint64_t)-1;
+	p->last_cycles = (uint64_t)-1;
+	p->sec_start_ns = (uint64_t)1 << 63;
+}
 
-	for (unsigned int i = 0; i < st->field_count; i++)
-		if (i < 64 ? !((special >> i) & 1) : !is_special_packet_field(&st->fields[i]))
-			return true;
-	return false;
+void ctf_text_printer_fini(struct ctf_text_printer *p)
+{
+	ctf_text_plan_cache_free(p->plans);
+	p->plans = NULL;
 }
 
 void ctf_text_print_event(struct ctf_text_printer *p, const struct ctf_text_trace *t,
 			  const struct ctf_packet *pkt, const struct ctf_event *ev, int64_t ns)
 {
 	struct ctf_text_buf *b = p->out;
-	const struct ctf_text_options *o = &p->opt;
-	bool names = o->names_header;
-	bool started = false; /* Babeltrace's !start_line */
-	bool dom = false;
-	const struct ctf_event_class *ec = ev->cls;
 
 	if (ev->has_clock) {
-		char tb[80];
-		size_t n;
+		char *d = ctf_text_room(b, b->data + b->len, TIME_PART_MAX + CTF_TEXT_COPY_SLACK);
 
-		if (names)
-			PUTL(b, "timestamp = ");
-		else
-			ctf_text_putc(b, '[');
-		if (o->clock_cycles) {
-			put_u64_pad(b, ev->clock_value, 20);
-		} else {
-			n = ctf_text_format_time(p, ns, tb);
-			ctf_text_put(b, tb, n);
-		}
-		if (!names)
-			PUTL(b, "] ");
-		if (!o->no_delta) {
-			if (names)
-				PUTL(b, ", delta = ");
-			else
-				ctf_text_putc(b, '(');
-			if (o->clock_cycles) {
-				if (p->last_cycles == (uint64_t)-1) {
-					PUTL(b, "+????????????");
-				} else {
-					ctf_text_putc(b, '+');
-					put_u64_pad(b, ev->clock_value - p->last_cycles, 12);
-				}
-			} else {
-				if (p->last_ns == (uint64_t)-1) {
-					PUTL(b, "+?.?????????");
-				} else {
-					uint64_t d = (uint64_t)ns - p->last_ns;
-
-					ctf_text_putc(b, '+');
-					ctf_text_put_u64(b, d / 1000000000u);
-					ctf_text_putc(b, '.');
-					put_u64_pad(b, d % 1000000000u, 9);
-				}
-			}
-			if (!names)
-				PUTL(b, ") ");
-		}
-		p->last_ns = (uint64_t)ns;
-		p->last_cycles = ev->clock_value;
-		started = names;
+		d = write_time_part(p, d, ev, ns);
+		b->len = (size_t)(d - b->data);
 	}
-
-	if (o->field_trace) {
-		if (started)
-			PUTL(b, ", ");
-		if (names)
-			PUTL(b, "trace = ");
-		puts_(b, t->name);
-		if (names)
-			PUTL(b, ", ");
-	}
-#define DOM_SEP()                                                                                  \
-	do {                                                                                       \
-		if (started)                                                                       \
-			PUTL(b, ", ");                                                             \
-		else if (dom && !names)                                                            \
-			ctf_text_putc(b, ':');                                                     \
-	} while (0)
-	if (o->field_hostname && t->hostname) {
-		DOM_SEP();
-		if (names)
-			PUTL(b, "trace:hostname = ");
-		puts_(b, t->hostname);
-		dom = true;
-	}
-	if (o->field_domain && t->domain) {
-		DOM_SEP();
-		if (names)
-			PUTL(b, "trace:domain = ");
-		puts_(b, t->domain);
-		dom = true;
-	}
-	if (o->field_procname && t->procname) {
-		DOM_SEP();
-		if (names)
-			PUTL(b, "trace:procname = ");
-		puts_(b, t->procname);
-		dom = true;
-	}
-	if (o->field_vpid && t->has_vpid) {
-		DOM_SEP();
-		if (names)
-			PUTL(b, "trace:vpid = ");
-		ctf_text_putc(b, '(');
-		ctf_text_put_s64(b, t->vpid);
-		ctf_text_putc(b, ')');
-		dom = true;
-	}
-	if (o->field_loglevel && ec->has_loglevel && ec->loglevel >= 0 && ec->loglevel <= 14) {
-		DOM_SEP();
-		if (names)
-			PUTL(b, "loglevel = ");
-		puts_(b, loglevel_names[ec->loglevel]);
-		PUTL(b, " (");
-		ctf_text_put_s64(b, ec->loglevel);
-		ctf_text_putc(b, ')');
-		dom = true;
-	}
-	if (o->field_emf && ec->emf_uri) {
-		DOM_SEP();
-		if (names)
-			PUTL(b, "model.emf.uri = ");
-		puts_(b, ec->emf_uri);
-		dom = true;
-	}
-#undef DOM_SEP
-	if (dom && !names)
-		ctf_text_putc(b, ' ');
-	if (started)
-		PUTL(b, ", ");
-	if (names)
-		PUTL(b, "name = ");
-	puts_(b, ec->name ? ec->name : "<unknown>");
-	if (names)
-		PUTL(b, ", ");
-	else
-		PUTL(b, ": ");
-
-	/* The scopes: the first without separator. */
-	started = false;
-	if (pkt->context && packet_context_printable(pkt->context)) {
-		started = true;
-		if (o->names_scope)
-			PUTL(b, "stream.packet.context = ");
-		put_struct(b, pkt->context, o->names_context, true);
-	}
-	if (ev->stream_context) {
-		if (started)
-			PUTL(b, ", ");
-		started = true;
-		if (o->names_scope)
-			PUTL(b, "stream.event.context = ");
-		put_value(b, ev->stream_context, o->names_context);
-	}
-	if (ev->context) {
-		if (started)
-			PUTL(b, ", ");
-		started = true;
-		if (o->names_scope)
-			PUTL(b, "event.context = ");
-		put_value(b, ev->context, o->names_context);
-	}
-	if (ev->payload) {
-		if (started)
-			PUTL(b, ", ");
-		if (o->names_scope)
-			PUTL(b, "event.fields = ");
-		put_value(b, ev->payload, o->names_payload);
-	}
-	ctf_text_putc(b, '\n');
+	ctf_text_print_rest(&p->plans, &p->opt, b, t, pkt, ev);
 }
 
 /* ---- warnings ---- */

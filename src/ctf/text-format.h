@@ -3,9 +3,11 @@
  * byte for byte, as docs/text-format.md describes it: one line per event,
  * the discarded events/packets warnings, the time formats.
  *
- * Lines are written to a ctf_text_buf, a plain output buffer flushed to a
- * file descriptor with write(2) when full; the formatter builds them with
- * hand-written integer formatting (no printf per field).
+ * Lines are written to a ctf_text_buf (text-buf.h), an output buffer
+ * written out when full (by a writer thread with direct I/O when the
+ * output is a large regular file); the formatter builds them with
+ * hand-written integer formatting (no printf per field), from a plan of
+ * each event class's line made on its first event (text-plan.h).
  *
  *	struct ctf_text_buf out;
  *	ctf_text_buf_init(&out, 1);
@@ -14,6 +16,7 @@
  *	ctf_text_print_event(&p, &trace_info, packet, event, ns);
  *	...
  *	ctf_text_buf_flush(&out);
+ *	ctf_text_printer_fini(&p);
  */
 #ifndef TRAX_CTF_TEXT_FORMAT_H
 #define TRAX_CTF_TEXT_FORMAT_H
@@ -67,16 +70,36 @@ struct ctf_text_trace {
 /* Fills t from the trace's env; name is kept as given. */
 void ctf_text_trace_init(struct ctf_text_trace *t, const struct ctf_trace *trace, const char *name);
 
+struct ctf_text_plan_cache;
+
 struct ctf_text_printer {
 	struct ctf_text_options opt;
 	struct ctf_text_buf *out;
 	uint64_t last_ns;     /* as Babeltrace: (uint64_t)-1 until the first event */
 	uint64_t last_cycles; /* the same for --clock-cycles */
 	bool negative_warned;
+
+	/* Private: */
+	struct ctf_text_plan_cache *plans; /* the line plans (text-plan.h) */
+	/*
+	 * The time stamp's text up to the nanoseconds ("[HH:MM:SS." ...) for
+	 * the second starting at sec_start_ns (1 << 63: none yet); copied 32
+	 * bytes at a time, hence its size.
+	 */
+	uint64_t sec_start_ns;
+	size_t sec_text_len;
+	char sec_text[96];
 };
 
+/*
+ * The printer keeps plans keyed by the addresses of the event classes and
+ * of the ctf_text_trace given to ctf_text_print_event(): both must outlive
+ * it (until ctf_text_printer_fini()).
+ */
 void ctf_text_printer_init(struct ctf_text_printer *p, const struct ctf_text_options *o,
 			   struct ctf_text_buf *out);
+/* Frees what the printer keeps between lines (not its output buffer). */
+void ctf_text_printer_fini(struct ctf_text_printer *p);
 
 /*
  * One event line. ns: the event's time in ns from the origin (used when

@@ -1,4 +1,4 @@
-/* view.h - `trax view [OPTIONS] PATH...`: Babeltrace 2's default text output. */
+/* view.h - `trax view [OPTIONS] [PATH...]`: Babeltrace 2's default text output. */
 #ifndef TRAX_CLI_VIEW_H
 #define TRAX_CLI_VIEW_H
 

@@ -281,7 +281,7 @@ static int channel_cmd(int argc, char **argv, bool enable)
 		if (enable)
 			add_chan_opts(&req, &o);
 		if (cli_request(&req, &reply, 0) == CLI_OK)
-			printf("UST channel %s %s for session %s\n", names[i],
+			printf("ust channel %s %s for session %s\n", names[i],
 			       enable ? "enabled" : "disabled", session);
 		else
 			rc = CLI_FAIL;

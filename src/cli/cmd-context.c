@@ -119,9 +119,9 @@ int cmd_add_context(int argc, char **argv)
 	rc = cli_request(&req, &reply, 0);
 	for (unsigned int i = 0; rc == CLI_OK && i < ntypes; i++) {
 		if (channel)
-			printf("UST context %s added to channel %s\n", types[i], channel);
+			printf("ust context %s added to channel %s\n", types[i], channel);
 		else
-			printf("UST context %s added to all channels\n", types[i]);
+			printf("ust context %s added to all channels\n", types[i]);
 	}
 	trax_msg_free(&req);
 	trax_msg_free(&reply);

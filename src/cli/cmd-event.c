@@ -186,7 +186,7 @@ static int event_cmd(int argc, char **argv, bool enable)
 	if (!channel)
 		channel = DEFAULT_CHANNEL;
 	if (rc == CLI_OK && enable && all) {
-		printf("All UST events");
+		printf("All ust events");
 		print_exclusions(excl, nexcl);
 		printf(" are enabled in channel %s", channel);
 		if (level_arg)
@@ -194,15 +194,15 @@ static int event_cmd(int argc, char **argv, bool enable)
 		printf("\n");
 	} else if (rc == CLI_OK && enable) {
 		for (unsigned int i = 0; i < nnames; i++) {
-			printf("UST event %s", names[i]);
+			printf("ust event %s", names[i]);
 			print_exclusions(excl, nexcl);
 			printf(" created in channel %s\n", channel);
 		}
 	} else if (rc == CLI_OK && all) {
-		printf("All UST events are disabled in channel %s\n", channel);
+		printf("All ust events are disabled in channel %s\n", channel);
 	} else if (rc == CLI_OK) {
 		for (unsigned int i = 0; i < nnames; i++)
-			printf("UST event %s disabled in channel %s for session %s\n", names[i],
+			printf("ust event %s disabled in channel %s for session %s\n", names[i],
 			       channel, session);
 	}
 	trax_msg_free(&req);

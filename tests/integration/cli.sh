@@ -329,13 +329,13 @@ reply ENABLE_CHANNEL status=0
 t 0 enable-channel -u ch1 --subbuf-size 8k --num-subbuf 3 --overwrite --buffers-pid \
 	--switch-timer 100 --read-timer 2ms --tracefile-size 1M --tracefile-count 4
 expect_log "ENABLE_CHANNEL session=s1 name=ch1 subbuf_size=8192 num_subbuf=4 overwrite=1 buffers=pid switch_timer=100 read_timer=2000 tracefile_size=1048576 tracefile_count=4"
-expect_out "UST channel ch1 enabled for session s1"
+expect_out "ust channel ch1 enabled for session s1"
 expect_err "Warning: The number of subbuffers (3) is rounded to the next power of 2 (4)"
 t 0 enable-channel --userspace --session=other c1,c2 --blocking-timeout inf --discard \
 	--buffers-uid --subbuf-size=0x2000 --switch-timer=1s
 expect_log "ENABLE_CHANNEL session=other name=c1 subbuf_size=8192 overwrite=0 buffers=uid switch_timer=1000000 blocking_timeout=-1" \
 	"ENABLE_CHANNEL session=other name=c2 subbuf_size=8192 overwrite=0 buffers=uid switch_timer=1000000 blocking_timeout=-1"
-expect_out "UST channel c1 enabled for session other" "UST channel c2 enabled for session other"
+expect_out "ust channel c1 enabled for session other" "ust channel c2 enabled for session other"
 t 0 enable-channel -u ch9 --blocking-timeout 250 --subbuf-size 2M
 expect_log "ENABLE_CHANNEL session=s1 name=ch9 subbuf_size=2097152 blocking_timeout=250"
 t 0 enable-channel -u ch9 --subbuf-size 1G --read-timer 0
@@ -349,7 +349,7 @@ expect_err "Error: Session nosuch not found"
 reply DISABLE_CHANNEL status=0
 t 0 disable-channel -u ch1
 expect_log "DISABLE_CHANNEL session=s1 name=ch1"
-expect_out "UST channel ch1 disabled for session s1"
+expect_out "ust channel ch1 disabled for session s1"
 t 0 disable-channel -u -s s2 a,b
 expect_log "DISABLE_CHANNEL session=s2 name=a" "DISABLE_CHANNEL session=s2 name=b"
 ok "enable-channel, disable-channel"
@@ -358,29 +358,29 @@ ok "enable-channel, disable-channel"
 reply ENABLE_EVENT status=0
 t 0 enable-event -u 'my_provider:*' -c ch1 --loglevel TRACE_INFO
 expect_log "ENABLE_EVENT session=s1 channel=ch1 name=my_provider:* loglevel=6"
-expect_out "UST event my_provider:* created in channel ch1"
+expect_out "ust event my_provider:* created in channel ch1"
 t 0 enable-event --userspace 'my_provider:*'
 expect_log "ENABLE_EVENT session=s1 name=my_provider:*"
-expect_out "UST event my_provider:* created in channel channel0"
+expect_out "ust event my_provider:* created in channel channel0"
 t 0 enable-event -u a:b,c:d x:y --loglevel-only debug_line -s s2
 expect_log "ENABLE_EVENT session=s2 name=a:b name=c:d name=x:y loglevel=13 loglevel_only=1"
-expect_out "UST event a:b created in channel channel0" "UST event c:d created in channel channel0" \
-	"UST event x:y created in channel channel0"
+expect_out "ust event a:b created in channel channel0" "ust event c:d created in channel channel0" \
+	"ust event x:y created in channel channel0"
 t 0 enable-event -u -a --loglevel 4
 expect_log "ENABLE_EVENT session=s1 all=1 loglevel=4"
-expect_out "All UST events are enabled in channel channel0 for loglevel 4"
+expect_out "All ust events are enabled in channel channel0 for loglevel 4"
 t 0 enable-event -u --all --channel=ch2
 expect_log "ENABLE_EVENT session=s1 channel=ch2 all=1"
-expect_out "All UST events are enabled in channel ch2"
+expect_out "All ust events are enabled in channel ch2"
 t 0 enable-event -u 'p:*' --exclude 'p:a,p:b' --exclude=p:c -c ch1
 expect_log "ENABLE_EVENT session=s1 channel=ch1 name=p:* exclude=p:a exclude=p:b exclude=p:c"
-expect_out 'UST event p:* excluding "p:a", "p:b", "p:c" created in channel ch1'
+expect_out 'ust event p:* excluding "p:a", "p:b", "p:c" created in channel ch1'
 t 0 enable-event -u 'a\,b'
 expect_log "ENABLE_EVENT session=s1 name=a,b"
 # the channel is the one the daemon says the rules went to
 reply ENABLE_EVENT status=0 record=event name=x:y channel=chan9 record=event name=x:z channel=chan9
 t 0 enable-event -u x:y,x:z
-expect_out "UST event x:y created in channel chan9" "UST event x:z created in channel chan9"
+expect_out "ust event x:y created in channel chan9" "ust event x:z created in channel chan9"
 reply ENABLE_EVENT status=0
 n=0
 for lv in EMERG ALERT CRIT ERR WARNING NOTICE INFO DEBUG_SYSTEM DEBUG_PROGRAM DEBUG_PROCESS \
@@ -398,10 +398,10 @@ expect_err "Error: Channel ch7 not found"
 reply DISABLE_EVENT status=0
 t 0 disable-event -u a:b
 expect_log "DISABLE_EVENT session=s1 channel=channel0 name=a:b"
-expect_out "UST event a:b disabled in channel channel0 for session s1"
+expect_out "ust event a:b disabled in channel channel0 for session s1"
 t 0 disable-event -u -a -c ch1
 expect_log "DISABLE_EVENT session=s1 channel=ch1 all=1"
-expect_out "All UST events are disabled in channel ch1"
+expect_out "All ust events are disabled in channel ch1"
 t 0 disable-event -u --all-events -s s2
 expect_log "DISABLE_EVENT session=s2 channel=channel0 all=1"
 ok "enable-event, disable-event: names, wildcards, log levels, exclusions"
@@ -410,11 +410,11 @@ ok "enable-event, disable-event: names, wildcards, log levels, exclusions"
 reply ADD_CONTEXT status=0
 t 0 add-context -u -t vpid -t procname
 expect_log "ADD_CONTEXT session=s1 type=vpid type=procname"
-expect_out "UST context vpid added to all channels" "UST context procname added to all channels"
+expect_out "ust context vpid added to all channels" "ust context procname added to all channels"
 t 0 add-context -u -c ch1 --type=ip -t vtid -t pthread_id -s s2
 expect_log "ADD_CONTEXT session=s2 channel=ch1 type=ip type=vtid type=pthread_id"
-expect_out "UST context ip added to channel ch1" "UST context vtid added to channel ch1" \
-	"UST context pthread_id added to channel ch1"
+expect_out "ust context ip added to channel ch1" "ust context vtid added to channel ch1" \
+	"ust context pthread_id added to channel ch1"
 t 0 add-context --list
 expect_log
 expect_out vpid vtid procname pthread_id ip

@@ -888,6 +888,8 @@ op_jump:
 	op = p->ops + op->aux;
 	goto *dispatch[op->kind];
 op_generic:
+	/* the alignment a struct left pending is this op's; the field's own is the decoder's */
+	ALIGN();
 	c->pos = pos;
 	c->clock = clock;
 	if (ctf_decode_field(c, p->generic[op->aux], &slots[op->slot]))

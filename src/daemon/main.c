@@ -109,12 +109,6 @@ static void client_accept(void)
 	fd = accept4(traxd.client_listen, NULL, NULL, SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (!client_allowed(fd)) {
-		send_error(fd, 0, "EPERM",
-			   "permission denied: this daemon belongs to another user");
-		close(fd);
-		return;
-	}
 	err = trax_msg_recv(fd, &req, CLIENT_TIMEOUT_MS);
 	if (err) {
 		if (err == -EPROTO)
@@ -122,7 +116,12 @@ static void client_accept(void)
 		close(fd);
 		return;
 	}
-	traxd_client_request(fd, &req);
+	/* answered (with the request's number, so the client shows why), never served */
+	if (!client_allowed(fd))
+		send_error(fd, req.seq, "EPERM",
+			   "permission denied: this session daemon belongs to another user");
+	else
+		traxd_client_request(fd, &req);
 	trax_msg_free(&req);
 	close(fd);
 }

@@ -95,8 +95,10 @@ struct trax_provider_desc {
 
 /*
  * Where one event is recorded: a channel and the event's id in it. An event
- * enabled in several channels has several bindings, in a list the probe walks.
- * The library publishes a new list atomically; old lists stay valid.
+ * enabled in several channels has several bindings, in a list the probe walks
+ * with atomic loads of the head and of each `next`: the library changes them
+ * while probes run (one store each), and never frees a binding, which keeps
+ * leading into the list once taken out of it.
  */
 struct trax_binding {
 	struct trax_binding *next;

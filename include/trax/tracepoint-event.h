@@ -256,7 +256,7 @@
 				__trax_write_##p##___##c(&__c, &__d _TRAX_CANAMES(args));          \
 				trax_event_commit(&__c);                                           \
 			}                                                                          \
-			__b = __b->next;                                                           \
+			__b = __atomic_load_n(&__b->next, __ATOMIC_ACQUIRE);                       \
 		} while (__b);                                                                     \
 	}
 #include <trax/tp-defaults.h>

@@ -57,39 +57,6 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-static int parse_contexts(struct trax_channel_attr *attr, const char *list)
-{
-	const char *p = list;
-
-	while (p && *p) {
-		char name[32];
-		size_t n = strcspn(p, ",");
-		int c;
-
-		if (n && n < sizeof(name)) {
-			memcpy(name, p, n);
-			name[n] = 0;
-			c = ctf_context_from_name(name);
-			if (c < 0) {
-				trax_debug("TRAX_CONTEXT: unknown context '%s' (known: vpid, vtid, "
-					   "procname, pthread_id, ip)",
-					   name);
-			} else if (attr->nr_contexts < CTF_CTX_COUNT) {
-				unsigned int i, dup = 0;
-
-				for (i = 0; i < attr->nr_contexts; i++)
-					dup |= attr->contexts[i] == c;
-				if (!dup)
-					attr->contexts[attr->nr_contexts++] = (uint8_t)c;
-			}
-		}
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
-}
-
 static void add_env_str(struct trax_session *s, const char *key, const char *val)
 {
 	s->env[s->nr_env].key = key;
@@ -220,7 +187,8 @@ static void after_fork_child(void)
 	 */
 	trax_context_reset_after_fork();
 	if (trax_embedded_session) {
-		__atomic_store_n(&trax_embedded_session->channel.active, 0, __ATOMIC_RELEASE);
+		/* Not the shared word: the parent goes on recording. */
+		trax_channel_retire(&trax_embedded_session->channel);
 		trax_embedded_session->thread_started = 0;
 		trax_embedded_session = NULL;
 	}
@@ -264,7 +232,7 @@ void trax_embedded_init(void)
 	add_env_str(s, "trace_buffering_scheme", "pid");
 
 	trax_channel_attr_default(&attr);
-	parse_contexts(&attr, trax_env_get("CONTEXT"));
+	trax_channel_parse_contexts(&attr, trax_env_get("CONTEXT"), 0);
 	trax_uuid_generate(uuid);
 	err = trax_channel_create(&s->channel, "channel0", 0, &attr, uuid);
 	if (err) {
@@ -287,7 +255,7 @@ void trax_embedded_init(void)
 		return;
 	}
 	trax_signals_install();
-	__atomic_store_n(&s->channel.active, 1, __ATOMIC_RELEASE);
+	trax_channel_set_active(&s->channel, 1);
 	if (events && !*events)
 		trax_debug("TRAX_EVENTS is empty: recording every event");
 	trax_registry_enable(&s->channel, events && *events ? events : "*");
@@ -306,7 +274,7 @@ void trax_embedded_fini(void)
 		return;
 	s->stopped = 1;
 	trax_consumer_flush(s, 1);
-	__atomic_store_n(&s->channel.active, 0, __ATOMIC_RELEASE);
+	trax_channel_set_active(&s->channel, 0);
 	for (cpu = 0; s->stream_fds && cpu < s->channel.nr_cpus; cpu++)
 		if (s->stream_fds[cpu] >= 0)
 			close(s->stream_fds[cpu]);

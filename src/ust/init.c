@@ -53,7 +53,15 @@ void trax_ust_ensure_init(void)
 	trax_tracef_register();
 	trax_statedump_register();
 	trax_embedded_init();
+	/* Last: the daemons hear of every event registered so far. */
+	trax_daemon_client_init();
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
+	/*
+	 * After the library is up: a thread that registers a provider
+	 * meanwhile goes on (and waits for the daemons on its own) instead of
+	 * spinning until the start-up ends.
+	 */
+	trax_daemon_client_wait();
 }
 
 static void __attribute__((constructor(101))) trax_ust_init(void)

@@ -29,7 +29,7 @@ reserve_blocking(struct trax_channel *ch, struct ringbuf *rb, struct ringbuf_slo
 		 (limit < 0 ||
 		  (now.tv_sec - start.tv_sec) * 1000000 + (now.tv_nsec - start.tv_nsec) / 1000 <
 		      limit) &&
-		 __atomic_load_n(&ch->active, __ATOMIC_RELAXED));
+		 __atomic_load_n(__atomic_load_n(&ch->active, __ATOMIC_RELAXED), __ATOMIC_RELAXED));
 	return ret;
 }
 
@@ -67,7 +67,10 @@ TRAX_API_EXPORT int trax_event_reserve(struct trax_ctx *ctx, const struct trax_b
 	char *p;
 	int ret;
 
-	if (__builtin_expect(!__atomic_load_n(&ch->active, __ATOMIC_RELAXED), 0))
+	/* The control page's word, shared with the consumer and the other writers. */
+	if (__builtin_expect(
+		!__atomic_load_n(__atomic_load_n(&ch->active, __ATOMIC_RELAXED), __ATOMIC_RELAXED),
+		0))
 		return -1;
 	cpu = (unsigned int)trax_getcpu();
 	if (__builtin_expect(cpu >= (unsigned int)ch->nr_cpus, 0))

@@ -7,8 +7,19 @@
  * tracepoint is connected to the event of the same name; its state turns on
  * while the event has at least one binding to a channel. Providers and
  * modules may register in any order.
+ *
+ * Bindings are what the probes walk, without a lock, while they change:
+ * each event's list has one writer (under the mutex), which publishes a new
+ * head, or a new `next` of a binding still in the list, with one release
+ * store. A binding taken out of the list is never freed and keeps its
+ * `next`, so a probe standing on it walks on into the list; it is reused
+ * only when the same event is bound again to the same channel with the same
+ * id (all a probe reads of it but `next` is then what it was). The daemon
+ * numbers the events by index (registration order, never reused) and binds
+ * them with its own ids; the embedded mode binds by name patterns.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +27,19 @@
 #include "common/log.h"
 #include "ust/ust.h"
 
+/* A binding and what only the registry knows of it. */
+struct binding_node {
+	struct trax_binding b;		    /* what the probes see: first */
+	struct binding_node *unlinked_next; /* in the event's list of unlinked bindings */
+};
+
 struct event_entry {
 	struct event_entry *next;
 	struct trax_provider_desc *provider;
 	const struct trax_event_desc *desc;
 	struct trax_event_state state; /* what connected tracepoints point to */
+	int unregistered;	       /* its provider is gone: nothing binds it again */
+	struct binding_node *unlinked; /* bindings out of the list, kept for reuse */
 };
 
 struct tp_module {
@@ -37,6 +56,9 @@ struct enabler {
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct event_entry *events;
+/* Every event ever registered, by index (entries are never freed). */
+static struct event_entry **by_index;
+static uint32_t nr_indexed, cap_indexed;
 static struct tp_module *modules;
 static struct enabler *enablers;
 
@@ -151,14 +173,70 @@ static int patterns_match(const char *patterns, const char *name)
 	return 0;
 }
 
-/* Binds e to ch (once), giving it the channel's next event id. */
+/* The binding of e in ch, or NULL. */
+static struct binding_node *find_binding(struct event_entry *e, const struct trax_channel *ch,
+					 struct binding_node **prev)
+{
+	struct binding_node *p = NULL, *n;
+
+	for (n = (struct binding_node *)e->state.bindings; n;
+	     p = n, n = (struct binding_node *)n->b.next)
+		if (n->b.channel == ch) {
+			if (prev)
+				*prev = p;
+			return n;
+		}
+	return NULL;
+}
+
+/* Puts a binding of e to ch with id at the head of e's list. */
+static int link_binding(struct event_entry *e, struct trax_channel *ch, uint32_t id)
+{
+	struct binding_node *n, **pu;
+
+	for (pu = &e->unlinked; *pu; pu = &(*pu)->unlinked_next)
+		if ((*pu)->b.channel == ch && (*pu)->b.event_id == id)
+			break;
+	if (*pu) {
+		n = *pu;
+		*pu = n->unlinked_next;
+		n->unlinked_next = NULL;
+	} else {
+		n = calloc(1, sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		n->b.channel = ch;
+		n->b.event_id = id;
+	}
+	/* Publish: the probe may walk the list at any time. */
+	__atomic_store_n(&n->b.next, e->state.bindings, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->state.bindings, &n->b, __ATOMIC_RELEASE);
+	if (!e->unregistered)
+		update_tracepoints(e);
+	return 0;
+}
+
+/* Takes n (after prev, NULL: the head) out of e's list; n keeps its next. */
+static void unlink_binding(struct event_entry *e, struct binding_node *n, struct binding_node *prev)
+{
+	struct trax_binding *after = __atomic_load_n(&n->b.next, __ATOMIC_RELAXED);
+
+	if (prev)
+		__atomic_store_n(&prev->b.next, after, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(&e->state.bindings, after, __ATOMIC_RELEASE);
+	n->unlinked_next = e->unlinked;
+	e->unlinked = n;
+	/* The call sites of a provider that is gone belong to no entry any more. */
+	if (!e->unregistered)
+		update_tracepoints(e);
+}
+
+/* Binds e to ch (once), giving it the channel's next event id (embedded mode). */
 static int bind_event(struct event_entry *e, struct trax_channel *ch)
 {
-	struct trax_binding *b;
-
-	for (b = e->state.bindings; b; b = b->next)
-		if (b->channel == ch)
-			return 0;
+	if (find_binding(e, ch, NULL))
+		return 0;
 	if (ch->nr_events == ch->cap_events) {
 		uint32_t cap = ch->cap_events ? ch->cap_events * 2 : 32;
 		struct trax_channel_event *n = realloc(ch->events, cap * sizeof(*n));
@@ -168,20 +246,16 @@ static int bind_event(struct event_entry *e, struct trax_channel *ch)
 		ch->events = n;
 		ch->cap_events = cap;
 	}
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return -1;
-	b->channel = ch;
-	b->event_id = ch->nr_events;
 	ch->events[ch->nr_events].desc = e->desc;
-	ch->events[ch->nr_events].id = b->event_id;
+	ch->events[ch->nr_events].id = ch->nr_events;
 	ch->events[ch->nr_events].loglevel = event_loglevel(e->provider, e->desc);
+	/* The metadata describes the event before a record of it can exist. */
 	ch->nr_events++;
 	__atomic_fetch_add(&ch->metadata_generation, 1, __ATOMIC_RELEASE);
-	/* Publish: the probe may walk the list at any time. */
-	b->next = e->state.bindings;
-	__atomic_store_n(&e->state.bindings, b, __ATOMIC_RELEASE);
-	update_tracepoints(e);
+	if (link_binding(e, ch, ch->nr_events - 1)) {
+		ch->nr_events--;
+		return -1;
+	}
 	return 0;
 }
 
@@ -196,6 +270,7 @@ static void apply_enablers(struct event_entry *e)
 
 TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 {
+	uint32_t indexed_before, added;
 	unsigned int i;
 
 	trax_ust_ensure_init();
@@ -212,6 +287,7 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 		trax_registry_unlock();
 		return 0;
 	}
+	indexed_before = nr_indexed;
 	for (i = 0; i < p->nr_events; i++) {
 		const struct trax_event_desc *d = p->events[i];
 		struct event_entry *e;
@@ -224,16 +300,32 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 		e = calloc(1, sizeof(*e));
 		if (!e)
 			break;
+		if (nr_indexed == cap_indexed) {
+			uint32_t cap = cap_indexed ? cap_indexed * 2 : 64;
+			struct event_entry **t = realloc(by_index, cap * sizeof(*t));
+
+			if (!t) {
+				free(e);
+				break;
+			}
+			by_index = t;
+			cap_indexed = cap;
+		}
 		e->provider = p;
 		e->desc = d;
 		e->state.desc = d;
+		by_index[nr_indexed++] = e;
 		e->next = events;
 		events = e;
 		apply_enablers(e);
 		update_tracepoints(e);
 	}
+	added = nr_indexed - indexed_before;
 	trax_registry_unlock();
 	trax_debug("provider %s registered (%u events)", p->name, p->nr_events);
+	/* Outside the lock: the daemons' threads read the registry to describe them. */
+	if (added)
+		trax_daemon_client_events_added();
 	return 0;
 }
 
@@ -255,6 +347,7 @@ TRAX_API_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
 			for (i = 0; i < m->count; i++)
 				if (m->start[i] && m->start[i]->data == &e->state)
 					tracepoint_connect(m->start[i], NULL);
+		e->unregistered = 1;
 		/*
 		 * The entry is unlinked but not freed: a thread may still be in
 		 * the probe (the provider is being unloaded by dlclose, which
@@ -333,7 +426,81 @@ int trax_registry_enable(struct trax_channel *ch, const char *patterns)
 	return 0;
 }
 
-void trax_registry_disable_channel(struct trax_channel *ch)
+uint32_t trax_registry_nr_indexed(void)
 {
-	__atomic_store_n(&ch->active, 0, __ATOMIC_RELEASE);
+	uint32_t n;
+
+	trax_registry_lock();
+	n = nr_indexed;
+	trax_registry_unlock();
+	return n;
+}
+
+int trax_registry_event_info(uint32_t index, const struct trax_event_desc **desc, int *loglevel)
+{
+	int err = -ENOENT;
+
+	trax_registry_lock();
+	if (index < nr_indexed) {
+		*desc = by_index[index]->desc;
+		*loglevel = event_loglevel(by_index[index]->provider, by_index[index]->desc);
+		err = 0;
+	}
+	trax_registry_unlock();
+	return err;
+}
+
+int trax_registry_bind_index(uint32_t index, struct trax_channel *ch, uint32_t id)
+{
+	struct binding_node *n, *prev;
+	struct event_entry *e;
+	int err = 0;
+
+	trax_registry_lock();
+	if (index >= nr_indexed || by_index[index]->unregistered) {
+		trax_registry_unlock();
+		return -ENOENT;
+	}
+	e = by_index[index];
+	n = find_binding(e, ch, &prev);
+	if (n && n->b.event_id != id) {
+		/* Renumbered: the old id must not be used again. */
+		unlink_binding(e, n, prev);
+		n = NULL;
+	}
+	if (!n)
+		err = link_binding(e, ch, id);
+	trax_registry_unlock();
+	return err;
+}
+
+int trax_registry_unbind_index(uint32_t index, struct trax_channel *ch)
+{
+	struct binding_node *n, *prev;
+
+	trax_registry_lock();
+	if (index >= nr_indexed) {
+		trax_registry_unlock();
+		return -ENOENT;
+	}
+	n = find_binding(by_index[index], ch, &prev);
+	if (n)
+		unlink_binding(by_index[index], n, prev);
+	trax_registry_unlock();
+	return 0;
+}
+
+void trax_registry_unbind_channel(struct trax_channel *ch)
+{
+	uint32_t i;
+
+	trax_registry_lock();
+	for (i = 0; i < nr_indexed; i++) {
+		struct binding_node *n, *prev;
+
+		n = find_binding(by_index[i], ch, &prev);
+		if (n)
+			unlink_binding(by_index[i], n, prev);
+	}
+	trax_registry_unlock();
 }

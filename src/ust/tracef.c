@@ -35,6 +35,14 @@ void trax_tracef_register(void)
 {
 	int i;
 
+	/*
+	 * The providers' own constructors run after the library's start-up;
+	 * registered here, their events are among those the daemon hears of
+	 * first (registering twice is harmless).
+	 */
+	trax_provider_register(&__trax_provider_lttng_ust_tracef);
+	trax_provider_register(&__trax_provider_lttng_ust_tracelog);
+
 	tracef_tps[0] = &trax_tracef_tracepoint;
 	for (i = 0; i <= TRACE_DEBUG; i++)
 		tracef_tps[1 + i] = &trax_tracelog_tracepoints[i];

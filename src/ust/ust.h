@@ -12,11 +12,15 @@
 
 #include "common/shm.h"
 #include "ctf/writer-metadata.h"
+#include "ringbuf/bufset.h"
 #include "ringbuf/ringbuf.h"
 #include "trax/probe.h"
 #include "trax/tracepoint.h"
 
 #define TRAX_API_EXPORT __attribute__((visibility("default")))
+
+/* Buffers in a set received from the daemon, at most (Linux's NR_CPUS limit). */
+#define TRAX_CHANNEL_MAX_CPUS 8192u
 
 /* Packets on disk are whole multiples of this (direct I/O blocks). */
 #define TRAX_PACKET_ALIGN 4096u
@@ -37,31 +41,67 @@ struct trax_channel_attr {
 	unsigned int nr_contexts;
 };
 
+/*
+ * A channel: a bufset (control page + one ring buffer per CPU) in shared
+ * memory, created here (embedded mode) or received from traxd, and what the
+ * packet headers and records need to know about it. The fields every record
+ * reads come first, on one cache line.
+ */
 struct trax_channel {
+	/*
+	 * The control page's `active` word: records are taken while it is not
+	 * 0. The consumer (traxd, or the embedded one) flips it for every
+	 * process sharing the buffers. A channel this process no longer uses
+	 * points it at a private 0 instead (trax_channel_retire), so that
+	 * writing to the shared word stays the consumer's business.
+	 */
+	const uint32_t *active;
+	struct ringbuf *bufs; /* one per CPU of the set */
+	int nr_cpus;
+	unsigned int context_size; /* bytes of context per record */
+	struct trax_channel_attr attr;
+	int blocking; /* blocking allowed (app and channel agree) */
 	char name[64];
 	uint32_t stream_id;
-	struct trax_channel_attr attr;
-	int nr_cpus;
-	struct ringbuf *bufs; /* one per possible CPU */
-	struct trax_shm shm;
-	struct ringbuf_notify *notify; /* in shm */
 	uint8_t trace_uuid[16];
-	unsigned int context_size; /* bytes of context per record */
-	int active;		   /* records are taken (session started) */
-	int blocking;		   /* blocking allowed (app and channel agree) */
-	/* Events bound to this channel (under the registry lock). */
+	struct bufset_ctrl *ctrl;      /* in shm */
+	struct ringbuf_notify *notify; /* in shm */
+	struct trax_shm shm;
+	/* Events bound to this channel by trax_registry_enable (under the registry lock). */
 	struct trax_channel_event *events;
 	uint32_t nr_events, cap_events;
 	uint32_t metadata_generation; /* bumped when events are added */
 	uint32_t too_large_logged;
-};
+} __attribute__((aligned(64)));
 
 /* channel.c */
+/* A new bufset in a memfd of its own (embedded mode), inactive. */
 int trax_channel_create(struct trax_channel *ch, const char *name, uint32_t stream_id,
 			const struct trax_channel_attr *attr, const uint8_t trace_uuid[16]);
+/*
+ * A bufset another process (traxd) created: maps `size` bytes of fd and
+ * attaches nr_cpus buffers of the geometry in attr (bufset_attach checks
+ * it). The descriptor is closed whatever the outcome. 0, or -errno.
+ */
+int trax_channel_attach(struct trax_channel *ch, const char *name, uint32_t stream_id,
+			const struct trax_channel_attr *attr, const uint8_t trace_uuid[16],
+			unsigned int nr_cpus, int fd, uint64_t size);
+/* Frees a channel no tracepoint ever recorded into (failed set-up). */
 void trax_channel_destroy(struct trax_channel *ch);
+/*
+ * Stops this process from ever recording into ch again, without touching
+ * what other processes share: `active` points at a private 0, and the
+ * shared memory is replaced by private zero pages at the same address, so
+ * that a thread still inside a record finishes it harmlessly. The structure
+ * itself stays allocated: probes may still hold it.
+ */
+void trax_channel_retire(struct trax_channel *ch);
+/* Sets the shared active word (embedded mode: the in-process consumer is its owner). */
+void trax_channel_set_active(struct trax_channel *ch, int active);
 /* Default attributes, with TRAX_SUBBUF_SIZE / TRAX_NUM_SUBBUF / ... applied. */
 void trax_channel_attr_default(struct trax_channel_attr *attr);
+/* Parses "vpid,vtid,..." into attr's contexts; strict: -EINVAL on unknown or repeated names. */
+int trax_channel_parse_contexts(struct trax_channel_attr *attr, const char *list, int strict);
 
 /* registry.c */
 void trax_registry_lock(void);
@@ -71,9 +111,26 @@ void trax_registry_unlock(void);
  * patterns (and future ones as their providers register) in ch.
  */
 int trax_registry_enable(struct trax_channel *ch, const char *patterns);
-/* Stops recording into ch: bindings stay (ids are kept), tracepoints turn off. */
-void trax_registry_disable_channel(struct trax_channel *ch);
 
+/*
+ * The daemon's view of the registry: every event gets an index, in
+ * registration order from 0, never reused, and the daemon binds events by
+ * index to its channels with ids of its choosing. Bindings are published
+ * the way the probes expect: a new list head or next pointer is stored
+ * atomically, unlinked bindings are never freed (a probe may still be
+ * walking them) and keep pointing into the list.
+ */
+uint32_t trax_registry_nr_indexed(void);
+/* Description of event `index`: 0, or -ENOENT. Descriptions live as long as the process. */
+int trax_registry_event_info(uint32_t index, const struct trax_event_desc **desc, int *loglevel);
+/* Records event `index` in ch with id. 0; -ENOENT (no such event); -ENOMEM. */
+int trax_registry_bind_index(uint32_t index, struct trax_channel *ch, uint32_t id);
+/* Stops recording event `index` in ch (nothing when it is not bound there). */
+int trax_registry_unbind_index(uint32_t index, struct trax_channel *ch);
+/* Stops recording every event in ch. */
+void trax_registry_unbind_channel(struct trax_channel *ch);
+
+/* context.c */
 /* context.c */
 void trax_context_write(const struct trax_channel *ch, char *dst, const void *ip);
 void trax_context_reset_after_fork(void);
@@ -137,5 +194,20 @@ void trax_statedump_run(void);
 extern struct trax_session *trax_embedded_session;
 void trax_embedded_init(void);
 void trax_embedded_fini(void);
+
+/*
+ * daemon-client.c: registration with traxd and obedience to it
+ * (docs/daemon.md), when the embedded mode is off.
+ */
+void trax_daemon_client_init(void);
+/* The start-up's wait for the daemons (TRAX_REGISTER_TIMEOUT), once the library is up. */
+void trax_daemon_client_wait(void);
+/*
+ * Events were just registered (a provider's constructor, dlopen): they are
+ * described to every connected daemon; the caller waits (at most
+ * TRAX_REGISTER_TIMEOUT) for the daemons that confirm such updates.
+ * Called without the registry lock.
+ */
+void trax_daemon_client_events_added(void);
 
 #endif /* TRAX_UST_H */

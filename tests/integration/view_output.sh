@@ -120,7 +120,7 @@ ok "unaligned starts (>>, after 777 bytes, 1<>), the offset after the text"
 
 # Warnings on stderr, in place with 2>&1: a recording that loses events.
 status=0
-TRAX_EVENTS='thr:*' TRAX_SUBBUF_SIZE=64K TRAX_NUM_SUBBUF=2 TRAX_OUTPUT="$TEST_TMP/d" \
+TRAX_EVENTS='thr:*' TRAX_SUBBUF_SIZE=4096 TRAX_NUM_SUBBUF=2 TRAX_OUTPUT="$TEST_TMP/d" \
 	./app 1 1000000 >app.out 2>app.err || status=$?
 expect_eq "$status" 7 "exit status of the traced program (discard)"
 D=$TEST_TMP/d

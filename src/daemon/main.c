@@ -53,6 +53,8 @@ static void usage(FILE *out)
 	      "  -d, --daemonize   run in the background (the parent returns once the\n"
 	      "                    daemon accepts connections)\n"
 	      "  -f, --foreground  stay in the foreground (the default)\n"
+	      "  -g, --group=NAME  root's daemon: the group whose members may use it\n"
+	      "                    (default: tracing)\n"
 	      "      --rundir=DIR  run directory (default: $TRAX_RUNDIR, /run/trax for\n"
 	      "                    root, else $TRAX_HOME/.trax/run)\n"
 	      "  -v, --verbose     log what happens on stderr\n"
@@ -213,25 +215,26 @@ static void detach_stdio(void)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"daemonize", no_argument, NULL, 'd'},
-					     {"foreground", no_argument, NULL, 'f'},
-					     {"rundir", required_argument, NULL, 'r'},
-					     {"verbose", no_argument, NULL, 'v'},
-					     {"help", no_argument, NULL, 'h'},
-					     {"version", no_argument, NULL, 'V'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"daemonize", no_argument, NULL, 'd'},   {"foreground", no_argument, NULL, 'f'},
+	    {"group", required_argument, NULL, 'g'}, {"rundir", required_argument, NULL, 'r'},
+	    {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0}};
 	bool daemon_mode = false, is_root;
-	const char *rundir = NULL;
+	const char *rundir = NULL, *group = "tracing";
 	int c, ready_fd = -1, sigfd, err;
 	sigset_t mask;
 
-	while ((c = getopt_long(argc, argv, "dfvhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "dfg:vhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			daemon_mode = true;
 			break;
 		case 'f':
 			daemon_mode = false;
+			break;
+		case 'g':
+			group = optarg;
 			break;
 		case 'r':
 			rundir = optarg;
@@ -266,6 +269,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	traxd.is_root = is_root;
+	snprintf(traxd.group, sizeof(traxd.group), "%s", group);
 	gethostname(traxd.hostname, sizeof(traxd.hostname) - 1);
 	umask(077);
 

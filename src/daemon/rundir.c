@@ -129,14 +129,14 @@ int traxd_rundir_prepare(struct traxd *d)
 	}
 	d->lock_fd = fd;
 
-	g = d->is_root ? getgrnam("tracing") : NULL;
+	g = d->is_root ? getgrnam(d->group) : NULL;
 	d->have_tracing_gid = g != NULL;
 	d->tracing_gid = g ? g->gr_gid : 0;
 
 	snprintf(path, sizeof(path), "%s/client.sock", d->rundir);
 	d->client_listen = trax_sock_listen(path, d->is_root && g ? 0660 : 0600);
 	if (d->client_listen >= 0 && d->is_root && g && chown(path, 0, g->gr_gid) < 0)
-		traxd_log("cannot give %s to group tracing: %s", path, strerror(errno));
+		traxd_log("cannot give %s to group %s: %s", path, d->group, strerror(errno));
 	if (d->client_listen < 0) {
 		fprintf(stderr, "traxd: cannot listen on %s: %s\n", path,
 			strerror(-d->client_listen));

@@ -181,6 +181,7 @@ struct traxd {
 	char rundir[TRAXD_PATH_MAX];
 	uid_t uid;
 	bool is_root;
+	char group[TRAXD_NAME_MAX + 1]; /* root's: members may drive it (--group) */
 	gid_t tracing_gid;
 	bool have_tracing_gid;
 	int lock_fd;

@@ -5,6 +5,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "common/io.h"
 #include "ctf/text-writer.h"
 
 #include <errno.h>
@@ -70,23 +71,6 @@ static size_t round_up(size_t n)
 	return (n + DIO_ALIGN - 1) & ~(DIO_ALIGN - 1);
 }
 
-/* Plain write(2) of everything, as the buffer always did. */
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, p, n);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /*
  * Writes n bytes at the descriptor's offset (the end of the file with
  * O_APPEND) and leaves the offset after them: blocks at aligned offsets from
@@ -99,7 +83,7 @@ static int write_file(struct ctf_text_writer *w, const char *p, size_t n)
 	int err = 0;
 
 	if (w->dfd < 0)
-		return write_all(w->fd, p, n);
+		return -trax_write_all(w->fd, p, n, false); /* a plain write(2) of everything */
 	if (w->append) {
 		struct stat st;
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "common/futex.h"
 #include "ctf/writer-packet.h"
 #include "daemon/traxd.h"
@@ -66,28 +67,6 @@ int consumer_open_files(struct dchan *dc)
 	return 0;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			/* direct I/O refused for this write: go on without it */
-			if (errno == EINVAL && (fcntl(fd, F_GETFL) & O_DIRECT) &&
-			    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_DIRECT) == 0)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Writes one packet of cpu's buffer; false when it is not a valid packet. */
 static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 {
@@ -110,7 +89,7 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 		if (open_stream(dc, cpu) < 0)
 			return true;
 	}
-	if (write_all(dc->fds[cpu], sb, bytes) < 0) {
+	if (trax_write_all(dc->fds[cpu], sb, bytes, true) < 0) {
 		traxd_log("%s: channel %s, CPU %u: %s", dc->trace->path, dc->chan->name, cpu,
 			  strerror(errno));
 		return true;

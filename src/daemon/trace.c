@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 #include "common/strbuf.h"
@@ -28,49 +29,20 @@
 static void packet_open(struct ringbuf *rb, void *subbuf, uint64_t ts, uint64_t seq)
 {
 	struct dchan *dc = rb->owner;
-	struct ctf_packet_header *h = subbuf;
 
-	h->magic = CTF_MAGIC;
-	memcpy(h->uuid, dc->trace->uuid, sizeof(h->uuid));
-	h->stream_id = dc->stream_id;
-	h->stream_instance_id = (uint64_t)rb->cpu;
-	h->timestamp_begin = ts;
-	h->packet_seq_num = seq;
-	h->cpu_id = (uint32_t)rb->cpu;
+	ctf_packet_open(subbuf, dc->trace->uuid, dc->stream_id, rb->cpu, ts, seq);
 }
 
 static void packet_close(struct ringbuf *rb __attribute__((unused)), void *subbuf, uint64_t ts_end,
 			 uint64_t content, uint64_t discarded)
 {
-	struct ctf_packet_header *h = subbuf;
-
-	h->timestamp_end = ts_end;
-	h->content_size = content * 8;
-	h->packet_size = ((content + 4095) & ~(uint64_t)4095) * 8;
-	h->events_discarded = discarded;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	ctf_packet_close(subbuf, ts_end, content, discarded);
 }
 
 static void metadata_append(struct dtrace *t, const struct strbuf *piece)
 {
-	if (t->metadata_fd >= 0 && write_all(t->metadata_fd, piece->buf, piece->len) < 0)
+	if (t->metadata_fd >= 0 &&
+	    trax_write_all(t->metadata_fd, piece->buf, piece->len, false) < 0)
 		traxd_log("%s/metadata: %s", t->path, strerror(errno));
 }
 
@@ -425,7 +397,7 @@ static int snapshot_chan(struct dchan *dc, const char *dir, void *bounce)
 			if (h->magic != CTF_MAGIC || h->packet_size / 8 > S ||
 			    h->content_size > h->packet_size || h->packet_size == 0)
 				continue;
-			if (write_all(fd, bounce, h->packet_size / 8) < 0) {
+			if (trax_write_all(fd, bounce, h->packet_size / 8, false) < 0) {
 				int err = -errno;
 
 				close(fd);
@@ -473,7 +445,7 @@ int trace_snapshot(struct session *s, const char *output, char *path, size_t pat
 		}
 		pthread_mutex_lock(&t->lock);
 		if (!err)
-			err = write_all(fd, t->meta->sb.buf, t->meta->sb.len);
+			err = trax_write_all(fd, t->meta->sb.buf, t->meta->sb.len, false);
 		pthread_mutex_unlock(&t->lock);
 		close(fd);
 	}

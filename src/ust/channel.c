@@ -66,32 +66,14 @@ void trax_channel_attr_default(struct trax_channel_attr *attr)
 static void packet_open(struct ringbuf *rb, void *subbuf, uint64_t ts, uint64_t seq)
 {
 	struct trax_channel *ch = rb->owner;
-	struct ctf_packet_header *h = subbuf;
 
-	h->magic = CTF_MAGIC;
-	memcpy(h->uuid, ch->trace_uuid, sizeof(h->uuid));
-	h->stream_id = ch->stream_id;
-	h->stream_instance_id = (uint64_t)rb->cpu;
-	h->timestamp_begin = ts;
-	h->packet_seq_num = seq;
-	h->cpu_id = (uint32_t)rb->cpu;
+	ctf_packet_open(subbuf, ch->trace_uuid, ch->stream_id, rb->cpu, ts, seq);
 }
 
 static void packet_close(struct ringbuf *rb __attribute__((unused)), void *subbuf, uint64_t ts_end,
 			 uint64_t content, uint64_t discarded)
 {
-	struct ctf_packet_header *h = subbuf;
-
-	h->timestamp_end = ts_end;
-	h->content_size = content * 8;
-	/*
-	 * The packet written to disk ends at the next 4 KiB boundary after the
-	 * content, not at the end of the sub-buffer: whole blocks, so that the
-	 * consumer can write with O_DIRECT, and no more padding than that.
-	 */
-	h->packet_size =
-	    ((content + TRAX_PACKET_ALIGN - 1) & ~(uint64_t)(TRAX_PACKET_ALIGN - 1)) * 8;
-	h->events_discarded = discarded;
+	ctf_packet_close(subbuf, ts_end, content, discarded);
 }
 
 /* The ring buffer geometry of a channel, with this library's packet hooks. */

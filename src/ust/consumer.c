@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "common/futex.h"
 #include "common/log.h"
 #include "common/strbuf.h"
@@ -25,26 +26,6 @@
 #include "ust/ust.h"
 
 #define CONSUMER_PERIOD_NS (100u * 1000u * 1000u)
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static void output_error(struct trax_session *s, const char *what, int err)
 {
@@ -77,13 +58,13 @@ static int append(struct trax_session *s, int fd, const struct trax_file_id *id,
 		s->output_failed = 1;
 		return -EBADF;
 	}
-	err = write_all(fd, buf, len);
+	err = trax_write_all(fd, buf, len, false);
 
 	if (err == -EINVAL && (fcntl(fd, F_GETFL) & O_DIRECT)) {
 		/* Direct I/O refused after all: go on with ordinary writes. */
 		if (ftruncate(fd, *size) == 0 && lseek(fd, *size, SEEK_SET) == *size &&
 		    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_DIRECT) == 0)
-			err = write_all(fd, buf, len);
+			err = trax_write_all(fd, buf, len, false);
 	}
 
 	if (err) {

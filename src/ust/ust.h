@@ -12,6 +12,7 @@
 
 #include "common/shm.h"
 #include "ctf/writer-metadata.h"
+#include "ctf/writer-packet.h"
 #include "ringbuf/bufset.h"
 #include "ringbuf/ringbuf.h"
 #include "trax/probe.h"
@@ -23,7 +24,7 @@
 #define TRAX_CHANNEL_MAX_CPUS 8192u
 
 /* Packets on disk are whole multiples of this (direct I/O blocks). */
-#define TRAX_PACKET_ALIGN 4096u
+#define TRAX_PACKET_ALIGN CTF_PACKET_ALIGN
 
 /* One event bound to a channel, as the metadata must describe it. */
 struct trax_channel_event {

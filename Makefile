@@ -35,6 +35,7 @@ bench: all
 	@tools/install-deps.sh bench
 	@bench/run.sh $(BUILD)
 	@bench/reader.sh $(BUILD)
+	@bench/daemon.sh $(BUILD)
 
 install: all
 	@cmake --install $(BUILD) --prefix $(PREFIX)

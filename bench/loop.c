@@ -22,6 +22,10 @@
  * ns_per_event is elapsed_ns / N: the time one thread spends per event
  * (with one thread, simply the cost of one event); events_per_s is the
  * aggregate throughput, THREADS * N / elapsed.
+ *
+ * LOOP_RATE=R (enabled mode) paces each thread at R events per second: it
+ * never runs ahead of its schedule (it waits), and falls behind only when
+ * the tracer is too slow (bench/daemon.sh searches the sustainable rate).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,6 +49,7 @@ struct worker {
 
 static enum mode mode;
 static uint64_t n_per_thread;
+static uint64_t rate; /* events per second per thread, 0: as fast as possible */
 static pthread_barrier_t start_barrier;
 
 /* Keeps the loop and its counter opaque to the optimiser (see above). */
@@ -69,6 +74,27 @@ static void *worker_main(void *arg)
 	w->t0 = now_ns();
 	switch (mode) {
 	case MODE_ENABLED:
+		if (rate) {
+			/* event i is due at t0 + i / rate; checked every 64 events */
+			for (i = 0; i < n; i++) {
+				if ((i & 63) == 0) {
+					uint64_t due = (uint64_t)((double)i * 1e9 / (double)rate);
+					uint64_t now = now_ns() - w->t0;
+
+					/* ahead: sleep, leaving the CPU to the consumer */
+					if (now < due) {
+						struct timespec ts = {
+						    (time_t)((due - now) / 1000000000u),
+						    (long)((due - now) % 1000000000u)};
+
+						nanosleep(&ts, NULL);
+					}
+				}
+				tracepoint(bench_prov, ev, i, thread);
+				OPAQUE(i);
+			}
+			break;
+		}
 		for (i = 0; i < n; i++) {
 			tracepoint(bench_prov, ev, i, thread);
 			OPAQUE(i);
@@ -130,6 +156,8 @@ int main(int argc, char **argv)
 	else
 		usage();
 	n_per_thread = parse_u64(argv[2]);
+	if (getenv("LOOP_RATE"))
+		rate = parse_u64(getenv("LOOP_RATE"));
 	nthreads = strtol(argv[3], NULL, 10);
 	if (nthreads < 1 || nthreads > 1024)
 		usage();

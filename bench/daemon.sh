@@ -82,7 +82,7 @@ cleanup() {
 	[ -f "$TRAX_RUNDIR/traxd.lock" ] && kill -TERM "$(head -n 1 "$TRAX_RUNDIR/traxd.lock")" 2>/dev/null
 	[ -n "$SESSIOND_PID" ] && kill -TERM "$SESSIOND_PID" 2>/dev/null
 	sleep 0.5
-	[ "${BENCH_KEEP:-0}" = 1 ] && echo "bench/daemon: kept $TMP" >&2 || rm -rf "$TMP"
+	[ "${BENCH_DAEMON_KEEP:-0}" = 1 ] && echo "bench/daemon: kept $TMP" >&2 || rm -rf "$TMP"
 	exit $rc
 }
 trap cleanup EXIT

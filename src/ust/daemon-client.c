@@ -1077,8 +1077,18 @@ static void atfork_parent(void)
 	pthread_mutex_unlock(&state_lock);
 }
 
+static void clients_start(void);
+
+/*
+ * The child of a fork is a process of its own: it forgets its parent's
+ * connections and channels (the parent keeps them) and registers anew,
+ * waiting for its configuration as a program does at start-up, so that
+ * its first events are recorded as the parent's were.
+ */
 static void atfork_child(void)
 {
+	pthread_condattr_t ca;
+	bool was_started = __atomic_load_n(&started, __ATOMIC_ACQUIRE);
 	int i;
 
 	/* The registry's own handler (registered first) has released its lock. */
@@ -1091,10 +1101,20 @@ static void atfork_child(void)
 		close_if_ours(c->fd, &c->sock_id);
 		close_if_ours(c->wake_rd, &c->wake_id);
 		close_if_ours(c->wake_wr, &c->wake_id);
-		c->fd = c->wake_rd = c->wake_wr = -1;
+		c->fd = c->wake_rd = c->wake_wr = c->first_fd = -1;
+		c->registered = c->counts_events = c->stalled = 0;
+		c->events_known = 0;
 	}
-	nr_clients = 0;
+	/* Waiters of the parent's do not exist here: a condition variable without them. */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&state_cond, &ca);
+	pthread_condattr_destroy(&ca);
 	pthread_mutex_unlock(&state_lock);
+	if (was_started && nr_clients) {
+		clients_start();
+		trax_daemon_client_wait();
+	}
 }
 
 static void add_client(const char *rundir)
@@ -1113,11 +1133,7 @@ void trax_daemon_client_init(void)
 {
 	const char *output = trax_env_get("OUTPUT");
 	const char *rundir = secure_getenv("TRAX_RUNDIR");
-	bool which[MAX_CLIENTS] = {false};
-	uint32_t gen[MAX_CLIENTS] = {0};
 	pthread_condattr_t ca;
-	sigset_t all, old;
-	int i;
 
 	if (output && *output)
 		return; /* the embedded mode: no daemon */
@@ -1141,6 +1157,19 @@ void trax_daemon_client_init(void)
 	pthread_cond_init(&state_cond, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+	clients_start();
+}
+
+/*
+ * Connects to each daemon and starts its thread (state_lock not held); the
+ * start-up waits for the daemons it connected to (trax_daemon_client_wait).
+ */
+static void clients_start(void)
+{
+	bool which[MAX_CLIENTS] = {false};
+	uint32_t gen[MAX_CLIENTS] = {0};
+	sigset_t all, old;
+	int i;
 
 	/* The threads never take the application's signals. */
 	sigfillset(&all);

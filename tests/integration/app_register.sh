@@ -235,6 +235,7 @@ ack APP_CHANNEL second: 0
 ack APP_BIND: 0
 ack APP_CHANNEL_DEL: 0
 channel deleted: no more records
+fork: the child registered as a process of its own
 fork: no record of the child
 disconnected: no more records
 EOF

@@ -898,6 +898,64 @@ static void expect_silence(struct chan *c, const char *what)
 	printf("%s: no more records\n", what);
 }
 
+/*
+ * A child the application forks registers on a connection of its own: its
+ * APP_HELLO names it and the application as its parent; it describes the
+ * same events and is answered (its fork returns then), gets no channel,
+ * and leaves.
+ */
+static void serve_forked_child(void)
+{
+	struct pollfd p = {.fd = listen_fd, .events = POLLIN};
+	struct trax_msg m, r;
+	unsigned int described = 0;
+	int fd, pid = 0;
+	uint64_t v;
+
+	if (poll(&p, 1, 5000) != 1)
+		fail("the forked child did not connect within 5 s");
+	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		fail("accept: %s", strerror(errno));
+	if (trax_msg_recv(fd, &m, 5000) || m.type != TRAX_MSG_APP_HELLO)
+		fail("the forked child: no APP_HELLO");
+	trax_sock_peer(fd, &pid, NULL, NULL);
+	if (!trax_msg_get_u64(&m, "pid", &v) || (int)v != pid || pid == app_pid)
+		fail("the forked child's APP_HELLO: pid=%s (peer %d, parent %d)",
+		     trax_msg_get(&m, "pid"), pid, app_pid);
+	if (!trax_msg_get_u64(&m, "ppid", &v) || (int)v != app_pid)
+		fail("the forked child's APP_HELLO: ppid=%s, expected %d", trax_msg_get(&m, "ppid"),
+		     app_pid);
+	trax_msg_free(&m);
+	for (;;) {
+		if (trax_msg_recv(fd, &m, 5000))
+			fail("the forked child left before APP_READY");
+		if (m.type == TRAX_MSG_APP_READY) {
+			trax_msg_free(&m);
+			break;
+		}
+		if (m.type != TRAX_MSG_APP_EVENTS)
+			fail("the forked child sent a message of type %u", m.type);
+		for (const char *kv = trax_msg_first(&m); kv; kv = trax_msg_next(&m, kv))
+			if (trax_kv_value(kv, "event"))
+				described++;
+		trax_msg_free(&m);
+	}
+	if (described != nr_events)
+		fail("the forked child described %u events, its parent %u", described, nr_events);
+	trax_msg_init(&r, TRAX_MSG_APP_REGISTERED);
+	r.seq = next_seq++;
+	trax_msg_add(&r, "events", "%u", described);
+	if (trax_msg_send(fd, &r, NULL, 0))
+		fail("cannot answer the forked child");
+	trax_msg_free(&r);
+	/* it emits (into no channel) and exits */
+	while (trax_msg_recv(fd, &m, 5000) == 0)
+		trax_msg_free(&m);
+	close(fd);
+	printf("fork: the child registered as a process of its own\n");
+}
+
 static void scenario_session(void)
 {
 	struct chan a, b;
@@ -1048,10 +1106,14 @@ static void scenario_session(void)
 	if (plug_records(&a, 7, &first, &last, "first channel, second deleted") < 20)
 		fail("the first channel stopped with the second");
 
-	/* 6. signals go to the application; a forked child writes nothing here */
+	/*
+	 * 6. signals go to the application; a forked child registers as a
+	 * process of its own and writes nothing in its parent's buffers
+	 */
 	kill(app_pid, SIGUSR1);
 	kill(app_pid, SIGUSR2); /* the application forks a child that traces */
-	sleep_ms(500);
+	serve_forked_child();
+	sleep_ms(100);
 	drain(&a);
 	plug_records(&a, 7, &first, &last, "after fork");
 	printf("fork: no record of the child\n");

@@ -318,6 +318,8 @@ int cli_request(struct trax_msg *req, struct trax_msg *reply, unsigned int flags
 {
 	int rc = do_request(req, reply, flags, g_last_error, sizeof(g_last_error));
 
+	/* traxd answers one request per connection, then closes it */
+	drop_connection();
 	if (rc && !(flags & CLI_REQ_QUIET))
 		cli_error("%s", g_last_error);
 	return rc;

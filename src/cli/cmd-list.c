@@ -286,6 +286,23 @@ static void print_fields(const char *fields)
 	}
 }
 
+/* The first word of a process's command line, as lttng list -u shows it. */
+static const char *cmdline_of(const char *pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/cmdline", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return n && buf[0] ? buf : NULL;
+}
+
 /* LIST domain=ust: lttng list -u (and --fields). */
 static void print_tracepoints(const struct trax_msg *m, bool fields)
 {
@@ -297,8 +314,12 @@ static void print_tracepoints(const struct trax_msg *m, bool fields)
 		const char *kind = cli_record_kind(rec);
 
 		if (!strcmp(kind, "app")) {
-			printf("\nPID: %s - Name: %s\n", or (cli_record_get(m, rec, "pid"), "?"),
-			       or (cli_record_get(m, rec, "name"), "?"));
+			const char *pid = or (cli_record_get(m, rec, "pid"), "?");
+			char cmd[4096];
+			const char *name = cmdline_of(pid, cmd, sizeof(cmd));
+
+			printf("\nPID: %s - Name: %s\n", pid,
+			       name ? name : or (cli_record_get(m, rec, "name"), "?"));
 			any = true;
 		} else if (!strcmp(kind, "tracepoint")) {
 			const char *name = or (cli_record_get(m, rec, "name"), "?");

@@ -275,15 +275,29 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 		ok = e->fields && e->enums;
 	}
 	if (ok) {
-		char line[TRAXD_NAME_MAX + 32];
+		char line[2 * TRAXD_NAME_MAX + 64];
 
 		for (unsigned int i = 0; i < nf; i++) {
+			bool seq = fields[i].kind == TRAX_FIELD_SEQUENCE;
+			const char *kind = kind_name(fields[i].kind);
+
 			e->fields[i] = fields[i];
 			e->enums[i] = enums[i];
 			if (fields[i].kind == TRAX_FIELD_ENUM)
 				e->fields[i].enum_desc = &e->enums[i];
-			snprintf(line, sizeof(line), "%s%s %s", i ? ", " : "",
-				 kind_name(fields[i].kind), fields[i].name);
+			/*
+			 * As lttng-ust lists them: a sequence's length is a field of its
+			 * own; arrays and sequences are strings when they hold text, else
+			 * of an unknown type.
+			 */
+			if (fields[i].kind == TRAX_FIELD_ARRAY || seq)
+				kind = fields[i].elem.text ? "string" : "unknown";
+			if (seq)
+				snprintf(line, sizeof(line), "%sinteger _%s_length, %s %s",
+					 i ? ", " : "", fields[i].name, kind, fields[i].name);
+			else
+				snprintf(line, sizeof(line), "%s%s %s", i ? ", " : "", kind,
+					 fields[i].name);
 			if (!append_sep(&e->fields_text, line, ""))
 				ok = false;
 		}

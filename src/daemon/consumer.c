@@ -54,7 +54,8 @@ int consumer_open_files(struct dchan *dc)
 	dc->fds = malloc(dc->nr_cpus * sizeof(int));
 	dc->file_size = calloc(dc->nr_cpus, sizeof(uint64_t));
 	dc->file_index = calloc(dc->nr_cpus, sizeof(uint32_t));
-	if (!dc->fds || !dc->file_size || !dc->file_index)
+	dc->ow_written = calloc(dc->nr_cpus, sizeof(uint64_t));
+	if (!dc->fds || !dc->file_size || !dc->file_index || !dc->ow_written)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < dc->nr_cpus; i++)
 		dc->fds[i] = -1;
@@ -98,10 +99,52 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 	return true;
 }
 
+/*
+ * Overwrite mode: producers never wait for the consumer and may reuse a
+ * sub-buffer while it is read, so each complete one not written yet is
+ * copied, then written only if it was not reopened meanwhile (as snapshots
+ * do); those overwritten before they could be read are counted as lost.
+ */
+static void drain_overwrite(struct dchan *dc)
+{
+	uint64_t S = dc->cfg.subbuf_size, span = S * dc->cfg.num_subbuf;
+
+	if (!dc->ow_written)
+		return;
+	if (!dc->bounce && !(dc->bounce = aligned_alloc(4096, S)))
+		return;
+	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
+		struct ringbuf *rb = &dc->rbs[cpu];
+		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
+		uint64_t end = (w + S - 1) & ~(S - 1);
+		uint64_t pos = dc->ow_written[cpu];
+
+		if (end > span && pos < end - span) {
+			dc->packets_dropped += (end - span - pos) / S;
+			pos = end - span;
+		}
+		for (; pos + S <= end; pos += S) {
+			if (!ringbuf_subbuf_complete(rb, pos))
+				break; /* still being written: the next drain */
+			memcpy(dc->bounce, rb->data + (pos & (span - 1)), S);
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (__atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE) >
+				pos + span ||
+			    !write_packet(dc, cpu, dc->bounce))
+				dc->packets_dropped++;
+			else
+				dc->packets_written++;
+		}
+		dc->ow_written[cpu] = pos;
+	}
+}
+
 void consumer_drain(struct dchan *dc)
 {
-	if (dc->cfg.mode == RINGBUF_OVERWRITE)
-		return; /* a flight recorder keeps its data for snapshots */
+	if (dc->cfg.mode == RINGBUF_OVERWRITE) {
+		drain_overwrite(dc); /* snapshot sessions have no files: nothing */
+		return;
+	}
 	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
 		struct ringbuf *rb = &dc->rbs[cpu];
 		uint64_t pos;

@@ -556,6 +556,24 @@ static bool pattern_ok(const char *p)
 	return true;
 }
 
+/* Whether rule e excludes every name the request excludes (the counts are compared apart). */
+static bool same_excludes(const struct event_rule *e, const struct trax_msg *req)
+{
+	const char *kv, *v;
+
+	for (kv = trax_msg_first(req); kv; kv = trax_msg_next(req, kv)) {
+		bool found = false;
+
+		if (!(v = trax_kv_value(kv, "exclude")))
+			continue;
+		for (unsigned int i = 0; i < e->nexcludes && !found; i++)
+			found = !strcmp(e->excludes[i], v);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 static int do_enable_event(struct reply *r, const struct trax_msg *req)
 {
 	struct session *s = need_session(r, req);
@@ -603,7 +621,7 @@ static int do_enable_event(struct reply *r, const struct trax_msg *req)
 		for (unsigned int i = 0; i < c->nrules; i++)
 			if (!strcmp(c->rules[i].pattern, pat) && c->rules[i].loglevel == level &&
 			    c->rules[i].loglevel_only == (only != 0) &&
-			    c->rules[i].nexcludes == nexcl)
+			    c->rules[i].nexcludes == nexcl && same_excludes(&c->rules[i], req))
 				e = &c->rules[i];
 		if (!e) {
 			n = realloc(c->rules, (c->nrules + 1) * sizeof(*n));

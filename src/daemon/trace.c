@@ -294,7 +294,7 @@ int trace_flush_session(struct session *s)
 {
 	for (struct dtrace *t = s->traces; t; t = t->next)
 		for (struct dchan *dc = t->chans; dc; dc = dc->next) {
-			if (dc->cfg.mode == RINGBUF_OVERWRITE || s->snapshot)
+			if (s->snapshot)
 				continue;
 			flush_chan(dc);
 			pthread_mutex_lock(&t->lock);
@@ -336,6 +336,8 @@ static void chan_free(struct dchan *dc)
 	free(dc->fds);
 	free(dc->file_size);
 	free(dc->file_index);
+	free(dc->ow_written);
+	free(dc->bounce);
 	trax_shm_destroy(&dc->shm);
 	free(dc->rbs);
 	free(dc);

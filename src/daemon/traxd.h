@@ -143,6 +143,8 @@ struct dchan {
 	int *fds;	      /* stream files, one per CPU */
 	uint64_t *file_size;  /* bytes written to each */
 	uint32_t *file_index; /* tracefile rotation: current file number */
+	uint64_t *ow_written; /* overwrite mode: per CPU, written up to this position */
+	void *bounce;	      /* overwrite mode: a sub-buffer copied before it is written */
 	/* event ids: by (name, signature) */
 	struct dchan_event {
 		char *name;

@@ -21,6 +21,9 @@
 #include "ctf/writer-packet.h"
 #include "daemon/traxd.h"
 
+/* A sub-buffer unchanged this long after a writer died is repaired. */
+#define STALL_US 1000000
+
 /* Without a read timer, the consumer looks at least this often anyway. */
 #define DEFAULT_PERIOD_US 200000
 
@@ -168,6 +171,63 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* Sub-buffers a dead writer left incomplete (see consumer_repair in traxd.h). */
+void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead)
+{
+	uint64_t S = dc->cfg.subbuf_size, now = now_us();
+	uint64_t death = __atomic_load_n(&dc->last_death_ts, __ATOMIC_ACQUIRE);
+
+	if (dc->cfg.mode != RINGBUF_DISCARD || (!writers_dead && !death))
+		return;
+	if (!dc->stalls && !(dc->stalls = calloc(dc->nr_cpus, sizeof(*dc->stalls))))
+		return;
+	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
+		struct ringbuf *rb = &dc->rbs[cpu];
+		struct dchan_stall *st = &dc->stalls[cpu];
+		uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
+		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
+		const struct ctf_packet_header *h;
+		uint64_t count, missing, pos;
+		void *sb;
+
+		/* only a closed sub-buffer can be waited on for ever */
+		if (w < r + S || ringbuf_subbuf_complete(rb, r))
+			continue;
+		count = ringbuf_commit_count(rb, r);
+		if (st->pos != r || st->count != count || !st->since_us) {
+			st->pos = r;
+			st->count = count;
+			st->since_us = now;
+		}
+		h = (const struct ctf_packet_header *)(rb->data +
+						       (r & (S * dc->cfg.num_subbuf - 1)));
+		if (!writers_dead && (now - st->since_us < quiet_us || h->timestamp_begin > death))
+			continue; /* a live writer may still be in it */
+		missing = ringbuf_force_complete(rb, r, count);
+		if (!missing || ringbuf_get_subbuf(rb, &pos, &sb) || pos != r)
+			continue;
+		/* the committed records are kept, the dead one cut out */
+		if (packet_repair(dc, sb, missing) && write_packet(dc, cpu, sb)) {
+			dc->packets_written++;
+			traxd_log(
+			    "channel %s, CPU %u: packet %llu left incomplete by an application "
+			    "that died (%llu bytes never committed): repaired",
+			    dc->chan->name, cpu, (unsigned long long)(r / S),
+			    (unsigned long long)missing);
+		} else {
+			dc->packets_dropped++;
+			traxd_log(
+			    "channel %s, CPU %u: packet %llu left incomplete by an application "
+			    "that died (%llu bytes never committed): dropped",
+			    dc->chan->name, cpu, (unsigned long long)(r / S),
+			    (unsigned long long)missing);
+		}
+		ringbuf_put_subbuf(rb, pos);
+		st->since_us = 0;
+	}
+	consumer_drain(dc);
+}
+
 static void *consumer_thread(void *arg)
 {
 	struct dchan *dc = arg;
@@ -189,6 +249,7 @@ static void *consumer_thread(void *arg)
 		seq = __atomic_load_n(&nt->seq, __ATOMIC_SEQ_CST);
 		pthread_mutex_lock(&dc->trace->lock);
 		consumer_drain(dc);
+		consumer_repair(dc, STALL_US, false);
 		pthread_mutex_unlock(&dc->trace->lock);
 		if (next_switch && now_us() >= next_switch) {
 			/* partial packets out now: the data becomes readable */

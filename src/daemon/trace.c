@@ -299,6 +299,9 @@ int trace_flush_session(struct session *s)
 			flush_chan(dc);
 			pthread_mutex_lock(&t->lock);
 			consumer_drain(dc);
+			/* flush_chan waited for the pending records: what is left stalled is dead
+			 */
+			consumer_repair(dc, 0, false);
 			pthread_mutex_unlock(&t->lock);
 		}
 	return 0;
@@ -306,8 +309,21 @@ int trace_flush_session(struct session *s)
 
 void trace_app_gone(struct session *s, const struct app *a)
 {
+	uint64_t now = trax_clock_read();
+
 	for (struct dtrace *t = s->traces; t; t = t->next) {
-		if (!t->per_pid || t->key != a->pid || t->app_gone)
+		if (!t->per_pid) {
+			/*
+			 * Its user's buffers: if it died in the middle of a record, the
+			 * consumer repairs that packet once nothing moves in it
+			 * (consumer_repair); the other processes go on writing.
+			 */
+			if (t->key == (int)a->uid)
+				for (struct dchan *dc = t->chans; dc; dc = dc->next)
+					__atomic_store_n(&dc->last_death_ts, now, __ATOMIC_RELEASE);
+			continue;
+		}
+		if (t->key != a->pid || t->app_gone)
 			continue;
 		for (struct dchan *dc = t->chans; dc; dc = dc->next) {
 			consumer_stop(dc);
@@ -315,6 +331,8 @@ void trace_app_gone(struct session *s, const struct app *a)
 				flush_chan(dc);
 				pthread_mutex_lock(&t->lock);
 				consumer_drain(dc);
+				/* its own buffers: every writer is gone */
+				consumer_repair(dc, 0, true);
 				pthread_mutex_unlock(&t->lock);
 			}
 		}
@@ -338,6 +356,7 @@ static void chan_free(struct dchan *dc)
 	free(dc->file_index);
 	free(dc->ow_written);
 	free(dc->bounce);
+	free(dc->stalls);
 	trax_shm_destroy(&dc->shm);
 	free(dc->rbs);
 	free(dc);

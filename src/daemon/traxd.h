@@ -155,6 +155,16 @@ struct dchan {
 	uint32_t nevents, cap_events;
 	uint64_t packets_written;
 	uint64_t packets_dropped; /* incomplete after an application died, or invalid */
+	/*
+	 * Applications that die in the middle of a record leave sub-buffers
+	 * that never complete (consumer_repair): per CPU, the oldest one seen
+	 * incomplete, its counter then and since when; and the trace clock at
+	 * the last death of an application writing here.
+	 */
+	struct dchan_stall {
+		uint64_t pos, count, since_us;
+	} * stalls;
+	uint64_t last_death_ts;
 	pthread_t thread;
 	bool thread_started;
 	bool stop_thread;
@@ -248,6 +258,20 @@ int consumer_start(struct dchan *dc);
 void consumer_stop(struct dchan *dc);
 /* Drains dc's complete packets (the main thread or the consumer thread, under the trace lock). */
 void consumer_drain(struct dchan *dc);
+/*
+ * Takes the sub-buffers that an application dying in the middle of a record
+ * left incomplete: each one closed, incomplete, unchanged for quiet_us and
+ * opened before the last death of an application writing to the channel
+ * (with writers_dead: every writer is dead, none of that is needed). Its
+ * committed records are written, the dead one left out. Trace lock held.
+ */
+void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead);
+/*
+ * Makes a packet whose `missing` bytes were reserved by a record that was
+ * never committed readable again: finds that record among the committed
+ * ones and cuts it out (src/daemon/repair.c). False when it cannot.
+ */
+bool packet_repair(const struct dchan *dc, void *subbuf, uint64_t missing);
 int consumer_open_files(struct dchan *dc);
 
 /* session.c: '*' matches any run of characters, anywhere in the pattern */

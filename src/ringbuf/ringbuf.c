@@ -292,6 +292,26 @@ int ringbuf_subbuf_complete(struct ringbuf *rb, uint64_t pos)
 	       complete_count(rb, pos);
 }
 
+uint64_t ringbuf_commit_count(struct ringbuf *rb, uint64_t pos)
+{
+	return __atomic_load_n(&rb->commit[commit_index(rb, pos)].count, __ATOMIC_ACQUIRE);
+}
+
+uint64_t ringbuf_force_complete(struct ringbuf *rb, uint64_t pos, uint64_t seen)
+{
+	uint64_t sb = pos & ~rb->subbuf_mask, want = complete_count(rb, sb);
+	uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
+
+	/* closed, and this lap's: the counter is between the last lap's complete value and this
+	 * one's */
+	if (w < sb + rb->cfg.subbuf_size || seen >= want || seen < want - (rb->cfg.subbuf_size + 1))
+		return 0;
+	if (!__atomic_compare_exchange_n(&rb->commit[commit_index(rb, sb)].count, &seen, want, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return 0;
+	return want - seen;
+}
+
 int ringbuf_get_subbuf(struct ringbuf *rb, uint64_t *pos, void **subbuf)
 {
 	uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);

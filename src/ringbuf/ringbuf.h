@@ -161,6 +161,21 @@ int ringbuf_subbuf_complete(struct ringbuf *rb, uint64_t pos);
  * can take it once its pending records are committed.
  */
 void ringbuf_flush(struct ringbuf *rb);
+/*
+ * Repairs the sub-buffer at pos when a producer died in it: the record it
+ * had reserved is never committed, so the sub-buffer never completes and
+ * the consumer would wait on it for ever. If the sub-buffer is closed
+ * (the write position is past it), incomplete, and its counter still holds
+ * `seen` (a value the caller read a while ago: nothing was committed
+ * since), the counter is set to complete. Returns the bytes that were never
+ * committed (the dead records' lengths), 0 when nothing was done. The
+ * records in those bytes are garbage: the caller must not read them as
+ * records. Only for writers known dead: a live one that commits later
+ * would complete the next lap of this sub-buffer too early.
+ */
+uint64_t ringbuf_force_complete(struct ringbuf *rb, uint64_t pos, uint64_t seen);
+/* The commit counter of the sub-buffer at pos (see ringbuf_force_complete). */
+uint64_t ringbuf_commit_count(struct ringbuf *rb, uint64_t pos);
 /* Counts a record given up (too_large: it could never fit). */
 void ringbuf_count_lost(struct ringbuf *rb, int too_large);
 /* Records dropped since creation. */

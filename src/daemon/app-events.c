@@ -173,13 +173,15 @@ static bool parse_field(const char *v, struct trax_field_desc *f, char **enum_na
 }
 
 /* enum=START:END:LABEL */
-static bool parse_enum_entry(const char *v, struct trax_enum_entry *m)
+static bool parse_enum_entry(const char *v, struct trax_enum_entry *m, bool is_signed)
 {
 	long long start, end;
 	const char *p = v;
 
 	if (!parse_long(&p, &start, INT64_MIN, INT64_MAX) ||
 	    !parse_long(&p, &end, INT64_MIN, INT64_MAX) || strlen(p) > 1024)
+		return false;
+	if (is_signed ? start > end : (uint64_t)start > (uint64_t)end)
 		return false;
 	for (const char *c = p; *c; c++)
 		if ((unsigned char)*c < 0x20)
@@ -190,31 +192,12 @@ static bool parse_enum_entry(const char *v, struct trax_enum_entry *m)
 	return m->label != NULL;
 }
 
-/* Appends piece to *s, then sep (a NUL-terminated string, maybe empty). */
-static bool append_sep(char **s, const char *piece, const char *sep)
-{
-	size_t a = *s ? strlen(*s) : 0, b = strlen(piece), c = strlen(sep);
-	char *n = realloc(*s, a + b + c + 1);
-
-	if (!n)
-		return false;
-	memcpy(n + a, piece, b);
-	memcpy(n + a + b, sep, c + 1);
-	*s = n;
-	return true;
-}
-
-/* The signature: one line per field= and enum= string. */
-static bool append(char **s, const char *piece)
-{
-	return append_sep(s, piece, "\n");
-}
-
 bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, struct app_event *e)
 {
 	struct trax_field_desc fields[TRAXD_MAX_FIELDS];
 	struct trax_enum_desc enums[TRAXD_MAX_FIELDS];
 	unsigned int nf = 0;
+	struct strbuf sig;
 	const char *v;
 	bool ok = true;
 
@@ -225,6 +208,7 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 	if (!v || !parse_long(&v, &idx, 0, TRAXD_MAX_EVENTS - 1) || *v || (uint32_t)idx != index)
 		return false;
 	memset(enums, 0, sizeof(enums));
+	strbuf_init(&sig);
 	e->loglevel = -1;
 	for (*kv = trax_msg_next(m, *kv); ok && *kv && !trax_kv_value(*kv, "event");
 	     *kv = trax_msg_next(m, *kv)) {
@@ -240,8 +224,12 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 		} else if ((v = trax_kv_value(*kv, "field"))) {
 			char *ename = NULL;
 
-			ok = nf < TRAXD_MAX_FIELDS && parse_field(v, &fields[nf], &ename) &&
-			     append(&e->signature, *kv);
+			ok = nf < TRAXD_MAX_FIELDS && parse_field(v, &fields[nf], &ename);
+			if (ok) {
+				strbuf_puts(&sig, *kv);
+				strbuf_add(&sig, "\n", 1);
+				ok = !sig.failed;
+			}
 			if (ok && ename)
 				enums[nf].name = ename;
 			if (ok)
@@ -250,13 +238,26 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 			struct trax_enum_desc *ed = nf ? &enums[nf - 1] : NULL;
 			struct trax_enum_entry *n;
 
-			ok = ed && ed->name && ed->nr_entries < 65536 && append(&e->signature, *kv);
+			ok = ed && ed->name && ed->nr_entries < 65536;
 			if (ok) {
-				n = realloc((void *)ed->entries, (ed->nr_entries + 1) * sizeof(*n));
+				strbuf_puts(&sig, *kv);
+				strbuf_add(&sig, "\n", 1);
+				ok = !sig.failed;
+			}
+			if (ok) {
+				/* capacity: the next power of two (geometric growth) */
+				unsigned int c = ed->nr_entries;
+
+				n = (struct trax_enum_entry *)ed->entries;
+				if ((c & (c - 1)) == 0) {
+					n = realloc(n, (c ? 2 * c : 1) * sizeof(*n));
+					if (n)
+						ed->entries = n;
+				}
 				ok = n != NULL;
 				if (ok) {
-					ed->entries = n;
-					ok = parse_enum_entry(v, &n[ed->nr_entries]);
+					ok = parse_enum_entry(v, &n[ed->nr_entries],
+							      fields[nf - 1].elem.is_signed);
 					if (ok)
 						ed->nr_entries++;
 				}
@@ -269,14 +270,25 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 	for (unsigned int i = 0; ok && i < nf; i++)
 		if (fields[i].kind == TRAX_FIELD_ENUM && enums[i].nr_entries == 0)
 			ok = false;
+	/* two fields of one name: no reader takes such a structure */
+	for (unsigned int i = 0; ok && i < nf; i++)
+		for (unsigned int k = i + 1; ok && k < nf; k++)
+			if (!strcmp(fields[i].name, fields[k].name))
+				ok = false;
+	if (ok && sig.len) {
+		e->signature = sig.buf;
+		sig.buf = NULL;
+	}
+	strbuf_free(&sig);
 	if (ok && nf) {
 		e->fields = calloc(nf, sizeof(*e->fields));
 		e->enums = calloc(nf, sizeof(*e->enums));
 		ok = e->fields && e->enums;
 	}
 	if (ok) {
-		char line[2 * TRAXD_NAME_MAX + 64];
+		struct strbuf text;
 
+		strbuf_init(&text);
 		for (unsigned int i = 0; i < nf; i++) {
 			bool seq = fields[i].kind == TRAX_FIELD_SEQUENCE;
 			const char *kind = kind_name(fields[i].kind);
@@ -293,14 +305,17 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 			if (fields[i].kind == TRAX_FIELD_ARRAY || seq)
 				kind = fields[i].elem.text ? "string" : "unknown";
 			if (seq)
-				snprintf(line, sizeof(line), "%sinteger _%s_length, %s %s",
-					 i ? ", " : "", fields[i].name, kind, fields[i].name);
+				strbuf_printf(&text, "%sinteger _%s_length, %s %s", i ? ", " : "",
+					      fields[i].name, kind, fields[i].name);
 			else
-				snprintf(line, sizeof(line), "%s%s %s", i ? ", " : "", kind,
-					 fields[i].name);
-			if (!append_sep(&e->fields_text, line, ""))
-				ok = false;
+				strbuf_printf(&text, "%s%s %s", i ? ", " : "", kind,
+					      fields[i].name);
 		}
+		if (text.failed)
+			ok = false;
+		else if (text.len)
+			e->fields_text = text.buf, text.buf = NULL;
+		strbuf_free(&text);
 		e->desc.nr_fields = nf;
 		nf = 0; /* owned by e now */
 	}

@@ -110,15 +110,9 @@ static bool handle_events(struct app *a, const struct trax_msg *m)
 			a->events = n;
 			a->cap_events = cap;
 		}
-		/* descriptors point into the array: fix them after a move */
+		/* (fields, enums and names are allocations of their own: nothing points into the
+		 * array) */
 		a->events[a->nevents++] = e;
-		for (uint32_t i = 0; i < a->nevents; i++) {
-			struct app_event *x = &a->events[i];
-
-			for (unsigned int f = 0; f < x->desc.nr_fields; f++)
-				if (x->fields[f].kind == TRAX_FIELD_ENUM)
-					x->fields[f].enum_desc = &x->enums[f];
-		}
 		/* grow each channel's bound flags with the events */
 		for (uint32_t c = 0; c < a->nchans; c++) {
 			uint8_t *b = realloc(a->chans[c].bound, a->cap_events);

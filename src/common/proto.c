@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Once a header has come, the rest of the message must follow within this. */
+/* trax_msg_recv: once a message has begun, the rest must follow within this. */
 #define REST_TIMEOUT_MS 5000
 
 struct wire_header {
@@ -27,6 +27,7 @@ struct wire_header {
 	uint32_t len;
 	uint32_t seq;
 };
+_Static_assert(sizeof(struct wire_header) == TRAX_MSG_HEADER_SIZE, "the header is 16 bytes");
 
 void trax_msg_init(struct trax_msg *m, uint16_t type)
 {
@@ -179,58 +180,6 @@ static int wait_readable(int sock, int64_t deadline)
 	}
 }
 
-/* Reads exactly n bytes, keeping the descriptors that come with them. */
-static int read_full(int sock, void *buf, size_t n, struct trax_msg *m, int64_t deadline)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		union {
-			char buf[CMSG_SPACE(sizeof(int) * TRAX_MSG_MAX_FDS)];
-			struct cmsghdr align;
-		} ctl;
-		struct iovec iov = {(char *)buf + got, n - got};
-		struct msghdr mh = {.msg_iov = &iov,
-				    .msg_iovlen = 1,
-				    .msg_control = ctl.buf,
-				    .msg_controllen = sizeof(ctl.buf)};
-		ssize_t r;
-		int err = wait_readable(sock, deadline);
-
-		if (err)
-			return got == 0 && err == -ETIMEDOUT ? err
-							     : (err == -ETIMEDOUT ? -EPROTO : err);
-		r = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-		if (r < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			return got == 0 ? -ECONNRESET : -EPROTO;
-		for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-			size_t k;
-
-			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-				continue;
-			k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-			for (size_t i = 0; i < k; i++) {
-				int fd;
-
-				memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-				if (m->nfds < TRAX_MSG_MAX_FDS)
-					m->fds[m->nfds++] = fd;
-				else
-					close(fd);
-			}
-		}
-		if (mh.msg_flags & MSG_CTRUNC)
-			return -EPROTO;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
 /* A payload is well formed: NUL-terminated "key=value" strings, keys not empty. */
 static bool payload_valid(const char *d, uint32_t len)
 {
@@ -252,43 +201,186 @@ static bool payload_valid(const char *d, uint32_t len)
 	return true;
 }
 
-int trax_msg_recv(int sock, struct trax_msg *m, int timeout_ms)
+/* Takes a whole header into m (type, sequence, announced length); -EPROTO if invalid. */
+static int header_take(struct trax_msg *m, const unsigned char *bytes)
 {
 	struct wire_header h;
+
+	memcpy(&h, bytes, sizeof(h));
+	if (h.magic != TRAX_PROTO_MAGIC || h.version != TRAX_PROTO_VERSION ||
+	    h.len > TRAX_MSG_MAX_PAYLOAD)
+		return -EPROTO;
+	m->type = h.type;
+	m->seq = h.seq;
+	m->len = h.len;
+	return 0;
+}
+
+/*
+ * Keeps in m the descriptors that came with the bytes just received. Every
+ * one is either kept (closed with m) or closed here: -EPROTO when there are
+ * more than a message may carry, or when the kernel had to drop some
+ * (MSG_CTRUNC: more than fit in our control buffer in one go).
+ */
+static int collect_fds(struct msghdr *mh, struct trax_msg *m)
+{
+	int err = 0;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		size_t k;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < k; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+			if (m->nfds < TRAX_MSG_MAX_FDS) {
+				m->fds[m->nfds++] = fd;
+			} else {
+				close(fd);
+				err = -EPROTO;
+			}
+		}
+	}
+	if (mh->msg_flags & MSG_CTRUNC)
+		err = -EPROTO;
+	return err;
+}
+
+/* The payload buffer grows with what arrives: an announced length alone costs little. */
+#define RX_FIRST_CHUNK (64u << 10)
+
+static int rx_grow(struct trax_rx *rx)
+{
+	uint32_t cap = rx->m.cap ? rx->m.cap * 2 : RX_FIRST_CHUNK;
+	char *d;
+
+	if (cap > rx->m.len)
+		cap = rx->m.len;
+	d = realloc(rx->m.data, cap);
+	if (!d)
+		return -ENOMEM;
+	rx->m.data = d;
+	rx->m.cap = cap;
+	return 0;
+}
+
+void trax_rx_init(struct trax_rx *rx)
+{
+	memset(rx, 0, sizeof(*rx));
+	trax_msg_init(&rx->m, 0);
+}
+
+void trax_rx_free(struct trax_rx *rx)
+{
+	trax_msg_free(&rx->m);
+	trax_rx_init(rx);
+}
+
+size_t trax_rx_bytes(const struct trax_rx *rx)
+{
+	return (size_t)rx->hdr_got + rx->got;
+}
+
+int trax_rx_recv(int sock, struct trax_rx *rx, struct trax_msg *m)
+{
+	int err;
+
+	for (;;) {
+		union {
+			char buf[CMSG_SPACE(sizeof(int) * TRAX_MSG_MAX_FDS)];
+			struct cmsghdr align;
+		} ctl;
+		struct iovec iov;
+		struct msghdr mh = {.msg_iov = &iov,
+				    .msg_iovlen = 1,
+				    .msg_control = ctl.buf,
+				    .msg_controllen = sizeof(ctl.buf)};
+		ssize_t r;
+
+		if (rx->hdr_got < TRAX_MSG_HEADER_SIZE) {
+			iov.iov_base = rx->hdr + rx->hdr_got;
+			iov.iov_len = TRAX_MSG_HEADER_SIZE - rx->hdr_got;
+		} else {
+			if (rx->got == rx->m.len)
+				break; /* whole */
+			if (rx->got == rx->m.cap && (err = rx_grow(rx)))
+				goto fail;
+			iov.iov_base = rx->m.data + rx->got;
+			iov.iov_len = rx->m.cap - rx->got;
+		}
+		/* never more than this message lacks: the next one stays in the socket */
+		r = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return -EAGAIN;
+			err = -errno;
+			goto fail;
+		}
+		if ((err = collect_fds(&mh, &rx->m)))
+			goto fail;
+		if (r == 0) {
+			/* the peer is gone: between messages, or in the middle of one */
+			err = trax_rx_bytes(rx) ? -EPROTO : -ECONNRESET;
+			goto fail;
+		}
+		if (rx->hdr_got < TRAX_MSG_HEADER_SIZE) {
+			rx->hdr_got += (uint32_t)r;
+			if (rx->hdr_got == TRAX_MSG_HEADER_SIZE &&
+			    (err = header_take(&rx->m, rx->hdr)))
+				goto fail;
+		} else {
+			rx->got += (uint32_t)r;
+		}
+	}
+	if (!payload_valid(rx->m.data, rx->m.len)) {
+		err = -EPROTO;
+		goto fail;
+	}
+	*m = rx->m; /* the caller owns the payload and descriptors now */
+	trax_rx_init(rx);
+	return 0;
+fail:
+	trax_rx_free(rx);
+	return err;
+}
+
+int trax_msg_recv(int sock, struct trax_msg *m, int timeout_ms)
+{
 	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	struct trax_rx rx;
+	bool begun = false;
 	int err;
 
 	trax_msg_init(m, 0);
-	err = read_full(sock, &h, sizeof(h), m, deadline);
-	if (err)
-		goto fail;
-	err = -EPROTO;
-	if (h.magic != TRAX_PROTO_MAGIC || h.version != TRAX_PROTO_VERSION ||
-	    h.len > TRAX_MSG_MAX_PAYLOAD)
-		goto fail;
-	m->type = h.type;
-	m->seq = h.seq;
-	if (h.len) {
-		m->data = malloc(h.len);
-		if (!m->data) {
-			err = -ENOMEM;
-			goto fail;
+	trax_rx_init(&rx);
+	for (;;) {
+		err = trax_rx_recv(sock, &rx, m);
+		if (err != -EAGAIN)
+			return err; /* a message, or an error (rx holds nothing then) */
+		if (!begun && trax_rx_bytes(&rx)) {
+			/*
+			 * It has begun: the rest within REST_TIMEOUT_MS, or by the
+			 * caller's deadline if that is later (no limit is not one here).
+			 */
+			int64_t rest = now_ms() + REST_TIMEOUT_MS;
+
+			begun = true;
+			if (deadline < rest)
+				deadline = rest;
 		}
-		m->cap = m->len = h.len;
-		err = read_full(sock, m->data, h.len, m, now_ms() + REST_TIMEOUT_MS);
-		if (err == -ETIMEDOUT || err == -ECONNRESET)
-			err = -EPROTO;
-		if (err)
-			goto fail;
-		if (!payload_valid(m->data, m->len)) {
-			err = -EPROTO;
-			goto fail;
+		err = wait_readable(sock, deadline);
+		if (err) {
+			if (err == -ETIMEDOUT && begun)
+				err = -EPROTO; /* cut short */
+			trax_rx_free(&rx);
+			return err;
 		}
 	}
-	return 0;
-fail:
-	trax_msg_free(m);
-	return err;
 }
 
 const char *trax_msg_first(const struct trax_msg *m)

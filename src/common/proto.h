@@ -101,11 +101,64 @@ int trax_msg_send(int sock, const struct trax_msg *m, const int *fds, unsigned i
 
 /*
  * Receives one message into m (initialized by the call), waiting at most
- * timeout_ms (-1: no limit). 0; -ETIMEDOUT; -ECONNRESET when the peer closed
- * the connection; -EPROTO when what came is not a valid message (the
- * connection must then be dropped); other -errno.
+ * timeout_ms (-1: no limit) for it to begin; once part of it has come, the
+ * rest must follow within 5 s. 0; -ETIMEDOUT (nothing came); -ECONNRESET
+ * when the peer closed the connection between messages; -EPROTO when what
+ * came is not a valid message, or was cut short (the connection must then
+ * be dropped); other -errno. For the blocking users (the `trax` command,
+ * libtrax-ust): a server of many peers uses struct trax_rx instead.
  */
 int trax_msg_recv(int sock, struct trax_msg *m, int timeout_ms);
+
+/*
+ * Incremental, non-blocking reception: what a server that must never wait
+ * for one peer uses (traxd). Each connection keeps a struct trax_rx: the
+ * header bytes so far, then the payload so far (its buffer grows with what
+ * comes, up to the length announced, never past TRAX_MSG_MAX_PAYLOAD) and
+ * the descriptors received so far, whichever bytes they came with.
+ *
+ *	struct trax_rx rx;
+ *	trax_rx_init(&rx);
+ *	...			  (the socket is readable)
+ *	err = trax_rx_recv(fd, &rx, &m);
+ *	if (err == 0)		  m is a whole message: use it, trax_msg_free(&m)
+ *	else if (err == -EAGAIN)  nothing more for now (rx keeps what came)
+ *	else			  drop the connection (rx holds nothing any more)
+ *	...
+ *	trax_rx_free(&rx);	  when the connection goes
+ *
+ * trax_rx_recv reads without waiting (MSG_DONTWAIT: the socket may stay
+ * blocking for sends) as much as the current message still lacks, never
+ * more: what follows it stays in the socket, for the next call (a
+ * level-triggered poll says it is there). It returns
+ *   0		a message is complete: m is filled (and owned by the caller) as
+ *		trax_msg_recv fills it, after the same checks; rx is empty again;
+ *   -EAGAIN	the message is not complete yet (trax_rx_bytes tells whether
+ *		anything of it came);
+ *   -ECONNRESET the peer closed the connection between two messages;
+ *   -EPROTO	invalid (magic, version, length, payload, more than
+ *		TRAX_MSG_MAX_FDS descriptors), or the peer closed the connection
+ *		in the middle of a message;
+ *   other -errno (-ENOMEM...).
+ * On every error the descriptors received are closed and the buffer freed.
+ * m is written only when 0 is returned. Deadlines are the caller's: this
+ * never looks at a clock.
+ */
+#define TRAX_MSG_HEADER_SIZE 16u
+
+struct trax_rx {
+	unsigned char hdr[TRAX_MSG_HEADER_SIZE];
+	uint32_t hdr_got;  /* header bytes received */
+	uint32_t got;	   /* payload bytes received (once the header is whole) */
+	struct trax_msg m; /* the message being received: type, seq, data, len, fds */
+};
+
+void trax_rx_init(struct trax_rx *rx);
+int trax_rx_recv(int sock, struct trax_rx *rx, struct trax_msg *m);
+/* Bytes of the current message received so far (0: between two messages). */
+size_t trax_rx_bytes(const struct trax_rx *rx);
+/* Closes the descriptors and frees what is held of a message not complete. */
+void trax_rx_free(struct trax_rx *rx);
 
 /*
  * Reading a payload. Strings are visited in order; trax_msg_get returns

@@ -21,6 +21,18 @@
 
 /* An application that does not read its orders within this is dropped. */
 #define APP_SEND_TIMEOUT_S 2
+/*
+ * An application that owes the daemon something (the rest of a message it
+ * began, or its registration: APP_HELLO ... APP_READY, which libtrax-ust
+ * sends at once on connecting) and sent nothing for this long is dropped.
+ */
+#define APP_IDLE_TIMEOUT_MS 5000
+/*
+ * A header comes whole from a peer that sends whole messages (it is the
+ * start of the first piece the kernel makes of one): part of one and
+ * nothing more for this long is a broken peer.
+ */
+#define APP_HEADER_TIMEOUT_MS 1000
 
 void app_accept(int listen_fd)
 {
@@ -29,7 +41,7 @@ void app_accept(int listen_fd)
 	struct app *a;
 	int fd, pid, uid, gid;
 
-	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	fd = traxd_accept(listen_fd);
 	if (fd < 0)
 		return;
 	if (trax_sock_peer(fd, &pid, &uid, &gid) < 0 ||
@@ -50,6 +62,8 @@ void app_accept(int listen_fd)
 	a->gid = gid;
 	a->next_handle = 1;
 	a->next_seq = 1;
+	trax_rx_init(&a->rx);
+	a->last_rx_ms = traxd_now_ms();
 	snprintf(a->procname, sizeof(a->procname), "pid%d", pid);
 	ev.data.ptr = a;
 	if (epoll_ctl(traxd.epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -70,6 +84,7 @@ void app_drop(struct app *a, const char *why)
 	traxd_log("application %d dropped: %s", a->pid, why);
 	epoll_ctl(traxd.epoll_fd, EPOLL_CTL_DEL, a->fd, NULL);
 	close(a->fd);
+	trax_rx_free(&a->rx);
 	for (struct session *s = traxd.sessions; s; s = s->next)
 		trace_app_gone(s, a);
 	for (pp = &traxd.apps; *pp; pp = &(*pp)->next)
@@ -145,18 +160,28 @@ static int send_order(struct app *a, struct trax_msg *m, const int *fds, unsigne
 	return err;
 }
 
+/*
+ * Reads what has come (never waiting: the rest of a message may come
+ * later) and carries out the message once it is whole. One message per
+ * call: the next stays in the socket, and epoll says so again.
+ */
 void app_readable(struct app *a)
 {
+	size_t before = trax_rx_bytes(&a->rx);
 	struct trax_msg m;
-	int err = trax_msg_recv(a->fd, &m, 0);
+	int err = trax_rx_recv(a->fd, &a->rx, &m);
 	uint64_t v;
 
-	if (err == -ETIMEDOUT)
+	if (err == -EAGAIN) {
+		if (trax_rx_bytes(&a->rx) != before)
+			a->last_rx_ms = traxd_now_ms();
 		return;
+	}
 	if (err) {
 		app_drop(a, err == -ECONNRESET ? "exited" : "protocol error");
 		return;
 	}
+	a->last_rx_ms = traxd_now_ms();
 	switch (m.type) {
 	case TRAX_MSG_APP_HELLO:
 		sanitize_name(a->procname, sizeof(a->procname), trax_msg_get(&m, "procname"));
@@ -198,6 +223,31 @@ void app_readable(struct app *a)
 		break; /* a newer library's message */
 	}
 	trax_msg_free(&m);
+}
+
+void apps_tick(int64_t now)
+{
+	struct app *a, *next;
+
+	for (a = traxd.apps; a; a = next) {
+		bool in_header = a->rx.hdr_got > 0 && a->rx.hdr_got < TRAX_MSG_HEADER_SIZE;
+		char c;
+		ssize_t n;
+
+		next = a->next;
+		if ((a->ready && trax_rx_bytes(&a->rx) == 0) ||
+		    now - a->last_rx_ms < (in_header ? APP_HEADER_TIMEOUT_MS : APP_IDLE_TIMEOUT_MS))
+			continue;
+		/* bytes it sent while the daemon was busy elsewhere count: read next time */
+		n = recv(a->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+		if (n > 0) {
+			a->last_rx_ms = now;
+			continue;
+		}
+		app_drop(a, n == 0		    ? "exited"
+			    : trax_rx_bytes(&a->rx) ? "sent part of a message, then nothing"
+						    : "did not register in time");
+	}
 }
 
 /* ---- orders ---- */

@@ -11,10 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,8 +28,14 @@
 #define TRAX_VERSION "0.0.0"
 #endif
 
-/* How long a client has to send its request. */
+/* How long a client has to send its whole request, from its connection. */
 #define CLIENT_TIMEOUT_MS 5000
+/* How long a reply may wait for a client that does not read it. */
+#define CLIENT_SEND_TIMEOUT_S 2
+/* Clients whose request is being read at once; more are refused. */
+#define CLIENT_MAX 64
+/* How often deadlines are looked at. */
+#define TICK_MS 250
 
 struct traxd traxd;
 static bool log_verbose;
@@ -103,29 +112,218 @@ static void send_error(int fd, uint32_t seq, const char *status, const char *msg
 	trax_msg_free(&r);
 }
 
+int64_t traxd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- descriptors ---- */
+
+/*
+ * The daemon's descriptors: one per application connection (up to
+ * TRAXD_MAX_APPS), one per pending client (up to CLIENT_MAX), and those of
+ * the traces it writes (a memfd per channel, a stream file per CPU and
+ * channel, a metadata file). Only applications come in numbers a peer
+ * chooses, so the policy is simple: at start-up the soft RLIMIT_NOFILE is
+ * raised to the hard one; applications only ever get descriptors below
+ * fd_limit - fd_reserve (the kernel gives the lowest free one, so checking
+ * the lowest free one before accepting is enough; at the limit the app.sock
+ * listener is taken out of epoll, and put back once there is room: the
+ * applications wait in the backlog); clients and trace files share the top
+ * fd_reserve. When even those run out, opening a trace file fails (that
+ * channel goes untraced) and a client is refused through the spare
+ * descriptor (traxd_accept): the daemon never spins on a listener it cannot
+ * accept from, and `trax` still gets through a daemon full of applications.
+ */
+static void fd_limits_init(void)
+{
+	struct rlimit rl;
+	rlim_t limit = 1024;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			struct rlimit want = rl;
+
+			/* (an unlimited hard limit: the kernel's nr_open caps it; try 1 Mi) */
+			want.rlim_cur =
+			    rl.rlim_max == RLIM_INFINITY ? (rlim_t)1 << 20 : rl.rlim_max;
+			if (setrlimit(RLIMIT_NOFILE, &want) == 0)
+				rl = want;
+		}
+		limit = rl.rlim_cur;
+	}
+	traxd.fd_limit = limit > INT_MAX ? INT_MAX : (int)limit;
+	traxd.fd_reserve = traxd.fd_limit / 4;
+	if (traxd.fd_reserve < 16)
+		traxd.fd_reserve = 16;
+	if (traxd.fd_reserve > 1024)
+		traxd.fd_reserve = 1024;
+	traxd.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	traxd_log("descriptors: limit %d, %d kept from applications", traxd.fd_limit,
+		  traxd.fd_reserve);
+}
+
+int traxd_accept(int listen_fd)
+{
+	int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC), err;
+
+	if (fd >= 0)
+		return fd;
+	err = errno;
+	if ((err == EMFILE || err == ENFILE) && traxd.spare_fd >= 0) {
+		/* refused, but taken off the backlog: the listener does not stay readable */
+		close(traxd.spare_fd);
+		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		traxd.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		traxd_log("out of descriptors: a connection refused");
+	}
+	return -err;
+}
+
+/* Whether an application may be accepted: its descriptor would be below the reserve. */
+static bool app_room(void)
+{
+	int probe;
+
+	if (traxd.napps >= TRAXD_MAX_APPS)
+		return false;
+	/* the lowest free descriptor: the one accept4() would give */
+	probe = fcntl(traxd.epoll_fd, F_DUPFD_CLOEXEC, 0);
+	if (probe < 0)
+		return false;
+	close(probe);
+	return probe < traxd.fd_limit - traxd.fd_reserve;
+}
+
+/* Tags for the listening sockets and signals in epoll's data.ptr. */
+static char tag_client, tag_app, tag_signal;
+/* Listeners taken out of epoll (no descriptor for what they would accept). */
+static bool client_listen_off, app_listen_off;
+
+static void listener_set(int fd, void *tag, bool *off, bool on)
+{
+	struct epoll_event ev = {.events = on ? EPOLLIN : 0, .data.ptr = tag};
+
+	if (*off == !on)
+		return;
+	if (epoll_ctl(traxd.epoll_fd, EPOLL_CTL_MOD, fd, &ev) == 0) {
+		*off = !on;
+		traxd_log("%s listener %s", tag == &tag_app ? "application" : "client",
+			  on ? "resumed" : "paused: out of descriptors");
+	}
+}
+
+/* ---- clients: one request, one reply ---- */
+
+/* A client connection being read; its slot is free when fd < 0. */
+struct client_conn {
+	int fd;
+	int64_t deadline;
+	struct trax_rx rx;
+};
+
+static struct client_conn clients[CLIENT_MAX];
+static unsigned int nclients;
+
+static bool is_client(const void *p)
+{
+	uintptr_t u = (uintptr_t)p;
+
+	return u >= (uintptr_t)clients && u < (uintptr_t)(clients + CLIENT_MAX);
+}
+
+static void client_close(struct client_conn *c)
+{
+	epoll_ctl(traxd.epoll_fd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	trax_rx_free(&c->rx);
+	c->fd = -1;
+	nclients--;
+}
+
 static void client_accept(void)
 {
-	struct trax_msg req;
-	int fd, err;
+	struct timeval tv = {CLIENT_SEND_TIMEOUT_S, 0};
+	struct epoll_event ev = {.events = EPOLLIN};
+	struct client_conn *c = NULL;
+	int fd = traxd_accept(traxd.client_listen);
 
-	fd = accept4(traxd.client_listen, NULL, NULL, SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	err = trax_msg_recv(fd, &req, CLIENT_TIMEOUT_MS);
-	if (err) {
-		if (err == -EPROTO)
-			send_error(fd, 0, "EPROTO", "malformed request");
+	for (unsigned int i = 0; !c && i < CLIENT_MAX; i++)
+		if (clients[i].fd < 0)
+			c = &clients[i];
+	if (!c) {
+		traxd_log("%d clients waited on already: one refused", CLIENT_MAX);
 		close(fd);
 		return;
 	}
-	/* answered (with the request's number, so the client shows why), never served */
-	if (!client_allowed(fd))
-		send_error(fd, req.seq, "EPERM",
-			   "permission denied: this session daemon belongs to another user");
-	else
-		traxd_client_request(fd, &req);
-	trax_msg_free(&req);
-	close(fd);
+	/* the reply is sent blocking, but a client that does not read it is not waited for */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	ev.data.ptr = c;
+	if (epoll_ctl(traxd.epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		close(fd);
+		return;
+	}
+	c->fd = fd;
+	c->deadline = traxd_now_ms() + CLIENT_TIMEOUT_MS;
+	trax_rx_init(&c->rx);
+	nclients++;
+}
+
+/* Reads what came of c's request; serves it once whole. False when c is closed. */
+static bool client_readable(struct client_conn *c)
+{
+	struct trax_msg req;
+	int err = trax_rx_recv(c->fd, &c->rx, &req);
+
+	if (err == -EAGAIN)
+		return true;
+	if (err == 0) {
+		/* answered (with the request's number, so the client shows why), never served */
+		if (!client_allowed(c->fd))
+			send_error(
+			    c->fd, req.seq, "EPERM",
+			    "permission denied: this session daemon belongs to another user");
+		else
+			traxd_client_request(c->fd, &req);
+		trax_msg_free(&req);
+	} else if (err == -EPROTO) {
+		send_error(c->fd, 0, "EPROTO", "malformed request");
+	}
+	client_close(c);
+	return false;
+}
+
+/* ---- the loop ---- */
+
+/* Deadlines: clients past theirs, silent applications, listeners to resume. */
+static void tick(int64_t now)
+{
+	for (unsigned int i = 0; nclients && i < CLIENT_MAX; i++) {
+		struct client_conn *c = &clients[i];
+
+		if (c->fd < 0 || now < c->deadline)
+			continue;
+		/* what came while the daemon was busy elsewhere still counts */
+		if (client_readable(c)) {
+			traxd_log("a client sent no whole request within %d ms", CLIENT_TIMEOUT_MS);
+			client_close(c);
+		}
+	}
+	apps_tick(now);
+	if (traxd.spare_fd < 0)
+		traxd.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (traxd.spare_fd < 0)
+		return;
+	listener_set(traxd.client_listen, &tag_client, &client_listen_off, true);
+	if (app_listen_off && app_room())
+		listener_set(traxd.app_listen, &tag_app, &app_listen_off, true);
 }
 
 static int epoll_add(int fd, void *ptr)
@@ -135,16 +333,23 @@ static int epoll_add(int fd, void *ptr)
 	return epoll_ctl(traxd.epoll_fd, EPOLL_CTL_ADD, fd, &ev);
 }
 
-/* Tags for the listening sockets and signals in epoll's data.ptr. */
-static char tag_client, tag_app, tag_signal;
-
 static int event_loop(int sigfd)
 {
 	struct epoll_event evs[64];
+	int64_t next_tick = traxd_now_ms() + TICK_MS;
 
+	for (unsigned int i = 0; i < CLIENT_MAX; i++)
+		clients[i].fd = -1;
 	while (!traxd.quit) {
-		int n = epoll_wait(traxd.epoll_fd, evs, 64, 1000);
+		int64_t now = traxd_now_ms();
+		int n;
 
+		if (now >= next_tick) {
+			tick(now);
+			next_tick = now + TICK_MS;
+		}
+		n = epoll_wait(traxd.epoll_fd, evs, 64,
+			       (int)(next_tick > now ? next_tick - now : 0));
 		if (n < 0 && errno != EINTR)
 			return -errno;
 		for (int i = 0; i < n; i++) {
@@ -152,14 +357,34 @@ static int event_loop(int sigfd)
 
 			if (p == &tag_client) {
 				client_accept();
+				/* no spare to refuse with: paused until there is one */
+				if (traxd.spare_fd < 0)
+					listener_set(traxd.client_listen, &tag_client,
+						     &client_listen_off, false);
 			} else if (p == &tag_app) {
-				app_accept(traxd.app_listen);
+				/* at the reserve (or without a spare): paused until there is room
+				 */
+				if (traxd.spare_fd >= 0 && app_room())
+					app_accept(traxd.app_listen);
+				else
+					listener_set(traxd.app_listen, &tag_app, &app_listen_off,
+						     false);
 			} else if (p == &tag_signal) {
 				struct signalfd_siginfo si;
 
 				if (read(sigfd, &si, sizeof(si)) == sizeof(si))
 					traxd_log("signal %u: quitting", si.ssi_signo);
 				traxd.quit = true;
+			} else if (is_client(p)) {
+				struct client_conn *c = p;
+
+				/*
+				 * A request may drop applications that the rest of this
+				 * batch names: what is left is reported again (level-
+				 * triggered), after the request.
+				 */
+				if (c->fd >= 0 && !client_readable(c))
+					break;
 			} else {
 				app_readable(p);
 			}
@@ -260,7 +485,7 @@ int main(int argc, char **argv)
 	}
 	memset(&traxd, 0, sizeof(traxd));
 	traxd.uid = geteuid();
-	traxd.lock_fd = traxd.client_listen = traxd.app_listen = -1;
+	traxd.lock_fd = traxd.client_listen = traxd.app_listen = traxd.spare_fd = -1;
 	if (rundir) {
 		is_root = geteuid() == 0;
 		snprintf(traxd.rundir, sizeof(traxd.rundir), "%s", rundir);
@@ -284,6 +509,7 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	fd_limits_init();
 	if (traxd_rundir_prepare(&traxd) < 0)
 		return 1;
 	trax_clock_init();

@@ -69,6 +69,8 @@ struct app {
 	uint32_t next_seq;
 	char *rx_error; /* why it was dropped */
 	struct app *next;
+	struct trax_rx rx;  /* the message being received */
+	int64_t last_rx_ms; /* when it last sent something (or connected): traxd_now_ms() */
 };
 
 /* ---- sessions (session.c) ---- */
@@ -205,9 +207,22 @@ struct traxd {
 	unsigned int napps;
 	char hostname[256];
 	bool quit;
+	/* descriptors (main.c): a spare for EMFILE, the limit, what applications may not use */
+	int spare_fd;
+	int fd_limit, fd_reserve;
 };
 
 extern struct traxd traxd;
+
+/* main.c */
+/*
+ * accept4() that never leaves a connection pending for lack of descriptors:
+ * on EMFILE/ENFILE the connection is accepted on the spare descriptor and
+ * closed at once. The descriptor, or -errno.
+ */
+int traxd_accept(int listen_fd);
+/* CLOCK_MONOTONIC in milliseconds: the deadlines of connections. */
+int64_t traxd_now_ms(void);
 
 /* rundir.c */
 int traxd_rundir_default(char *buf, size_t len, bool *is_root);
@@ -232,6 +247,8 @@ void app_event_free(struct app_event *e);
 void app_accept(int listen_fd);
 void app_readable(struct app *a);
 void app_drop(struct app *a, const char *why);
+/* Drops the applications that owe a message or their registration and went silent. */
+void apps_tick(int64_t now);
 /* Gives a just-ready or already-known application what the sessions need. */
 void app_configure(struct app *a);
 /* Recomputes the bindings of every application for one session. */

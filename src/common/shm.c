@@ -2,17 +2,21 @@
 #include "common/shm.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int trax_shm_create(struct trax_shm *shm, const char *name, size_t size)
 {
-	int fd = memfd_create(name, MFD_CLOEXEC);
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	int err;
 
 	if (fd < 0)
 		return -errno;
-	if (ftruncate(fd, (off_t)size) < 0) {
+	if (ftruncate(fd, (off_t)size) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) < 0) {
 		err = -errno;
 		close(fd);
 		return err;
@@ -21,6 +25,17 @@ int trax_shm_create(struct trax_shm *shm, const char *name, size_t size)
 	if (err)
 		close(fd);
 	return err;
+}
+
+int trax_shm_check(int fd, size_t size)
+{
+	struct stat st;
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	if (seals < 0 || !(seals & F_SEAL_SHRINK) || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < 0 || (uint64_t)st.st_size < size)
+		return -EINVAL;
+	return 0;
 }
 
 int trax_shm_map(struct trax_shm *shm, int fd, size_t size)

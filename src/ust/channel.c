@@ -177,7 +177,6 @@ int trax_channel_attach(struct trax_channel *ch, const char *name, uint32_t stre
 {
 	struct ringbuf_config cfg;
 	struct ringbuf *rbs = NULL;
-	struct stat st;
 	size_t need;
 	int err;
 
@@ -191,11 +190,10 @@ int trax_channel_attach(struct trax_channel *ch, const char *name, uint32_t stre
 	need = bufset_size(&cfg, nr_cpus);
 	/*
 	 * The memory must hold the whole set, and the file must hold the
-	 * whole mapping: a page past its end would raise SIGBUS in whichever
-	 * thread touched it first.
+	 * whole mapping for good (sealed against shrinking): a page past its
+	 * end would raise SIGBUS in whichever thread touched it first.
 	 */
-	if (size < need || size > SIZE_MAX || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < 0 || (uint64_t)st.st_size < size) {
+	if (size < need || size > SIZE_MAX || trax_shm_check(fd, (size_t)size) < 0) {
 		trax_debug("channel %s: %llu bytes of shared memory do not hold %u buffers of "
 			   "%llu x %u bytes",
 			   name, (unsigned long long)size, nr_cpus,
@@ -206,10 +204,11 @@ int trax_channel_attach(struct trax_channel *ch, const char *name, uint32_t stre
 	rbs = calloc(nr_cpus, sizeof(*rbs));
 	if (!rbs)
 		goto out;
-	err = trax_shm_map(&ch->shm, fd, (size_t)size);
+	/* what the set needs, not what the daemon says: it cannot make us populate more */
+	err = trax_shm_map(&ch->shm, fd, need);
 	if (err)
 		goto out;
-	err = bufset_attach(ch->shm.addr, (size_t)size, rbs, &cfg, nr_cpus);
+	err = bufset_attach(ch->shm.addr, need, rbs, &cfg, nr_cpus);
 	if (err) {
 		trax_debug("channel %s: the shared memory is not a buffer set of this geometry",
 			   name);

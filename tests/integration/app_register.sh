@@ -229,7 +229,7 @@ ack APP_CHANNEL unknown context: EINVAL
 ack APP_CHANNEL nr_cpus=0: EINVAL
 ack APP_CHANNEL blocking_timeout=-2: EINVAL
 ack APP_CHANNEL size past the end of the memory: EINVAL
-ack APP_CHANNEL memory truncated: EINVAL
+ack APP_CHANNEL memory that could shrink: EINVAL
 refused orders: no descriptor kept
 ack APP_CHANNEL second: 0
 ack APP_BIND: 0

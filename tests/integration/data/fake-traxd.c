@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/sysinfo.h>
 #include <time.h>
@@ -1060,10 +1061,18 @@ static void scenario_session(void)
 		snprintf(badsize, sizeof(badsize), "%zu", bad.shm.size + 65536);
 		expect_ack(chan_send(&bad, &bad.shm.fd, 1, "size", badsize, NULL), "EINVAL",
 			   "APP_CHANNEL size past the end of the memory");
-		if (ftruncate(bad.shm.fd, 4096) < 0)
-			fail("ftruncate");
-		expect_ack(chan_send(&bad, &bad.shm.fd, 1, NULL), "EINVAL",
-			   "APP_CHANNEL memory truncated");
+		/* Ours cannot shrink (sealed); memory that could is refused, even whole. */
+		if (ftruncate(bad.shm.fd, 4096) == 0)
+			fail("a channel's memory could be truncated after it was made");
+		{
+			int open_fd = memfd_create("unsealed", MFD_CLOEXEC);
+
+			if (open_fd < 0 || ftruncate(open_fd, (off_t)bad.shm.size) < 0)
+				fail("memfd_create");
+			expect_ack(chan_send(&bad, &open_fd, 1, NULL), "EINVAL",
+				   "APP_CHANNEL memory that could shrink");
+			close(open_fd);
+		}
 	}
 	if (count_fds(app_pid) != fds_before)
 		fail("the application holds %d descriptors after the refused orders, %d before",

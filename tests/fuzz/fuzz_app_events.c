@@ -6,7 +6,7 @@
  * then the event description parser (src/daemon/app-events.c), event
  * after event, as the daemon reads it.
  *
- * FUZZ-SOURCES: src/common/proto.c src/daemon/app-events.c
+ * FUZZ-SOURCES: src/common/proto.c src/common/strbuf.c src/daemon/app-events.c
  *
  * Built and run by tools/fuzz.sh (make fuzz); seeds in
  * tests/fuzz/corpus/app_events/.

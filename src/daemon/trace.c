@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,20 +291,70 @@ static void flush_chan(struct dchan *dc)
 	settle(dc);
 }
 
+/* Whether process pid has ended (a zombie has: it writes nothing any more). */
+static bool process_ended(int pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	bool ended = false;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) && p[1] == ' ')
+		ended = p[2] == 'Z' || p[2] == 'X';
+	fclose(f);
+	return ended;
+}
+
+/*
+ * Whether the writers of trace t have all ended (per process), and notes
+ * in its channels the deaths of its applications that the daemon has not
+ * read from their sockets yet: `stop` may come first, and what those
+ * applications left stalled must be repaired before stop returns.
+ */
+static bool note_deaths(struct dtrace *t)
+{
+	bool any = false, all_gone = t->per_pid && t->app_gone;
+
+	for (struct app *a = traxd.apps; a; a = a->next) {
+		if (t->per_pid ? a->pid != t->key : a->uid != t->key)
+			continue;
+		if (process_ended(a->pid)) {
+			any = true;
+			if (t->per_pid)
+				all_gone = true;
+		}
+	}
+	if (any) {
+		uint64_t now = trax_clock_read();
+
+		for (struct dchan *dc = t->chans; dc; dc = dc->next)
+			__atomic_store_n(&dc->last_death_ts, now, __ATOMIC_RELEASE);
+	}
+	return all_gone;
+}
+
 int trace_flush_session(struct session *s)
 {
-	for (struct dtrace *t = s->traces; t; t = t->next)
+	for (struct dtrace *t = s->traces; t; t = t->next) {
+		bool ended;
+
+		if (s->snapshot)
+			continue;
+		ended = note_deaths(t);
 		for (struct dchan *dc = t->chans; dc; dc = dc->next) {
-			if (s->snapshot)
-				continue;
 			flush_chan(dc);
 			pthread_mutex_lock(&t->lock);
 			consumer_drain(dc);
-			/* flush_chan waited for the pending records: what is left stalled is dead
-			 */
-			consumer_repair(dc, 0, false);
+			/* flush_chan waited for pending records: what stays stalled is dead */
+			consumer_repair(dc, 0, ended);
 			pthread_mutex_unlock(&t->lock);
 		}
+	}
 	return 0;
 }
 

@@ -107,6 +107,17 @@ struct ctf_decode_prog {
 	struct prog_variant *variants;
 	const struct ctf_type **generic;
 	uint32_t nops, nslots, nblocks, nfields, nvariants, ngeneric;
+	/*
+	 * A program that is only a tag, a variant on it whose options are
+	 * blocks, and the end (LTTng's event headers) runs without the
+	 * interpreter (run_tagged): by_tag[t] is the option of tag t, -1 for
+	 * none, for the tags below by_tag_n.
+	 */
+	bool tagged;
+	uint32_t by_tag_n;
+	int16_t *by_tag;
+	/* Only a block and the end (most event payloads): run_flat. */
+	bool flat;
 };
 
 /* ---- compiling ---- */
@@ -442,6 +453,7 @@ void ctf_decode_prog_free(struct ctf_decode_prog *p)
 		free(p->variants[i].option_slot);
 	}
 	free(p->variants);
+	free(p->by_tag);
 	free(p->blocks);
 	free(p->fields);
 	free(p->ops);
@@ -504,6 +516,47 @@ static void fuse_variants(struct ctf_decode_prog *p)
 	}
 }
 
+static bool pick_option(struct prog_variant *pv, const struct ctf_value *tag, uint32_t *option);
+
+/* Whether the program is a tag and a variant of blocks on it (see `tagged`). */
+static void find_tagged(struct ctf_decode_prog *p)
+{
+	const struct prog_op *op = p->ops;
+	const struct prog_block *tb;
+	const struct block_field *tf;
+	struct prog_variant *pv;
+	struct ctf_value tag;
+
+	if (p->nroots != 1 || p->nops < 3 || op[0].kind != OP_BLOCK || op[1].kind != OP_VARIANT)
+		return;
+	tb = &p->blocks[op[0].aux];
+	tf = &p->fields[tb->first];
+	pv = &p->variants[op[1].aux];
+	/* tags of up to 16 bits (LTTng's compact and large headers): a table of 128 KiB at most */
+	if (tb->count != 1 || tf->kind != BLOCK_UNSIGNED || tf->off != 0 || tf->size > 16 ||
+	    pv->tag_slot != (int32_t)tf->slot || !pv->option_block ||
+	    p->ops[pv->end_op].kind != OP_END)
+		return;
+	for (unsigned int k = 0; k < pv->vt->option_count; k++)
+		if (pv->option_block[k] < -1)
+			return;
+	if (pv->vt->option_count > INT16_MAX)
+		return;
+	p->by_tag = malloc(((size_t)1 << tf->size) * sizeof(*p->by_tag));
+	if (!p->by_tag)
+		return; /* the interpreter does it */
+	memset(&tag, 0, sizeof(tag));
+	p->by_tag_n = 1u << tf->size;
+	for (uint32_t t = 0; t < p->by_tag_n; t++) {
+		uint32_t option;
+
+		tag.u.u = t;
+		p->by_tag[t] = pick_option(pv, &tag, &option) ? (int16_t)option : -1;
+	}
+	pv->memo_valid = false;
+	p->tagged = true;
+}
+
 struct ctf_decode_prog *ctf_decode_prog_build(const struct ctf_type *const *types,
 					      const enum ctf_scope *scopes, unsigned int n,
 					      enum ctf_byte_order trace_bo)
@@ -540,6 +593,9 @@ struct ctf_decode_prog *ctf_decode_prog_build(const struct ctf_type *const *type
 	emit(&b, OP_END, NULL, 0);
 	if (!b.failed) {
 		fuse_variants(p);
+		find_tagged(p);
+		p->flat = p->nroots == 1 && p->nops == 2 && p->ops[0].kind == OP_BLOCK &&
+			  p->ops[1].kind == OP_END;
 		p->slots = calloc(p->nslots, sizeof(*p->slots));
 	}
 	free(b.slot_type);
@@ -755,7 +811,8 @@ static inline bool align_op(const struct prog_op *op, uint64_t *pos, uint64_t li
 	return true;
 }
 
-int ctf_decode_prog_run(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
+/* The interpreter: every program can run here. */
+static int run_ops(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
 {
 	/*
 	 * Threaded dispatch (a GNU C extension): each operation jumps to the
@@ -774,7 +831,8 @@ int ctf_decode_prog_run(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
 	const uint64_t limit = c->limit, start = c->pos, start_clock = c->clock;
 	uint64_t pos = start, clock = start_clock, v;
 
-	for (unsigned int i = 0; i < p->nroots; i++)
+	c->roots[p->root_scope[0]] = &slots[p->root_slot[0]];
+	for (unsigned int i = 1; i < p->nroots; i++)
 		c->roots[p->root_scope[i]] = &slots[p->root_slot[i]];
 #define NEXT() goto *dispatch[(++op)->kind]
 #define ALIGN()                                                                                    \
@@ -908,4 +966,87 @@ give_up:
 	return 1;
 #undef NEXT
 #undef ALIGN
+}
+
+/*
+ * A tagged program (find_tagged), straight: the tag's block, the variant's
+ * option from the table, its block, the end. Anything out of the ordinary
+ * (near the end of the content, a tag without option) goes to the
+ * interpreter, which starts over from c->pos.
+ */
+static inline int run_tagged(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
+{
+	const struct prog_op *op = p->ops;
+	const struct prog_block *tb = &p->blocks[op[0].aux], *bl;
+	const struct block_field *f = &p->fields[tb->first], *end;
+	const struct prog_variant *pv = &p->variants[op[1].aux];
+	struct ctf_value *slots = p->slots;
+	const uint8_t *buf = c->buf;
+	uint64_t pos = c->pos, limit = c->limit, clock = c->clock, at, w, tag;
+	int32_t option, bi;
+
+	c->roots[p->root_scope[0]] = &slots[p->root_slot[0]];
+	if (!align_op(&op[0], &pos, limit) || limit - pos < (uint64_t)tb->bits + 64)
+		return run_ops(p, c);
+	at = pos + f->off;
+	memcpy(&w, buf + at / 8, sizeof(w));
+	tag = (w >> (at % 8)) & f->mask;
+	slots[f->slot].u.u = tag;
+	pos += tb->bits;
+	if (tag >= p->by_tag_n || (option = p->by_tag[tag]) < 0 || !align_op(&op[1], &pos, limit))
+		return run_ops(p, c);
+	slots[op[1].slot].u.variant.option = (uint32_t)option;
+	slots[op[1].slot].u.variant.value = &slots[pv->option_slot[option]];
+	bi = pv->option_block[option];
+	if (bi >= 0) {
+		if (!align_op(&p->ops[bi], &pos, limit))
+			return run_ops(p, c);
+		bl = &p->blocks[p->ops[bi].aux];
+		if (limit - pos < (uint64_t)bl->bits + 64)
+			return run_ops(p, c);
+		for (f = p->fields + bl->first, end = f + bl->count; f < end; f++) {
+			at = pos + f->off;
+			memcpy(&w, buf + at / 8, sizeof(w));
+			store(&slots[f->slot], f, (w >> (at % 8)) & f->mask, &clock);
+		}
+		pos += bl->bits;
+	}
+	if (!align_op(&p->ops[pv->end_op], &pos, limit))
+		return run_ops(p, c);
+	c->pos = pos;
+	c->clock = clock;
+	return 0;
+}
+
+/* A flat program: its one block, straight; the interpreter near the end of the content. */
+static inline int run_flat(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
+{
+	const struct prog_op *op = p->ops;
+	const struct prog_block *bl = &p->blocks[op[0].aux];
+	const struct block_field *f = p->fields + bl->first, *end = f + bl->count;
+	struct ctf_value *slots = p->slots;
+	const uint8_t *buf = c->buf;
+	uint64_t pos = c->pos, limit = c->limit, clock = c->clock, at, w;
+
+	c->roots[p->root_scope[0]] = &slots[p->root_slot[0]];
+	if (!align_op(&op[0], &pos, limit) || limit - pos < (uint64_t)bl->bits + 64)
+		return run_ops(p, c);
+	for (; f < end; f++) {
+		at = pos + f->off;
+		memcpy(&w, buf + at / 8, sizeof(w));
+		store(&slots[f->slot], f, (w >> (at % 8)) & f->mask, &clock);
+	}
+	pos += bl->bits;
+	if (!align_op(&op[1], &pos, limit))
+		return run_ops(p, c);
+	c->pos = pos;
+	c->clock = clock;
+	return 0;
+}
+
+int ctf_decode_prog_run(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
+{
+	if (p->flat)
+		return run_flat(p, c);
+	return p->tagged ? run_tagged(p, c) : run_ops(p, c);
 }

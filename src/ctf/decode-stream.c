@@ -37,6 +37,8 @@ struct event_body {
 	unsigned int nscopes;
 	enum ctf_scope scopes[3];
 	struct ctf_value *roots[3]; /* the program's value of each scope */
+	/* the same by scope, for the event (NULL: the scope is not there) */
+	struct ctf_value *stream_context, *context, *payload;
 };
 
 /* What the reader precomputes per stream class, to find event IDs fast. */
@@ -486,8 +488,15 @@ static struct event_body *body_of(struct ctf_stream_reader *r, struct ctf_stream
 	if (b->nscopes)
 		b->prog =
 		    ctf_decode_prog_build(types, b->scopes, b->nscopes, r->ctx.trace_byte_order);
-	for (unsigned int i = 0; b->prog && i < b->nscopes; i++)
+	for (unsigned int i = 0; b->prog && i < b->nscopes; i++) {
 		b->roots[i] = ctf_decode_prog_root(b->prog, i);
+		if (b->scopes[i] == CTF_SCOPE_EVENT_COMMON_CONTEXT)
+			b->stream_context = b->roots[i];
+		else if (b->scopes[i] == CTF_SCOPE_EVENT_CONTEXT)
+			b->context = b->roots[i];
+		else
+			b->payload = b->roots[i];
+	}
 	return b;
 }
 
@@ -579,19 +588,10 @@ static int read_event(struct ctf_stream_reader *r)
 		st = ctf_decode_prog_run(body->prog, c);
 		if (st < 0)
 			return fail_decode(r);
-		for (unsigned int i = 0; st == 0 && i < body->nscopes; i++) {
-			v = body->roots[i];
-			switch (body->scopes[i]) {
-			case CTF_SCOPE_EVENT_COMMON_CONTEXT:
-				e->stream_context = v;
-				break;
-			case CTF_SCOPE_EVENT_CONTEXT:
-				e->context = v;
-				break;
-			default:
-				e->payload = v;
-				break;
-			}
+		if (st == 0) {
+			e->stream_context = body->stream_context;
+			e->context = body->context;
+			e->payload = body->payload;
 		}
 	}
 	/* no program, or it gave up: the generic decoder (which names any fault) */

@@ -188,6 +188,7 @@ void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead)
 		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
 		const struct ctf_packet_header *h;
 		uint64_t count, missing, pos;
+		bool repaired;
 		void *sb;
 
 		/* only a closed sub-buffer can be waited on for ever */
@@ -207,21 +208,15 @@ void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead)
 		if (!missing || ringbuf_get_subbuf(rb, &pos, &sb) || pos != r)
 			continue;
 		/* the committed records are kept, the dead one cut out */
-		if (packet_repair(dc, sb, missing) && write_packet(dc, cpu, sb)) {
+		repaired = packet_repair(dc, sb, missing) && write_packet(dc, cpu, sb);
+		if (repaired)
 			dc->packets_written++;
-			traxd_log(
-			    "channel %s, CPU %u: packet %llu left incomplete by an application "
-			    "that died (%llu bytes never committed): repaired",
-			    dc->chan->name, cpu, (unsigned long long)(r / S),
-			    (unsigned long long)missing);
-		} else {
+		else
 			dc->packets_dropped++;
-			traxd_log(
-			    "channel %s, CPU %u: packet %llu left incomplete by an application "
-			    "that died (%llu bytes never committed): dropped",
-			    dc->chan->name, cpu, (unsigned long long)(r / S),
-			    (unsigned long long)missing);
-		}
+		traxd_log("channel %s, CPU %u: packet %llu left incomplete by an application that "
+			  "died (%llu bytes never committed): %s",
+			  dc->chan->name, cpu, (unsigned long long)(r / S),
+			  (unsigned long long)missing, repaired ? "repaired" : "dropped");
 		ringbuf_put_subbuf(rb, pos);
 		st->since_us = 0;
 	}

@@ -446,7 +446,8 @@ int main(int argc, char **argv)
 	    {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0}};
 	bool daemon_mode = false, is_root;
-	const char *rundir = NULL, *group = "tracing";
+	static const char default_group[] = "tracing";
+	const char *rundir = NULL, *group = default_group;
 	int c, ready_fd = -1, sigfd, err;
 	sigset_t mask;
 
@@ -495,6 +496,13 @@ int main(int argc, char **argv)
 	}
 	traxd.is_root = is_root;
 	snprintf(traxd.group, sizeof(traxd.group), "%s", group);
+	/* a group asked for by name must exist (the default may not: root alone then) */
+	if (group != default_group && (!*group || !getgrnam(group))) {
+		fprintf(stderr, "traxd: --group: no group named '%s'\n", group);
+		return 2;
+	}
+	if (group != default_group && !is_root)
+		fprintf(stderr, "traxd: --group is for root's daemon; ignored\n");
 	gethostname(traxd.hostname, sizeof(traxd.hostname) - 1);
 	umask(077);
 

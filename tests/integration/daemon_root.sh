@@ -28,6 +28,13 @@ chmod 755 "$TEST_TMP/ticker"
 member() { setpriv --reuid=$UA --regid=$UA --groups=$GID "$@"; }
 other() { setpriv --reuid=$UB --regid=$UB --clear-groups "$@"; }
 
+# a group that does not exist: refused, one line, exit 2, no daemon
+st=0
+"$TRAX_BUILD/traxd" --daemonize --group=no-such-group-here 2>"$TEST_TMP/nogroup.err" || st=$?
+expect_eq "$st" 2 "exit status of traxd --group with an unknown group"
+expect_eq "$(cat "$TEST_TMP/nogroup.err")" "traxd: --group: no group named 'no-such-group-here'" "its error"
+[ -z "$(daemon_pid)" ] || fail "traxd started with an unknown group"
+
 "$TRAX_BUILD/traxd" --daemonize --group=users || fail "traxd --daemonize --group=users"
 expect_eq "$(stat -c %a "$TRAX_RUNDIR")" 755 "mode of root's run directory"
 expect_eq "$(stat -c '%a %G' "$TRAX_RUNDIR/client.sock")" "660 users" "client.sock"

@@ -116,7 +116,7 @@ struct ctf_decode_prog {
 	bool tagged;
 	uint32_t by_tag_n;
 	int16_t *by_tag;
-	/* Only a block and the end (most event payloads): run_flat. */
+	/* Only blocks and the end (most payloads, with their contexts): run_flat. */
 	bool flat;
 };
 
@@ -594,8 +594,10 @@ struct ctf_decode_prog *ctf_decode_prog_build(const struct ctf_type *const *type
 	if (!b.failed) {
 		fuse_variants(p);
 		find_tagged(p);
-		p->flat = p->nroots == 1 && p->nops == 2 && p->ops[0].kind == OP_BLOCK &&
-			  p->ops[1].kind == OP_END;
+		p->flat = p->ops[p->nops - 1].kind == OP_END;
+		for (uint32_t i = 0; i + 1 < p->nops; i++)
+			if (p->ops[i].kind != OP_BLOCK)
+				p->flat = false;
 		p->slots = calloc(p->nslots, sizeof(*p->slots));
 	}
 	free(b.slot_type);
@@ -1018,26 +1020,35 @@ static inline int run_tagged(struct ctf_decode_prog *p, struct ctf_decode_ctx *c
 	return 0;
 }
 
-/* A flat program: its one block, straight; the interpreter near the end of the content. */
+/*
+ * A flat program (blocks, then the end: most payloads, and contexts with
+ * them): block after block, straight; the interpreter near the end of the
+ * content.
+ */
 static inline int run_flat(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
 {
 	const struct prog_op *op = p->ops;
-	const struct prog_block *bl = &p->blocks[op[0].aux];
-	const struct block_field *f = p->fields + bl->first, *end = f + bl->count;
 	struct ctf_value *slots = p->slots;
 	const uint8_t *buf = c->buf;
 	uint64_t pos = c->pos, limit = c->limit, clock = c->clock, at, w;
 
 	c->roots[p->root_scope[0]] = &slots[p->root_slot[0]];
-	if (!align_op(&op[0], &pos, limit) || limit - pos < (uint64_t)bl->bits + 64)
-		return run_ops(p, c);
-	for (; f < end; f++) {
-		at = pos + f->off;
-		memcpy(&w, buf + at / 8, sizeof(w));
-		store(&slots[f->slot], f, (w >> (at % 8)) & f->mask, &clock);
+	for (unsigned int i = 1; i < p->nroots; i++)
+		c->roots[p->root_scope[i]] = &slots[p->root_slot[i]];
+	for (; op->kind == OP_BLOCK; op++) {
+		const struct prog_block *bl = &p->blocks[op->aux];
+		const struct block_field *f = p->fields + bl->first, *end = f + bl->count;
+
+		if (!align_op(op, &pos, limit) || limit - pos < (uint64_t)bl->bits + 64)
+			return run_ops(p, c);
+		for (; f < end; f++) {
+			at = pos + f->off;
+			memcpy(&w, buf + at / 8, sizeof(w));
+			store(&slots[f->slot], f, (w >> (at % 8)) & f->mask, &clock);
+		}
+		pos += bl->bits;
 	}
-	pos += bl->bits;
-	if (!align_op(&op[1], &pos, limit))
+	if (!align_op(op, &pos, limit))
 		return run_ops(p, c);
 	c->pos = pos;
 	c->clock = clock;

@@ -15,110 +15,11 @@
 
 #include "ctf/bitfield.h"
 #include "ctf/decode-clock.h"
+#include "ctf/decode-prog-impl.h"
 
 /* Programs larger than this are not worth a side copy of the value tree. */
 #define PROG_MAX_SLOTS 4096
 #define PROG_MAX_OPS   8192
-
-enum op_kind {
-	OP_BLOCK,   /* aux: a run of fixed-offset fields, in p->blocks */
-	OP_BITS_LE, /* an integer outside blocks */
-	OP_BITS_BE,
-	OP_FLOAT32, /* floats: the bits, then a conversion */
-	OP_FLOAT64,
-	OP_STRING,
-	OP_ALIGN,   /* only aligns (a struct's alignment with no field after it) */
-	OP_VARIANT, /* aux: the variant's index in p->variants */
-	OP_JUMP,    /* aux: the next operation */
-	OP_GENERIC, /* aux: the type's index in p->generic */
-	OP_END,
-};
-
-enum op_flag {
-	FLAG_SIGNED = 1,
-	FLAG_CLOCK = 2, /* mapped to the stream's clock */
-	FLAG_BE = 4,	/* floats: big-endian bits */
-};
-
-struct prog_op {
-	uint8_t kind;
-	uint8_t size; /* bits, for integers and floats */
-	uint8_t flags;
-	uint32_t align_mask; /* alignment - 1, applied before the read */
-	uint32_t slot;	     /* the value written */
-	uint32_t aux;
-};
-
-/*
- * A block: consecutive integers and floats in host byte order whose offsets
- * from the block's (aligned) start are known in advance. One bounds check
- * covers the block; each field is then an 8-byte load, a shift and a mask.
- */
-enum block_kind {
-	BLOCK_INT, /* as block_add() is told; it picks one of the next three */
-	BLOCK_UNSIGNED,
-	BLOCK_SIGNED,
-	BLOCK_CLOCK, /* unsigned or signed, mapped to the clock */
-	BLOCK_F32,
-	BLOCK_F64,
-};
-
-struct block_field {
-	uint64_t mask; /* the field's low bits */
-	uint32_t off;  /* bits from the block's start */
-	uint32_t slot;
-	uint8_t size;
-	uint8_t kind;  /* enum block_kind */
-	uint8_t flags; /* FLAG_SIGNED, FLAG_CLOCK */
-	uint8_t sext;  /* 64 - size */
-};
-
-struct prog_block {
-	uint32_t first, count; /* in p->fields */
-	uint32_t bits;	       /* the block's size */
-};
-
-struct prog_variant {
-	const struct ctf_variant_type *vt;
-	int32_t tag_slot;      /* the tag's slot, -1: looked up by path at run time */
-	uint32_t *option_op;   /* per option: its first operation */
-	uint32_t *option_slot; /* per option: its value's slot */
-	/*
-	 * Per option: the block operation that is all it decodes, run without
-	 * leaving the variant's operation; -1 when it decodes nothing, -2
-	 * when it is more.
-	 */
-	int32_t *option_block;
-	uint32_t end_op; /* where every option continues */
-	/* The last tag seen and its option: tags repeat from event to event. */
-	bool memo_valid;
-	uint64_t memo_tag;
-	uint32_t memo_option;
-};
-
-struct ctf_decode_prog {
-	unsigned int nroots;
-	enum ctf_scope root_scope[CTF_SCOPE_COUNT];
-	uint32_t root_slot[CTF_SCOPE_COUNT];
-	struct prog_op *ops;
-	struct ctf_value *slots;
-	struct prog_block *blocks;
-	struct block_field *fields;
-	struct prog_variant *variants;
-	const struct ctf_type **generic;
-	uint32_t nops, nslots, nblocks, nfields, nvariants, ngeneric;
-	/*
-	 * A program that is only a tag, a variant on it whose options are
-	 * blocks, and the end (LTTng's event headers) runs without the
-	 * interpreter (run_tagged): by_tag[t] is the option of tag t, -1 for
-	 * none, for the tags below by_tag_n.
-	 */
-	bool tagged;
-	uint32_t by_tag_n;
-	int16_t *by_tag;
-	/* Only blocks and the end (most payloads, with their contexts): run_flat. */
-	bool flat;
-};
 
 /* ---- compiling ---- */
 
@@ -253,13 +154,11 @@ static bool block_add(struct builder *b, uint32_t align, unsigned size, enum blo
 	f->slot = slot;
 	f->size = (uint8_t)size;
 	if (kind == BLOCK_INT)
-		kind = flags & FLAG_CLOCK    ? BLOCK_CLOCK
-		       : flags & FLAG_SIGNED ? BLOCK_SIGNED
-					     : BLOCK_UNSIGNED;
+		kind = flags & FLAG_CLOCK ? BLOCK_CLOCK : BLOCK_INTEGER;
 	f->kind = (uint8_t)kind;
 	f->flags = flags;
 	/* sign extension by two shifts: the field's top bit to bit 63 and back */
-	f->sext = (uint8_t)(64 - size);
+	f->sext = (uint8_t)(kind == BLOCK_INTEGER && !(flags & FLAG_SIGNED) ? 0 : 64 - size);
 	b->block_bits = off + size;
 	p->blocks[p->nblocks - 1].count++;
 	p->blocks[p->nblocks - 1].bits = b->block_bits;
@@ -454,6 +353,7 @@ void ctf_decode_prog_free(struct ctf_decode_prog *p)
 	}
 	free(p->variants);
 	free(p->by_tag);
+	free(p->tagged_options);
 	free(p->blocks);
 	free(p->fields);
 	free(p->ops);
@@ -533,9 +433,9 @@ static void find_tagged(struct ctf_decode_prog *p)
 	tf = &p->fields[tb->first];
 	pv = &p->variants[op[1].aux];
 	/* tags of up to 16 bits (LTTng's compact and large headers): a table of 128 KiB at most */
-	if (tb->count != 1 || tf->kind != BLOCK_UNSIGNED || tf->off != 0 || tf->size > 16 ||
-	    pv->tag_slot != (int32_t)tf->slot || !pv->option_block ||
-	    p->ops[pv->end_op].kind != OP_END)
+	if (tb->count != 1 || tf->kind != BLOCK_INTEGER || (tf->flags & FLAG_SIGNED) ||
+	    tf->off != 0 || tf->size > 16 || pv->tag_slot != (int32_t)tf->slot ||
+	    !pv->option_block || p->ops[pv->end_op].kind != OP_END || p->ops[pv->end_op].align_mask)
 		return;
 	for (unsigned int k = 0; k < pv->vt->option_count; k++)
 		if (pv->option_block[k] < -1)
@@ -543,8 +443,19 @@ static void find_tagged(struct ctf_decode_prog *p)
 	if (pv->vt->option_count > INT16_MAX)
 		return;
 	p->by_tag = malloc(((size_t)1 << tf->size) * sizeof(*p->by_tag));
-	if (!p->by_tag)
+	p->tagged_options = calloc(pv->vt->option_count + 1, sizeof(*p->tagged_options));
+	if (!p->by_tag || !p->tagged_options)
 		return; /* the interpreter does it */
+	for (unsigned int k = 0; k < pv->vt->option_count; k++) {
+		struct tagged_option *to = &p->tagged_options[k];
+		int32_t bi = pv->option_block[k];
+
+		to->value = &p->slots[pv->option_slot[k]];
+		if (bi >= 0) {
+			to->block = &p->blocks[p->ops[bi].aux];
+			to->align_mask = p->ops[bi].align_mask;
+		}
+	}
 	memset(&tag, 0, sizeof(tag));
 	p->by_tag_n = 1u << tf->size;
 	for (uint32_t t = 0; t < p->by_tag_n; t++) {
@@ -592,13 +503,14 @@ struct ctf_decode_prog *ctf_decode_prog_build(const struct ctf_type *const *type
 	}
 	emit(&b, OP_END, NULL, 0);
 	if (!b.failed) {
+		p->slots = calloc(p->nslots, sizeof(*p->slots));
 		fuse_variants(p);
-		find_tagged(p);
+		if (p->slots)
+			find_tagged(p); /* points into the slots */
 		p->flat = p->ops[p->nops - 1].kind == OP_END;
 		for (uint32_t i = 0; i + 1 < p->nops; i++)
 			if (p->ops[i].kind != OP_BLOCK)
 				p->flat = false;
-		p->slots = calloc(p->nslots, sizeof(*p->slots));
 	}
 	free(b.slot_type);
 	if (b.failed || !p->slots) {
@@ -743,34 +655,6 @@ static bool pick_option(struct prog_variant *pv, const struct ctf_value *tag, ui
 	return true;
 }
 
-static inline __attribute__((always_inline)) void
-store(struct ctf_value *slot, const struct block_field *f, uint64_t v, uint64_t *clock)
-{
-	switch (f->kind) {
-	case BLOCK_UNSIGNED:
-		slot->u.u = v;
-		break;
-	case BLOCK_SIGNED:
-		slot->u.s = (int64_t)(v << f->sext) >> f->sext;
-		break;
-	case BLOCK_CLOCK:
-		*clock = ctf_clock_update(*clock, v, f->size);
-		slot->u.u = f->flags & FLAG_SIGNED ? (uint64_t)ctf_bits_sign_extend(v, f->size) : v;
-		break;
-	case BLOCK_F32: {
-		uint32_t b32 = (uint32_t)v;
-		float fl;
-
-		memcpy(&fl, &b32, sizeof(fl));
-		slot->u.d = fl;
-		break;
-	}
-	default:
-		memcpy(&slot->u.d, &v, sizeof(v));
-		break;
-	}
-}
-
 /* Decodes a block at pos (aligned): 0, or -1 when it does not fit before limit. */
 static inline __attribute__((always_inline)) int
 run_block(const struct ctf_decode_prog *p, const struct prog_block *bl, const uint8_t *buf,
@@ -797,20 +681,6 @@ run_block(const struct ctf_decode_prog *p, const struct prog_block *bl, const ui
 		store(&slots[f->slot], f, ctf_bits_read_le(buf, at, f->size), clock);
 	}
 	return 0;
-}
-
-/* Moves pos up to op's alignment; false when that passes limit. */
-static inline bool align_op(const struct prog_op *op, uint64_t *pos, uint64_t limit)
-{
-	uint64_t aligned;
-
-	if (!op->align_mask)
-		return true;
-	aligned = (*pos + op->align_mask) & ~(uint64_t)op->align_mask;
-	if (aligned < *pos || aligned > limit)
-		return false;
-	*pos = aligned;
-	return true;
 }
 
 /* The interpreter: every program can run here. */
@@ -970,94 +840,16 @@ give_up:
 #undef ALIGN
 }
 
-/*
- * A tagged program (find_tagged), straight: the tag's block, the variant's
- * option from the table, its block, the end. Anything out of the ordinary
- * (near the end of the content, a tag without option) goes to the
- * interpreter, which starts over from c->pos.
- */
-static inline int run_tagged(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
-{
-	const struct prog_op *op = p->ops;
-	const struct prog_block *tb = &p->blocks[op[0].aux], *bl;
-	const struct block_field *f = &p->fields[tb->first], *end;
-	const struct prog_variant *pv = &p->variants[op[1].aux];
-	struct ctf_value *slots = p->slots;
-	const uint8_t *buf = c->buf;
-	uint64_t pos = c->pos, limit = c->limit, clock = c->clock, at, w, tag;
-	int32_t option, bi;
-
-	c->roots[p->root_scope[0]] = &slots[p->root_slot[0]];
-	if (!align_op(&op[0], &pos, limit) || limit - pos < (uint64_t)tb->bits + 64)
-		return run_ops(p, c);
-	at = pos + f->off;
-	memcpy(&w, buf + at / 8, sizeof(w));
-	tag = (w >> (at % 8)) & f->mask;
-	slots[f->slot].u.u = tag;
-	pos += tb->bits;
-	if (tag >= p->by_tag_n || (option = p->by_tag[tag]) < 0 || !align_op(&op[1], &pos, limit))
-		return run_ops(p, c);
-	slots[op[1].slot].u.variant.option = (uint32_t)option;
-	slots[op[1].slot].u.variant.value = &slots[pv->option_slot[option]];
-	bi = pv->option_block[option];
-	if (bi >= 0) {
-		if (!align_op(&p->ops[bi], &pos, limit))
-			return run_ops(p, c);
-		bl = &p->blocks[p->ops[bi].aux];
-		if (limit - pos < (uint64_t)bl->bits + 64)
-			return run_ops(p, c);
-		for (f = p->fields + bl->first, end = f + bl->count; f < end; f++) {
-			at = pos + f->off;
-			memcpy(&w, buf + at / 8, sizeof(w));
-			store(&slots[f->slot], f, (w >> (at % 8)) & f->mask, &clock);
-		}
-		pos += bl->bits;
-	}
-	if (!align_op(&p->ops[pv->end_op], &pos, limit))
-		return run_ops(p, c);
-	c->pos = pos;
-	c->clock = clock;
-	return 0;
-}
-
-/*
- * A flat program (blocks, then the end: most payloads, and contexts with
- * them): block after block, straight; the interpreter near the end of the
- * content.
- */
-static inline int run_flat(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
-{
-	const struct prog_op *op = p->ops;
-	struct ctf_value *slots = p->slots;
-	const uint8_t *buf = c->buf;
-	uint64_t pos = c->pos, limit = c->limit, clock = c->clock, at, w;
-
-	c->roots[p->root_scope[0]] = &slots[p->root_slot[0]];
-	for (unsigned int i = 1; i < p->nroots; i++)
-		c->roots[p->root_scope[i]] = &slots[p->root_slot[i]];
-	for (; op->kind == OP_BLOCK; op++) {
-		const struct prog_block *bl = &p->blocks[op->aux];
-		const struct block_field *f = p->fields + bl->first, *end = f + bl->count;
-
-		if (!align_op(op, &pos, limit) || limit - pos < (uint64_t)bl->bits + 64)
-			return run_ops(p, c);
-		for (; f < end; f++) {
-			at = pos + f->off;
-			memcpy(&w, buf + at / 8, sizeof(w));
-			store(&slots[f->slot], f, (w >> (at % 8)) & f->mask, &clock);
-		}
-		pos += bl->bits;
-	}
-	if (!align_op(op, &pos, limit))
-		return run_ops(p, c);
-	c->pos = pos;
-	c->clock = clock;
-	return 0;
-}
-
 int ctf_decode_prog_run(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
 {
-	if (p->flat)
-		return run_flat(p, c);
-	return p->tagged ? run_tagged(p, c) : run_ops(p, c);
+	if (p->flat) {
+		/* later scopes decoded the generic way may name these by path */
+		for (unsigned int i = 0; i < p->nroots; i++)
+			c->roots[p->root_scope[i]] = &p->slots[p->root_slot[i]];
+		if (ctf_prog_run_flat(p, c) == 0)
+			return 0;
+	} else if (p->tagged && ctf_prog_run_tagged(p, c) >= 0) {
+		return 0;
+	}
+	return run_ops(p, c);
 }

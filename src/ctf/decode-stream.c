@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ctf/decode-prog.h"
+#include "ctf/decode-prog-impl.h"
 
 enum reader_state {
 	STATE_NEED_PACKET = 0,
@@ -32,6 +32,7 @@ enum reader_state {
  */
 struct event_body {
 	bool built;
+	bool flat; /* the program is flat: the fast path runs it (read_event_fast) */
 	const struct ctf_event_class *cls; /* NULL: no class has this ID */
 	struct ctf_decode_prog *prog;	   /* NULL: decoded scope by scope */
 	unsigned int nscopes;
@@ -52,6 +53,14 @@ struct ctf_stream_class_info {
 	bool header_built;
 	struct ctf_decode_prog *header_prog;
 	struct ctf_value *header_root;
+	/*
+	 * The fast path (read_event_fast), for headers whose program is
+	 * tagged or flat: where the event ID lands in the program's values,
+	 * per option of the tagged program's variant (NULL: that option has
+	 * no ID), or at [0] for a flat one. fast_header: 0 none, 1 tagged, 2 flat.
+	 */
+	int fast_header;
+	const struct ctf_value **id_value;
 	struct event_body *bodies; /* by event ID, BODY_CACHE_IDS of them, allocated on use */
 };
 
@@ -215,6 +224,7 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 	if (r->info)
 		for (i = 0; i < r->trace->stream_count; i++) {
 			free(r->info[i].v_option_id);
+			free(r->info[i].id_value);
 			ctf_decode_prog_free(r->info[i].header_prog);
 			if (r->info[i].bodies)
 				for (unsigned int k = 0; k < BODY_CACHE_IDS; k++)
@@ -488,6 +498,7 @@ static struct event_body *body_of(struct ctf_stream_reader *r, struct ctf_stream
 	if (b->nscopes)
 		b->prog =
 		    ctf_decode_prog_build(types, b->scopes, b->nscopes, r->ctx.trace_byte_order);
+	b->flat = b->prog && b->prog->flat;
 	for (unsigned int i = 0; b->prog && i < b->nscopes; i++) {
 		b->roots[i] = ctf_decode_prog_root(b->prog, i);
 		if (b->scopes[i] == CTF_SCOPE_EVENT_COMMON_CONTEXT)
@@ -498,6 +509,46 @@ static struct event_body *body_of(struct ctf_stream_reader *r, struct ctf_stream
 			b->payload = b->roots[i];
 	}
 	return b;
+}
+
+/*
+ * Compiles the stream class's event header, and finds where its program
+ * leaves the event ID for the fast path (see fast_header).
+ */
+static void build_header(struct ctf_stream_class_info *info, const struct ctf_stream_class *sc,
+			 enum ctf_byte_order trace_bo)
+{
+	const enum ctf_scope hs = CTF_SCOPE_EVENT_HEADER;
+	struct ctf_decode_prog *p;
+	struct ctf_value *h;
+
+	info->header_built = true;
+	p = info->header_prog = ctf_decode_prog_build(&sc->event_header, &hs, 1, trace_bo);
+	if (!p)
+		return;
+	h = info->header_root = ctf_decode_prog_root(p, 0);
+	if (p->tagged && info->v_field >= 0 &&
+	    &h->u.list.items[info->v_field] == &p->slots[p->ops[1].slot]) {
+		unsigned int n = p->variants[p->ops[1].aux].vt->option_count;
+
+		info->id_value = calloc(n, sizeof(*info->id_value));
+		if (!info->id_value)
+			return;
+		/* as event_id(): the ID in the option wins over a top-level one */
+		for (unsigned int k = 0; k < n; k++)
+			if (info->v_option_id[k] >= 0)
+				info->id_value[k] =
+				    &p->tagged_options[k].value->u.list.items[info->v_option_id[k]];
+			else if (info->id_field >= 0)
+				info->id_value[k] = &h->u.list.items[info->id_field];
+		info->fast_header = 1;
+	} else if (p->flat && info->v_field < 0 && info->id_field >= 0) {
+		info->id_value = calloc(1, sizeof(*info->id_value));
+		if (!info->id_value)
+			return;
+		info->id_value[0] = &h->u.list.items[info->id_field];
+		info->fast_header = 2;
+	}
 }
 
 /* The body's scopes one by one, the generic way. */
@@ -547,15 +598,8 @@ static int read_event(struct ctf_stream_reader *r)
 	c->roots[CTF_SCOPE_EVENT_CONTEXT] = NULL;
 	c->roots[CTF_SCOPE_EVENT_FIELDS] = NULL;
 	if (sc->event_header) {
-		const enum ctf_scope hs = CTF_SCOPE_EVENT_HEADER;
-
-		if (!info->header_built) {
-			info->header_built = true;
-			info->header_prog =
-			    ctf_decode_prog_build(&sc->event_header, &hs, 1, c->trace_byte_order);
-			if (info->header_prog)
-				info->header_root = ctf_decode_prog_root(info->header_prog, 0);
-		}
+		if (!info->header_built)
+			build_header(info, sc, c->trace_byte_order);
 		st = info->header_prog ? ctf_decode_prog_run(info->header_prog, c) : 1;
 		if (st < 0)
 			return fail_decode(r);
@@ -606,8 +650,65 @@ static int read_event(struct ctf_stream_reader *r)
 	return CTF_STREAM_EVENT;
 }
 
+/*
+ * The common event, straight: a tagged or flat header program, the ID from
+ * it, a flat body program already built, far enough from the content's end
+ * for the programs' wide loads. 0 when the event is not one of those (or
+ * is damaged): nothing was consumed and read_event() takes it from the
+ * start, naming any fault. Reads no pool and resets nothing per event: the
+ * programs' values are the event's.
+ */
+static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stream_reader *r)
+{
+	struct ctf_decode_ctx *c = &r->ctx;
+	struct ctf_stream_class_info *info = r->cur_info;
+	struct ctf_decode_prog *hp = info->header_prog;
+	struct ctf_event *e = &r->event;
+	const uint64_t start = c->pos, start_clock = c->clock;
+	const struct ctf_value *idv;
+	struct event_body *body;
+	uint64_t id;
+
+	if (info->fast_header == 1) {
+		int option = ctf_prog_run_tagged(hp, c);
+
+		if (option < 0)
+			return 0;
+		idv = info->id_value[option];
+	} else {
+		c->roots[CTF_SCOPE_EVENT_HEADER] = info->header_root;
+		if (ctf_prog_run_flat(hp, c))
+			return 0;
+		idv = info->id_value[0];
+	}
+	if (!idv || (id = idv->u.u) >= BODY_CACHE_IDS || !info->bodies ||
+	    !(body = &info->bodies[id])->flat || ctf_prog_run_flat(body->prog, c) ||
+	    c->pos == start) {
+		c->pos = start;
+		c->clock = start_clock;
+		return 0;
+	}
+	e->cls = body->cls;
+	e->bit_offset = start;
+	e->header = info->header_root;
+	e->stream_context = body->stream_context;
+	e->context = body->context;
+	e->payload = body->payload;
+	e->has_clock = r->packet.clock != NULL;
+	e->clock_value = c->clock;
+	return CTF_STREAM_EVENT;
+}
+
 int ctf_stream_next(struct ctf_stream_reader *r)
 {
+	if (__builtin_expect(r->state == STATE_IN_PACKET && r->ctx.pos < r->ctx.limit &&
+				 r->cur_info->fast_header,
+			     1)) {
+		int st = read_event_fast(r);
+
+		if (st)
+			return st;
+	}
 	for (;;) {
 		switch (r->state) {
 		case STATE_FAILED:

@@ -346,12 +346,19 @@ static int on_packet(struct ctf_stream_set *ss, struct ctf_ss_stream *s, struct 
  * min_ns): 1, 0 at its end, -1 on error.
  */
 static int stream_advance(struct ctf_stream_set *ss, struct ctf_ss_stream *s, bool skip,
-			  int64_t min_ns)
+			  int64_t min_ns, int got)
 {
 	for (;;) {
 		struct ctf_ss_file *f;
 		int st;
 
+		if (got) {
+			/* the caller read this status of the current file already */
+			f = s->files[s->cur];
+			st = got;
+			got = 0;
+			goto have_status;
+		}
 		if (s->iwarn < s->nwarn) {
 			const struct ctf_ss_discard *w = &s->warns[s->iwarn++];
 
@@ -373,6 +380,7 @@ static int stream_advance(struct ctf_stream_set *ss, struct ctf_ss_stream *s, bo
 		} else {
 			st = ctf_stream_next(f->sr);
 		}
+	have_status:
 		switch (st) {
 		case CTF_STREAM_PACKET:
 			if (on_packet(ss, s, f))
@@ -511,7 +519,7 @@ int ctf_ss_open(struct ctf_stream_set *ss, bool skip, int64_t min_ns)
 	ctf_merge_init(&ss->heap, cmp_stream);
 	ss->heap_ready = true;
 	for (size_t i = 0; i < ss->nstreams; i++) {
-		int st = stream_advance(ss, &ss->streams[i], skip, min_ns);
+		int st = stream_advance(ss, &ss->streams[i], skip, min_ns, 0);
 
 		if (st < 0)
 			return -1;
@@ -544,7 +552,37 @@ int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 {
 	/* the stream returned last is advanced only now: its item stays valid until then */
 	if (ss->advance) {
-		int st = stream_advance(ss, ss->advance, false, 0);
+		struct ctf_ss_stream *a = ss->advance;
+		struct ctf_ss_file *f;
+		int st = 0;
+
+		/*
+		 * The common case inline: the next event of the same file, on a
+		 * clock converted the fast way, still first. Anything else
+		 * (packets, warnings, the end, errors) goes through
+		 * stream_advance() with the status read here.
+		 */
+		if (__builtin_expect(a->iwarn >= a->nwarn && a->cur < a->nfiles &&
+					 !(f = a->files[a->cur])->pending,
+				     1)) {
+			st = ctf_stream_next(f->sr);
+			if (__builtin_expect(st == CTF_STREAM_EVENT, 1) && f->sr->event.has_clock &&
+			    f->conv.fast && f->conv.clock == f->sr->packet.clock &&
+			    f->sr->event.clock_value <= INT64_MAX &&
+			    !__builtin_add_overflow(f->conv.base, (int64_t)f->sr->event.clock_value,
+						    &a->event_ns)) {
+				a->kind = CTF_SS_EVENT;
+				a->discard = NULL;
+				a->item_file = f;
+				a->key = a->last_key = a->event_ns;
+				if (!stays_first(&ss->heap))
+					ctf_merge_top_changed(&ss->heap);
+				*s = ctf_merge_top(&ss->heap);
+				ss->advance = *s;
+				return 1;
+			}
+		}
+		st = stream_advance(ss, a, false, 0, st);
 
 		ss->advance = NULL;
 		if (st < 0)

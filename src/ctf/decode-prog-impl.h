@@ -90,11 +90,35 @@ struct prog_variant {
 	uint32_t memo_option;
 };
 
+/*
+ * A fixed run: fields at offsets known in advance from an aligned start,
+ * across blocks whose alignments the start's implies (decode-prog.c,
+ * fix_layout), each written straight to its value.
+ */
+struct fixed_field {
+	uint64_t mask;
+	struct ctf_value *dst;
+	uint32_t off; /* bits from the run's start */
+	uint8_t kind; /* enum block_kind */
+	uint8_t size;
+	uint8_t sext;
+	uint8_t flags;
+};
+
+struct fixed_run {
+	uint32_t nints; /* the first nints fields are BLOCK_INTEGER, the others in order */
+	uint32_t nfields;
+	uint32_t bits; /* where the run ends (its last alignment included) */
+	struct fixed_field *fields;
+};
+
 /* What a tagged program does for one option, with the indirections resolved. */
 struct tagged_option {
 	const struct prog_block *block; /* NULL: the option decodes nothing */
 	uint32_t align_mask;		/* the block's alignment - 1 */
 	struct ctf_value *value;	/* the option's value, for the variant */
+	/* with a fixed header (fixed below): the option's fields, from the header's start */
+	struct fixed_run run;
 };
 
 struct ctf_decode_prog {
@@ -120,6 +144,16 @@ struct ctf_decode_prog {
 	struct tagged_option *tagged_options; /* per option of the variant */
 	/* Only blocks and the end (most payloads, with their contexts): run_flat. */
 	bool flat;
+	/*
+	 * Fixed layout: a flat program whose blocks' alignments follow from
+	 * the first's (run: every field), or a tagged one whose options'
+	 * do (each tagged option's run), so that nothing is aligned or
+	 * looked up between fields. fixed_align_mask: the start's alignment.
+	 */
+	bool fixed;
+	uint32_t fixed_align_mask;
+	struct fixed_run run;
+	struct ctf_value *tag_value, *variant_value; /* a fixed tagged program's */
 };
 
 static inline __attribute__((always_inline)) void
@@ -147,6 +181,84 @@ store(struct ctf_value *slot, const struct block_field *f, uint64_t v, uint64_t 
 		memcpy(&slot->u.d, &v, sizeof(v));
 		break;
 	}
+}
+
+/* Decodes a fixed run starting at pos; the caller checked that it fits, with 64 bits of slack. */
+static inline __attribute__((always_inline)) void
+fixed_run_decode(const struct fixed_run *fr, const uint8_t *buf, uint64_t pos, uint64_t *clock)
+{
+	const struct fixed_field *__restrict f = fr->fields;
+	const struct fixed_field *const ints_end = f + fr->nints, *const end = f + fr->nfields;
+
+	/* the plain integers (most fields), without a test of their kind */
+	for (; f < ints_end; f++) {
+		uint64_t at = pos + f->off, w;
+
+		memcpy(&w, buf + at / 8, sizeof(w));
+		w = (w >> (at % 8)) & f->mask;
+		f->dst->u.s = (int64_t)(w << f->sext) >> f->sext;
+	}
+	/* then the rest in their order: clock values build on each other */
+	for (; f < end; f++) {
+		uint64_t at = pos + f->off, w;
+
+		memcpy(&w, buf + at / 8, sizeof(w));
+		w = (w >> (at % 8)) & f->mask;
+		if (f->kind == BLOCK_CLOCK) {
+			*clock = ctf_clock_update(*clock, w, f->size);
+			f->dst->u.u =
+			    f->flags & FLAG_SIGNED ? (uint64_t)ctf_bits_sign_extend(w, f->size) : w;
+		} else if (f->kind == BLOCK_F32) {
+			uint32_t b32 = (uint32_t)w;
+			float fl;
+
+			memcpy(&fl, &b32, sizeof(fl));
+			f->dst->u.d = fl;
+		} else if (f->kind == BLOCK_F64) {
+			memcpy(&f->dst->u.d, &w, sizeof(w));
+		} else {
+			f->dst->u.s = (int64_t)(w << f->sext) >> f->sext;
+		}
+	}
+}
+
+/*
+ * A fixed program (see fixed) at c->pos: 0, or -1 when it does not fit
+ * before the content's end (with 64 bits of slack) or its tag has no
+ * option, with c untouched. *option: the tagged program's option.
+ */
+static inline __attribute__((always_inline)) int
+ctf_prog_run_fixed(struct ctf_decode_prog *p, struct ctf_decode_ctx *c, int *option)
+{
+	uint64_t pos = (c->pos + p->fixed_align_mask) & ~(uint64_t)p->fixed_align_mask;
+	uint64_t limit = c->limit, clock = c->clock;
+	const struct fixed_run *fr = &p->run;
+
+	if (p->tagged) {
+		const struct fixed_field *tf = &p->run.fields[0];
+		uint64_t at = pos + tf->off, w, tag;
+		int o;
+
+		if (pos > limit || limit - pos < (uint64_t)tf->off + tf->size + 64)
+			return -1;
+		memcpy(&w, c->buf + at / 8, sizeof(w));
+		tag = (w >> (at % 8)) & tf->mask;
+		if (tag >= p->by_tag_n || (o = p->by_tag[tag]) < 0)
+			return -1;
+		fr = &p->tagged_options[o].run;
+		if (limit - pos < (uint64_t)fr->bits + 64)
+			return -1;
+		p->tag_value->u.u = tag;
+		p->variant_value->u.variant.option = (uint32_t)o;
+		p->variant_value->u.variant.value = p->tagged_options[o].value;
+		*option = o;
+	} else if (pos > limit || limit - pos < (uint64_t)fr->bits + 64) {
+		return -1;
+	}
+	fixed_run_decode(fr, c->buf, pos, &clock);
+	c->pos = pos + fr->bits;
+	c->clock = clock;
+	return 0;
 }
 
 /* Moves pos up to op's alignment; false when that passes limit. */

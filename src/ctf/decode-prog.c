@@ -346,6 +346,10 @@ void ctf_decode_prog_free(struct ctf_decode_prog *p)
 {
 	if (!p)
 		return;
+	/* (tagged_options exist only when ops[1] is the variant) */
+	if (p->tagged_options)
+		for (uint32_t k = 0; k < p->variants[p->ops[1].aux].vt->option_count; k++)
+			free(p->tagged_options[k].run.fields);
 	for (uint32_t i = 0; i < p->nvariants; i++) {
 		free(p->variants[i].option_block);
 		free(p->variants[i].option_op);
@@ -354,6 +358,7 @@ void ctf_decode_prog_free(struct ctf_decode_prog *p)
 	free(p->variants);
 	free(p->by_tag);
 	free(p->tagged_options);
+	free(p->run.fields);
 	free(p->blocks);
 	free(p->fields);
 	free(p->ops);
@@ -468,6 +473,112 @@ static void find_tagged(struct ctf_decode_prog *p)
 	p->tagged = true;
 }
 
+/* Appends the fields of block bl, at bit offset base of a run, to the run. */
+static bool run_add_block(struct ctf_decode_prog *p, struct fixed_run *fr, uint32_t *cap,
+			  const struct prog_block *bl, uint32_t base)
+{
+	if (!grow((void **)&fr->fields, cap, fr->nfields + bl->count, sizeof(*fr->fields)))
+		return false;
+	for (uint32_t i = 0; i < bl->count; i++) {
+		const struct block_field *f = &p->fields[bl->first + i];
+
+		fr->fields[fr->nfields++] = (struct fixed_field){
+		    .mask = f->mask,
+		    .dst = &p->slots[f->slot],
+		    .off = base + f->off,
+		    .kind = f->kind,
+		    .size = f->size,
+		    .sext = f->sext,
+		    .flags = f->flags,
+		};
+	}
+	return true;
+}
+
+/*
+ * Puts the run's plain integers first (their order does not matter: each
+ * writes its own value), the other fields after them in their order.
+ */
+static void run_partition(struct fixed_run *fr)
+{
+	struct fixed_field tmp;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < fr->nfields; i++)
+		if (fr->fields[i].kind == BLOCK_INTEGER) {
+			/* a stable move: the fields between keep their order */
+			tmp = fr->fields[i];
+			memmove(&fr->fields[n + 1], &fr->fields[n], (i - n) * sizeof(tmp));
+			fr->fields[n++] = tmp;
+		}
+	fr->nints = n;
+}
+
+/*
+ * Offset of a part aligned to mask + 1 that follows `bits` bits of a run
+ * whose start is aligned to start_mask + 1: known in advance when the
+ * start's alignment is at least as large; false otherwise.
+ */
+static bool fixed_offset(uint32_t start_mask, uint32_t mask, uint64_t bits, uint32_t *off)
+{
+	uint64_t o = (bits + mask) & ~(uint64_t)mask;
+
+	if (mask > start_mask || o > (1u << 30))
+		return false;
+	*off = (uint32_t)o;
+	return true;
+}
+
+/* Finds whether the program has a fixed layout, and lays it out (see `fixed`). */
+static void fix_layout(struct ctf_decode_prog *p)
+{
+	uint32_t cap = 0, off;
+
+	p->fixed_align_mask = p->ops[0].align_mask;
+	if (p->flat) {
+		const struct prog_op *op = p->ops;
+		uint64_t bits = 0;
+
+		for (; op->kind == OP_BLOCK; op++) {
+			const struct prog_block *bl = &p->blocks[op->aux];
+
+			if (!fixed_offset(p->fixed_align_mask, op->align_mask, bits, &off) ||
+			    !run_add_block(p, &p->run, &cap, bl, off))
+				return;
+			bits = (uint64_t)off + bl->bits;
+		}
+		if (!fixed_offset(p->fixed_align_mask, op->align_mask, bits, &off))
+			return;
+		p->run.bits = off;
+		run_partition(&p->run);
+		p->fixed = true;
+	} else if (p->tagged) {
+		const struct prog_op *op = p->ops;
+		const struct prog_block *tb = &p->blocks[op[0].aux];
+		const struct prog_variant *pv = &p->variants[op[1].aux];
+		uint32_t voff;
+
+		if (!run_add_block(p, &p->run, &cap, tb, 0) ||
+		    !fixed_offset(p->fixed_align_mask, op[1].align_mask, tb->bits, &voff))
+			return;
+		for (unsigned int k = 0; k < pv->vt->option_count; k++) {
+			struct tagged_option *to = &p->tagged_options[k];
+			uint32_t ocap = 0;
+
+			off = voff;
+			if ((to->block &&
+			     (!fixed_offset(p->fixed_align_mask, to->align_mask, voff, &off) ||
+			      !run_add_block(p, &to->run, &ocap, to->block, off))))
+				return;
+			to->run.bits = to->block ? off + to->block->bits : voff;
+			run_partition(&to->run);
+		}
+		p->tag_value = &p->slots[p->fields[tb->first].slot];
+		p->variant_value = &p->slots[op[1].slot];
+		p->fixed = true;
+	}
+}
+
 struct ctf_decode_prog *ctf_decode_prog_build(const struct ctf_type *const *types,
 					      const enum ctf_scope *scopes, unsigned int n,
 					      enum ctf_byte_order trace_bo)
@@ -511,6 +622,8 @@ struct ctf_decode_prog *ctf_decode_prog_build(const struct ctf_type *const *type
 		for (uint32_t i = 0; i + 1 < p->nops; i++)
 			if (p->ops[i].kind != OP_BLOCK)
 				p->flat = false;
+		if (p->slots)
+			fix_layout(p);
 	}
 	free(b.slot_type);
 	if (b.failed || !p->slots) {
@@ -842,6 +955,14 @@ give_up:
 
 int ctf_decode_prog_run(struct ctf_decode_prog *p, struct ctf_decode_ctx *c)
 {
+	if (p->fixed) {
+		int option;
+
+		for (unsigned int i = 0; i < p->nroots; i++)
+			c->roots[p->root_scope[i]] = &p->slots[p->root_slot[i]];
+		if (ctf_prog_run_fixed(p, c, &option) == 0)
+			return 0;
+	}
 	if (p->flat) {
 		/* later scopes decoded the generic way may name these by path */
 		for (unsigned int i = 0; i < p->nroots; i++)

@@ -669,20 +669,23 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	struct event_body *body;
 	uint64_t id;
 
-	if (info->fast_header == 1) {
-		int option = ctf_prog_run_tagged(hp, c);
+	int option = 0;
 
-		if (option < 0)
+	c->roots[CTF_SCOPE_EVENT_HEADER] = info->header_root;
+	if (hp->fixed) {
+		if (ctf_prog_run_fixed(hp, c, &option))
 			return 0;
-		idv = info->id_value[option];
-	} else {
-		c->roots[CTF_SCOPE_EVENT_HEADER] = info->header_root;
-		if (ctf_prog_run_flat(hp, c))
+	} else if (info->fast_header == 1) {
+		if ((option = ctf_prog_run_tagged(hp, c)) < 0)
 			return 0;
-		idv = info->id_value[0];
+	} else if (ctf_prog_run_flat(hp, c)) {
+		return 0;
 	}
+	idv = info->id_value[option];
 	if (!idv || (id = idv->u.u) >= BODY_CACHE_IDS || !info->bodies ||
-	    !(body = &info->bodies[id])->flat || ctf_prog_run_flat(body->prog, c) ||
+	    !(body = &info->bodies[id])->flat ||
+	    (body->prog->fixed ? ctf_prog_run_fixed(body->prog, c, &option)
+			       : ctf_prog_run_flat(body->prog, c)) ||
 	    c->pos == start) {
 		c->pos = start;
 		c->clock = start_clock;

@@ -13,6 +13,7 @@
 #endif
 #include "cli/view.h"
 #include "cli/client.h"
+#include "cli/view-pipeline.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -78,69 +79,97 @@ static int fatal(const char *msg)
 
 enum view_mode { MODE_TEXT, MODE_JSON, MODE_COUNT };
 
-static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, enum view_mode mode)
-{
-	uint64_t count = 0;
+/* What printing needs, for print_item(). */
+struct view_printer {
+	enum view_mode mode;
+	uint64_t count;
 	struct ctf_text_buf out;
 	struct ctf_text_printer pr;
-	struct ctf_text_trace *info;
+	struct ctf_text_trace *info; /* per trace: what the printer shows of it */
+};
+
+static void print_item(void *ctx, const struct view_item *it)
+{
+	struct view_printer *vp = ctx;
+
+	if (it->kind == CTF_SS_EVENT) {
+		if (vp->mode == MODE_TEXT)
+			ctf_text_print_event(&vp->pr, &vp->info[it->file->t->index], it->packet,
+					     it->event, it->event_ns);
+		else if (vp->mode == MODE_JSON)
+			ctf_json_print_event(&vp->out, it->packet, it->event, it->event->has_clock,
+					     it->event_ns, it->stream_id);
+		else
+			vp->count++;
+	} else if (vp->mode != MODE_COUNT) {
+		const struct ctf_ss_discard *w = it->discard;
+
+		/* warnings go to stderr: what precedes them must be out first */
+		ctf_text_buf_flush(&vp->out);
+		ctf_text_print_discarded(
+		    &vp->pr,
+		    w->kind == CTF_SS_DISCARDED_EVENTS ? CTF_TEXT_DISCARDED_EVENTS
+						       : CTF_TEXT_DISCARDED_PACKETS,
+		    w->has_count, w->count, w->has_range, w->begin, w->end, it->t->name,
+		    it->t->trace->has_uuid ? it->t->trace->uuid : NULL, it->file->abs_path,
+		    it->sc_id, it->stream_id);
+	}
+}
+
+/* Whether the text output runs on two threads (TRAX_VIEW_THREADS=1: one). */
+static bool use_pipeline(enum view_mode mode)
+{
+	const char *e = getenv("TRAX_VIEW_THREADS");
+
+	return mode == MODE_TEXT && !(e && strcmp(e, "1") == 0);
+}
+
+static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, enum view_mode mode)
+{
+	struct view_printer vp = {.mode = mode};
 	struct ctf_ss_stream *s;
+	struct view_item item;
 	int st;
 
-	/* per trace: what the printer shows of it (hostname, procname, ...) */
-	info = calloc(ss->ntraces ? ss->ntraces : 1, sizeof(*info));
-	if (!info)
+	vp.info = calloc(ss->ntraces ? ss->ntraces : 1, sizeof(*vp.info));
+	if (!vp.info)
 		return fatal("out of memory");
 	for (size_t i = 0; i < ss->ntraces; i++)
-		ctf_text_trace_init(&info[i], ss->traces[i].trace, ss->traces[i].name);
-	if (ctf_text_buf_init(&out, STDOUT_FILENO, OUT_BUFFER_SIZE)) {
-		free(info);
+		ctf_text_trace_init(&vp.info[i], ss->traces[i].trace, ss->traces[i].name);
+	if (ctf_text_buf_init(&vp.out, STDOUT_FILENO, OUT_BUFFER_SIZE)) {
+		free(vp.info);
 		return fatal("out of memory");
 	}
-	ctf_text_printer_init(&pr, opt, &out);
-	while ((st = ctf_ss_next(ss, &s)) > 0) {
-		const struct ctf_stream_reader *r = s->item_file->sr;
-
-		if (s->kind == CTF_SS_EVENT) {
-			if (mode == MODE_TEXT)
-				ctf_text_print_event(&pr, &info[s->item_file->t->index], &r->packet,
-						     &r->event, s->event_ns);
-			else if (mode == MODE_JSON)
-				ctf_json_print_event(&out, &r->packet, &r->event,
-						     r->event.has_clock, s->event_ns, s->stream_id);
-			else
-				count++;
-		} else if (mode != MODE_COUNT) {
-			const struct ctf_ss_discard *w = s->discard;
-
-			/* warnings go to stderr: what precedes them must be out first */
-			ctf_text_buf_flush(&out);
-			ctf_text_print_discarded(
-			    &pr,
-			    w->kind == CTF_SS_DISCARDED_EVENTS ? CTF_TEXT_DISCARDED_EVENTS
-							       : CTF_TEXT_DISCARDED_PACKETS,
-			    w->has_count, w->count, w->has_range, w->begin, w->end, s->t->name,
-			    s->t->trace->has_uuid ? s->t->trace->uuid : NULL,
-			    s->item_file->abs_path, s->sc_id, s->stream_id);
+	ctf_text_printer_init(&vp.pr, opt, &vp.out);
+	if (use_pipeline(mode)) {
+		st = view_pipeline_run(ss, print_item, &vp);
+	} else {
+		while ((st = ctf_ss_next(ss, &s)) > 0) {
+			if (mode == MODE_COUNT && s->kind == CTF_SS_EVENT) {
+				vp.count++; /* (the loop --count measures: nothing else) */
+				continue;
+			}
+			view_item_of(&item, s);
+			print_item(&vp, &item);
 		}
 	}
 	if (mode == MODE_COUNT && !st) {
 		char line[32];
-		int n = snprintf(line, sizeof(line), "%llu events\n", (unsigned long long)count);
+		int n = snprintf(line, sizeof(line), "%llu events\n", (unsigned long long)vp.count);
 
-		ctf_text_put(&out, line, (size_t)n);
+		ctf_text_put(&vp.out, line, (size_t)n);
 	}
-	ctf_text_buf_flush(&out);
+	ctf_text_buf_flush(&vp.out);
 	if (st < 0) {
 		fatal(ss->error);
 		st = 1;
-	} else if (out.error && out.error != EPIPE) {
-		fprintf(stderr, "trax view: standard output: %s\n", strerror(out.error));
+	} else if (vp.out.error && vp.out.error != EPIPE) {
+		fprintf(stderr, "trax view: standard output: %s\n", strerror(vp.out.error));
 		st = 1;
 	}
-	ctf_text_printer_fini(&pr);
-	ctf_text_buf_free(&out);
-	free(info);
+	ctf_text_printer_fini(&vp.pr);
+	ctf_text_buf_free(&vp.out);
+	free(vp.info);
 	return st;
 }
 

@@ -588,6 +588,7 @@ static int read_event(struct ctf_stream_reader *r)
 	struct ctf_value *v;
 	int st;
 
+	r->body_prog = NULL;
 	e->cls = NULL;
 	e->bit_offset = start;
 	e->header = e->stream_context = e->context = e->payload = NULL;
@@ -691,6 +692,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 		c->clock = start_clock;
 		return 0;
 	}
+	r->body_prog = body->prog->fixed ? body->prog : NULL;
 	e->cls = body->cls;
 	e->bit_offset = start;
 	e->header = info->header_root;

@@ -100,6 +100,13 @@ struct ctf_stream_reader {
 	 */
 	struct ctf_packet_index_entry *index;
 	size_t index_count;
+	/*
+	 * The program that decoded the event's body (its stream context,
+	 * context and payload, which are that program's values) when it has
+	 * a fixed layout: its leaves are then all the event's body holds
+	 * (decode-prog-impl.h), for copies that skip the tree. NULL otherwise.
+	 */
+	const struct ctf_decode_prog *body_prog;
 
 	/* Private: */
 	const uint8_t *map;

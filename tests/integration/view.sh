@@ -77,9 +77,16 @@ if [ -d "$CONFORMANCE/ctf/succeed" ]; then
 			report "conf:$name: unexpected standard error"
 			continue
 		fi
+		# and the same read on one thread (cli/view-pipeline.c is the default)
+		TZ=UTC TRAX_VIEW_THREADS=1 $TIMEOUT "$TRAX" view "succeed/$name" >"$OUT.1" 2>"$ERR.1" || :
+		if ! cmp -s "$OUT" "$OUT.1" || ! cmp -s "$ERR" "$ERR.1"; then
+			show_diff "$OUT" "$OUT.1"
+			report "conf:$name: read on one thread, the output differs"
+			continue
+		fi
 		n=$((n + 1))
 	done
-	ok "conformance succeed: $n traces match babeltrace2"
+	ok "conformance succeed: $n traces match babeltrace2 (on one thread and on two)"
 
 	# --- invalid traces ---
 	n=0

@@ -15,7 +15,10 @@
 #   file holds a prefix of the text, nothing missing or garbled before it;
 # - tmpfs (O_DIRECT accepted), ramfs (O_DIRECT refused at open), and direct
 #   writes failing at the first write or later (an LD_PRELOAD shim): the same
-#   text, through plain writes.
+#   text, through plain writes;
+# - the text read on a second thread (src/cli/view-pipeline.c, batches of
+#   4096 events, the default) and on one (TRAX_VIEW_THREADS=1): the same
+#   bytes, warnings in the same places.
 # Needs root (it mounts tmpfs and ramfs).
 . "$TRAX_SRC/tests/integration/lib.sh"
 
@@ -70,6 +73,10 @@ same_as() {
 "$TRAX" view "$T" >file.txt || fail "trax view > file: exit status $?"
 same_as pipe.txt file.txt "trax view > file"
 ok "to a file: $size bytes, as through a pipe and as babeltrace2"
+
+TRAX_VIEW_THREADS=1 "$TRAX" view "$T" >one.txt || fail "trax view on one thread: exit status $?"
+same_as pipe.txt one.txt "trax view on one thread (TRAX_VIEW_THREADS=1)"
+ok "read on one thread or two: the same $size bytes"
 
 # Unaligned starting offsets (and an aligned one, appending).
 for pre in 5000 8192; do
@@ -142,6 +149,9 @@ sed "s|$TEST_TMP/||g" derr.txt >derr.rel
 sed "s|$TEST_TMP/||g" berr.txt >berr.rel
 same_as berr.rel derr.rel "standard error of the discard trace"
 ok "$warnings warnings with 2>&1 where they are through a pipe ($(wc -c <dout.txt) bytes of text)"
+TRAX_VIEW_THREADS=1 "$TRAX" view "$D" 2>&1 | cat >done.txt
+same_as dpipe.txt done.txt "warnings in place, read on one thread"
+ok "warnings in the same places read on one thread or two"
 
 # A full file system: the error, and the text up to where it stopped.
 mount -t tmpfs -o size=4m tmpfs "$MNT" || fail "cannot mount a tmpfs on $MNT (the test must run as root)"

@@ -14,6 +14,9 @@
 # Then, in this order, on the same trace (page cache warmed first):
 #   - text:   `trax view TRACE > FILE`  vs  `babeltrace2 TRACE > FILE`
 #   - decode: `trax view --count TRACE` vs  `babeltrace2 -o dummy TRACE`
+#   - text without the disk: `trax view TRACE > /dev/null` (two threads, the
+#     default, and one: TRAX_VIEW_THREADS=1) vs `babeltrace2 TRACE > /dev/null`
+#     (no target: it shows what the disk takes of the text figure)
 # each measured for wall time (events/s) and peak RSS (/usr/bin/time -v);
 # trax's runs BENCH_READER_REPS times (default 3, median), babeltrace2's once
 # (it takes tens of seconds). BENCH_READER_KEEP=1 keeps the temporary
@@ -188,7 +191,7 @@ measure() {
 	printf '+ %s\n' "$*" >>"$LOG"
 	t0=$(now_ns)
 	timeout "$RUN_TIMEOUT" /usr/bin/time -v -o "$TMP/$tag.time" "$@" \
-		>"$TMP/$tag.stdout" 2>"$TMP/$tag.stderr" </dev/null || rc=$?
+		>"${MEASURE_STDOUT:-$TMP/$tag.stdout}" 2>"$TMP/$tag.stderr" </dev/null || rc=$?
 	t1=$(now_ns)
 	if [ $rc -ne 0 ]; then
 		echo "bench/reader: command failed (status $rc): $*" >&2
@@ -218,6 +221,16 @@ for r in $(seq "$REPS"); do
 done
 note "bench/reader: babeltrace2 > file"
 measure bt2-text babeltrace2 "$TRACE"
+# The same without the disk (the file is written at the disk's pace, about
+# 1 GB/s here): what the readers and formatters alone do. trax on two
+# threads (the default) and on one (TRAX_VIEW_THREADS=1).
+note "bench/reader: trax view > /dev/null, two threads and one ($REPS runs each)"
+for r in $(seq "$REPS"); do
+	MEASURE_STDOUT=/dev/null measure "trax-null-$r" "$TRAX" view "$TRACE"
+	MEASURE_STDOUT=/dev/null measure "trax-null1-$r" env TRAX_VIEW_THREADS=1 "$TRAX" view "$TRACE"
+done
+note "bench/reader: babeltrace2 > /dev/null"
+MEASURE_STDOUT=/dev/null measure bt2-null babeltrace2 "$TRACE"
 
 IDENTICAL=yes
 if ! cmp "$TMP/trax-text-$REPS.stdout" "$TMP/bt2-text.stdout" >"$TMP/cmp.out" 2>&1; then
@@ -258,6 +271,14 @@ EPS_B_TEXT=$(calc "$EV / ($B_TEXT / 1e9)")
 EPS_B_COUNT=$(calc "$EV / ($B_COUNT / 1e9)")
 R_TEXT=$(calc "$EPS_T_TEXT / $EPS_B_TEXT")
 R_COUNT=$(calc "$EPS_T_COUNT / $EPS_B_COUNT")
+T_NULL=$(medk null 1)
+T_NULL1=$(medk null1 1)
+B_NULL=$(wall bt2-null)
+EPS_T_NULL=$(calc "$EV / ($T_NULL / 1e9)")
+EPS_T_NULL1=$(calc "$EV / ($T_NULL1 / 1e9)")
+EPS_B_NULL=$(calc "$EV / ($B_NULL / 1e9)")
+R_NULL=$(calc "$EPS_T_NULL / $EPS_B_NULL")
+R_NULL1=$(calc "$EPS_T_NULL1 / $EPS_B_NULL")
 RSS_T_TEXT=$(maxrss text)
 RSS_T_COUNT=$(maxrss count)
 RSS_B_TEXT=$(rss bt2-text)
@@ -283,6 +304,10 @@ secs() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e9 }'; }
 		"$(meps "$EPS_T_TEXT")" "$(meps "$EPS_B_TEXT")" "$(printf '%.1f' "$R_TEXT")" ">= 20x: $V_TEXT"
 	printf '| %-28s | %11s | %11s | %9s | %-14s |\n' "text to a file, seconds" \
 		"$(secs "$T_TEXT")" "$(secs "$B_TEXT")" "" ""
+	printf '| %-28s | %11s | %11s | %8sx | %-14s |\n' "text to /dev/null, Mevents/s" \
+		"$(meps "$EPS_T_NULL")" "$(meps "$EPS_B_NULL")" "$(printf '%.1f' "$R_NULL")" "(no disk)"
+	printf '| %-28s | %11s | %11s | %8sx | %-14s |\n' "same, trax on one thread" \
+		"$(meps "$EPS_T_NULL1")" "$(meps "$EPS_B_NULL")" "$(printf '%.1f' "$R_NULL1")" ""
 	printf '| %-28s | %11s | %11s | %8sx | %-14s |\n' "decoding alone, Mevents/s" \
 		"$(meps "$EPS_T_COUNT")" "$(meps "$EPS_B_COUNT")" "$(printf '%.1f' "$R_COUNT")" ">= 30x: $V_COUNT"
 	printf '| %-28s | %11s | %11s | %9s | %-14s |\n' "decoding alone, seconds" \

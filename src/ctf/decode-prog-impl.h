@@ -189,6 +189,9 @@ static inline __attribute__((always_inline)) void
 fixed_run_decode(const struct fixed_run *fr, const uint8_t *buf, uint64_t pos, uint64_t *clock)
 {
 	const struct fixed_field *__restrict f = fr->fields;
+
+	if (!f)
+		return; /* no field (an empty struct): nothing to add an offset to */
 	const struct fixed_field *const ints_end = f + fr->nints, *const end = f + fr->nfields;
 
 	/* the plain integers (most fields), without a test of their kind */

@@ -704,16 +704,9 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	return CTF_STREAM_EVENT;
 }
 
-int ctf_stream_next(struct ctf_stream_reader *r)
+/* Everything but the common event: packets, the end, errors, unusual events. */
+static __attribute__((noinline)) int stream_next_slow(struct ctf_stream_reader *r)
 {
-	if (__builtin_expect(r->state == STATE_IN_PACKET && r->ctx.pos < r->ctx.limit &&
-				 r->cur_info->fast_header,
-			     1)) {
-		int st = read_event_fast(r);
-
-		if (st)
-			return st;
-	}
 	for (;;) {
 		switch (r->state) {
 		case STATE_FAILED:
@@ -733,4 +726,17 @@ int ctf_stream_next(struct ctf_stream_reader *r)
 			break;
 		}
 	}
+}
+
+int ctf_stream_next(struct ctf_stream_reader *r)
+{
+	if (__builtin_expect(r->state == STATE_IN_PACKET && r->ctx.pos < r->ctx.limit &&
+				 r->cur_info->fast_header,
+			     1)) {
+		int st = read_event_fast(r);
+
+		if (st)
+			return st;
+	}
+	return stream_next_slow(r);
 }

@@ -299,6 +299,10 @@ static int on_packet(struct ctf_stream_set *ss, struct ctf_ss_stream *s, struct 
 	int64_t begin = 0, end = 0;
 
 	s->nwarn = s->iwarn = 0;
+	/* the packet's events: base + cycles when the clock converts the fast way */
+	if (pkt->clock && f->conv.clock != pkt->clock)
+		ctf_clock_conv_init(&f->conv, pkt->clock);
+	f->fast_ns = pkt->clock && f->conv.fast;
 	if (pkt->clock && pkt->has_timestamp_begin) {
 		if (clock_ns(ss, f, pkt->timestamp_begin, &begin))
 			return -1;
@@ -566,8 +570,7 @@ int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 					 !(f = a->files[a->cur])->pending,
 				     1)) {
 			st = ctf_stream_next(f->sr);
-			if (__builtin_expect(st == CTF_STREAM_EVENT, 1) && f->sr->event.has_clock &&
-			    f->conv.fast && f->conv.clock == f->sr->packet.clock &&
+			if (__builtin_expect(st == CTF_STREAM_EVENT, 1) && f->fast_ns &&
 			    f->sr->event.clock_value <= INT64_MAX &&
 			    !__builtin_add_overflow(f->conv.base, (int64_t)f->sr->event.clock_value,
 						    &a->event_ns)) {

@@ -50,6 +50,7 @@ struct ctf_ss_file {
 	uint64_t instance;
 	size_t order;
 	struct ctf_clock_conv conv; /* of the current packet's clock */
+	bool fast_ns;		    /* its events' times are conv.base + cycles */
 };
 
 enum ctf_ss_discard_kind {

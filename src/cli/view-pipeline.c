@@ -41,6 +41,8 @@ struct mirror {
 	const struct ctf_decode_prog *prog; /* NULL: a free entry */
 	struct ctf_value *tree;
 	struct ctf_value *stream_context, *context, *payload;
+	/* the line plan of its events: one event class, one trace, one shape */
+	const struct ctf_text_plan *plan;
 };
 
 struct batch {
@@ -81,6 +83,7 @@ void view_item_of(struct view_item *item, const struct ctf_ss_stream *s)
 	item->packet = &s->item_file->sr->packet;
 	item->event = &s->item_file->sr->event;
 	item->discard = s->discard;
+	item->plan_hint = NULL;
 }
 
 /* The packet of reader r, its context copied into b (once per packet and batch). */
@@ -277,6 +280,7 @@ static int load_event(struct pipeline *pl, const struct batch *b, struct item_co
 	c->event.stream_context = m->stream_context;
 	c->event.context = m->context;
 	c->event.payload = m->payload;
+	c->item.plan_hint = &m->plan;
 	return 0;
 }
 

@@ -17,6 +17,8 @@
 
 #include "ctf/stream-set.h"
 
+struct ctf_text_plan;
+
 /* One item, as the printer sees it; valid during the print call only. */
 struct view_item {
 	enum ctf_ss_item_kind kind;
@@ -27,6 +29,11 @@ struct view_item {
 	const struct ctf_packet *packet;      /* CTF_SS_EVENT: only its context is copied */
 	const struct ctf_event *event;	      /* CTF_SS_EVENT: no header */
 	const struct ctf_ss_discard *discard; /* CTF_SS_DISCARD */
+	/*
+	 * Events whose line plan cannot change (text-plan.h): where the
+	 * printer keeps it (ctf_text_print_event_hinted()); NULL otherwise.
+	 */
+	const struct ctf_text_plan **plan_hint;
 };
 
 typedef void (*view_print_fn)(void *ctx, const struct view_item *item);

@@ -93,7 +93,11 @@ static void print_item(void *ctx, const struct view_item *it)
 	struct view_printer *vp = ctx;
 
 	if (it->kind == CTF_SS_EVENT) {
-		if (vp->mode == MODE_TEXT)
+		if (vp->mode == MODE_TEXT && it->plan_hint)
+			ctf_text_print_event_hinted(&vp->pr, &vp->info[it->file->t->index],
+						    it->packet, it->event, it->event_ns,
+						    it->plan_hint);
+		else if (vp->mode == MODE_TEXT)
 			ctf_text_print_event(&vp->pr, &vp->info[it->file->t->index], it->packet,
 					     it->event, it->event_ns);
 		else if (vp->mode == MODE_JSON)

@@ -109,6 +109,15 @@ void ctf_text_printer_fini(struct ctf_text_printer *p);
 void ctf_text_print_event(struct ctf_text_printer *p, const struct ctf_text_trace *t,
 			  const struct ctf_packet *pkt, const struct ctf_event *ev, int64_t ns);
 
+struct ctf_text_plan;
+/*
+ * The same for lines whose plan cannot change from one to the next (see
+ * ctf_text_print_rest_hinted() in text-plan.h): *hint, NULL at first, keeps it.
+ */
+void ctf_text_print_event_hinted(struct ctf_text_printer *p, const struct ctf_text_trace *t,
+				 const struct ctf_packet *pkt, const struct ctf_event *ev,
+				 int64_t ns, const struct ctf_text_plan **hint);
+
 /*
  * Formats a time for a WARNING line (wall clock or seconds, never cycles)
  * into buf (at least 64 bytes), NUL-terminated; returns its length. May

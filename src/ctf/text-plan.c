@@ -801,27 +801,38 @@ static void print_scopes_general(struct ctf_text_buf *b, const struct ctf_text_o
 	ctf_text_putc(b, '\n');
 }
 
-void ctf_text_print_rest(struct ctf_text_plan_cache **plans, const struct ctf_text_options *o,
-			 struct ctf_text_buf *b, const struct ctf_text_trace *t,
-			 const struct ctf_packet *pkt, const struct ctf_event *ev)
+/* Whether the scopes have the number of members the plan was made for. */
+static inline bool shape_matches(const struct ctf_text_plan *pl,
+				 const struct ctf_value *const scopes[SCOPES])
 {
-	const struct ctf_value *const scopes[SCOPES] = {pkt->context, ev->stream_context,
-							ev->context, ev->payload};
-	const struct ctf_text_plan *pl = get_plan(plans, o, t, ev, scopes);
-	char *d;
-
 	for (unsigned int m = pl->indexed_scopes; m; m &= m - 1) {
 		unsigned int k = (unsigned int)__builtin_ctz(m);
 
-		if (__builtin_expect(scopes[k]->u.list.count != pl->root_count[k], 0)) {
-			ctf_text_buf_reserve(b, pl->head_len + CTF_TEXT_COPY_SLACK);
-			d = ctf_text_copy_literal(b->data + b->len, pl->text, pl->head_len);
-			b->len = (size_t)(d - b->data);
-			print_scopes_general(b, o, scopes);
-			return;
-		}
+		if (__builtin_expect(scopes[k]->u.list.count != pl->root_count[k], 0))
+			return false;
 	}
-	d = ctf_text_room(b, b->data + b->len, pl->first_bound + CTF_TEXT_COPY_SLACK);
+	return true;
+}
+
+/* The line without its plan: the header text, then the scopes the general way. */
+static void print_unplanned(struct ctf_text_buf *b, const struct ctf_text_options *o,
+			    const struct ctf_text_plan *pl,
+			    const struct ctf_value *const scopes[SCOPES])
+{
+	char *d;
+
+	ctf_text_buf_reserve(b, pl->head_len + CTF_TEXT_COPY_SLACK);
+	d = ctf_text_copy_literal(b->data + b->len, pl->text, pl->head_len);
+	b->len = (size_t)(d - b->data);
+	print_scopes_general(b, o, scopes);
+}
+
+/* The line by its plan (the scopes have its shape). */
+static void print_planned(struct ctf_text_buf *b, const struct ctf_text_plan *pl,
+			  const struct ctf_value *const scopes[SCOPES])
+{
+	char *d = ctf_text_room(b, b->data + b->len, pl->first_bound + CTF_TEXT_COPY_SLACK);
+
 	/* (only the ops with a member: a scope may be absent, NULL) */
 #define MEMBER(op) (&scopes[(op)->scope]->u.list.items[(op)->index])
 	for (const struct plan_op *op = pl->ops;; op++) {
@@ -873,4 +884,38 @@ void ctf_text_print_rest(struct ctf_text_plan_cache **plans, const struct ctf_te
 		}
 	}
 #undef MEMBER
+}
+
+void ctf_text_print_rest(struct ctf_text_plan_cache **plans, const struct ctf_text_options *o,
+			 struct ctf_text_buf *b, const struct ctf_text_trace *t,
+			 const struct ctf_packet *pkt, const struct ctf_event *ev)
+{
+	const struct ctf_value *const scopes[SCOPES] = {pkt->context, ev->stream_context,
+							ev->context, ev->payload};
+	const struct ctf_text_plan *pl = get_plan(plans, o, t, ev, scopes);
+
+	if (shape_matches(pl, scopes))
+		print_planned(b, pl, scopes);
+	else
+		print_unplanned(b, o, pl, scopes);
+}
+
+void ctf_text_print_rest_hinted(struct ctf_text_plan_cache **plans,
+				const struct ctf_text_options *o, struct ctf_text_buf *b,
+				const struct ctf_text_trace *t, const struct ctf_packet *pkt,
+				const struct ctf_event *ev, const struct ctf_text_plan **hint)
+{
+	const struct ctf_value *const scopes[SCOPES] = {pkt->context, ev->stream_context,
+							ev->context, ev->payload};
+	const struct ctf_text_plan *pl = *hint;
+
+	if (__builtin_expect(!pl, 0)) {
+		pl = get_plan(plans, o, t, ev, scopes);
+		if (!shape_matches(pl, scopes)) {
+			print_unplanned(b, o, pl, scopes);
+			return; /* no hint: each line is checked */
+		}
+		*hint = pl;
+	}
+	print_planned(b, pl, scopes);
 }

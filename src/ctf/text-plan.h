@@ -27,6 +27,20 @@ void ctf_text_print_rest(struct ctf_text_plan_cache **plans, const struct ctf_te
 			 struct ctf_text_buf *b, const struct ctf_text_trace *t,
 			 const struct ctf_packet *pkt, const struct ctf_event *ev);
 
+/* One line's plan (what it prints, made once per event class and trace). */
+struct ctf_text_plan;
+
+/*
+ * ctf_text_print_rest() for a caller that knows the plan cannot change from
+ * line to line: the same event class of the same trace, and scope values
+ * of a fixed shape (the nodes of one decoding program's tree, as
+ * src/cli/view-pipeline.c's clones). *hint: NULL at first, then the plan.
+ */
+void ctf_text_print_rest_hinted(struct ctf_text_plan_cache **plans,
+				const struct ctf_text_options *o, struct ctf_text_buf *b,
+				const struct ctf_text_trace *t, const struct ctf_packet *pkt,
+				const struct ctf_event *ev, const struct ctf_text_plan **hint);
+
 void ctf_text_plan_cache_free(struct ctf_text_plan_cache *c);
 
 #endif /* TRAX_CTF_TEXT_PLAN_H */

@@ -744,13 +744,20 @@ struct ctf_value *ctf_decode_prog_clone_tree(const struct ctf_decode_prog *p)
 
 	if (!c)
 		return NULL;
-	memcpy(c, p->slots, p->nslots * sizeof(*c));
-	/* what points into the tree points into the clone */
+	/*
+	 * The shape only: types, and what points into the tree pointing into
+	 * the clone. Numbers are left at 0, not read: another thread may be
+	 * decoding into the program's tree meanwhile.
+	 */
 	for (uint32_t i = 0; i < p->nslots; i++) {
-		const struct ctf_type *t = c[i].type;
+		const struct ctf_type *t = p->slots[i].type;
 
-		if (!t)
+		memset(&c[i], 0, sizeof(c[i]));
+		c[i].type = t;
+		if (!t || t->kind == CTF_TYPE_INTEGER || t->kind == CTF_TYPE_ENUM ||
+		    t->kind == CTF_TYPE_FLOAT)
 			continue;
+		c[i].u = p->slots[i].u;
 		if (t->kind == CTF_TYPE_STRUCT ||
 		    ((t->kind == CTF_TYPE_ARRAY || t->kind == CTF_TYPE_SEQUENCE) &&
 		     !(t->kind == CTF_TYPE_ARRAY

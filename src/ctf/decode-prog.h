@@ -48,9 +48,10 @@ void ctf_decode_prog_free(struct ctf_decode_prog *p);
 struct ctf_value *ctf_decode_prog_root(struct ctf_decode_prog *p, unsigned int i);
 
 /*
- * A copy of the program's value tree (malloc; free() it), its pointers into
- * the tree pointing into the copy: for ctf_prog_load_leaves(). NULL when
- * memory runs out.
+ * A copy of the shape of the program's value tree (malloc; free() it): the
+ * same types, its pointers into the tree pointing into the copy, numbers at
+ * 0 (they are not read: another thread may be decoding into the tree), for
+ * ctf_prog_load_leaves(). NULL when memory runs out.
  */
 struct ctf_value *ctf_decode_prog_clone_tree(const struct ctf_decode_prog *p);
 /* Where v, one of the program's values, sits in its tree (and in a clone). */

@@ -1,0 +1,39 @@
+#!/bin/sh
+# ThreadSanitizer run of `trax view`, whose text output is read on a second
+# thread (src/cli/view-pipeline.c: batches of copied events handed between
+# the reader and the printer, the printer's clones of the decoding programs'
+# trees). The command is built from its sources with -fsanitize=thread and
+# run on a recording of 1,000,000 events with small buffers (hundreds of
+# batches, packets and discarded-events warnings): TSan must report nothing,
+# and stdout and stderr must be the regular build's, byte for byte.
+# The TSan set-up (and its check that TSan catches a race): data/tsan.sh.
+. "$TRAX_SRC/tests/integration/lib.sh"
+cd "$TEST_TMP"
+. "$TRAX_SRC/tests/integration/data/tsan.sh"
+# shellcheck disable=SC2086 # TSAN_CFLAGS is a list of flags
+$CC $TSAN_CFLAGS "$src"/cli/*.c "$src"/ctf/*.c "$src"/common/*.c \
+	-o trax_tsan -lpthread -ldl -lm 2>cc.err || { cat cc.err >&2; fail "cannot build trax with TSan"; }
+
+d="$TRAX_SRC/tests/integration/data/threads"
+$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
+$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
+$CC -o app app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl -lpthread
+status=0
+TRAX_EVENTS='thr:*' TRAX_SUBBUF_SIZE=4096 TRAX_NUM_SUBBUF=2 TRAX_OUTPUT="$TEST_TMP/t" \
+	./app 2 500000 >app.out 2>app.err || status=$?
+expect_eq "$status" 7 "exit status of the traced program"
+
+"$TRAX_BUILD/trax" view "$TEST_TMP/t" >ref.txt 2>ref.err || fail "trax view: exit status $?"
+grep -q '^WARNING: Tracer discarded' ref.err || fail "no discarded events: not the trace the test needs"
+lines=$(wc -l <ref.txt)
+[ "$lines" -gt 20000 ] || fail "only $lines events read: fewer than five batches"
+
+status=0
+$TSAN_RUN ./trax_tsan view "$TEST_TMP/t" >tsan.txt 2>tsan.err || status=$?
+if [ "$status" != 0 ] || grep -q "ThreadSanitizer" tsan.err; then
+	head -c 6000 tsan.err >&2
+	fail "trax view under TSan: status $status"
+fi
+cmp -s ref.txt tsan.txt || fail "trax view under TSan: standard output differs"
+cmp -s ref.err tsan.err || fail "trax view under TSan: standard error differs"
+ok "trax view clean under ThreadSanitizer ($lines events, $(grep -c '^WARNING' ref.err) warnings)${TSAN_RUN:+ (with $TSAN_RUN)}"

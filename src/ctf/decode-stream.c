@@ -704,6 +704,12 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	return CTF_STREAM_EVENT;
 }
 
+void ctf_stream_skip_packet(struct ctf_stream_reader *r)
+{
+	if (r->state == STATE_IN_PACKET)
+		r->ctx.pos = r->ctx.limit;
+}
+
 /* Everything but the common event: packets, the end, errors, unusual events. */
 static __attribute__((noinline)) int stream_next_slow(struct ctf_stream_reader *r)
 {

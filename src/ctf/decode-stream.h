@@ -132,4 +132,12 @@ void ctf_stream_close(struct ctf_stream_reader *r);
 /* Reads the next packet beginning or event: an enum ctf_stream_status. */
 int ctf_stream_next(struct ctf_stream_reader *r);
 
+/*
+ * Passes over the events left in the current packet without decoding them:
+ * the next call reads the next packet. For seeking past packets that end
+ * before the time sought; only where each packet sets the clock at its start
+ * (timestamp_begin), since the events passed over do not update it.
+ */
+void ctf_stream_skip_packet(struct ctf_stream_reader *r);
+
 #endif /* TRAX_CTF_DECODE_STREAM_H */

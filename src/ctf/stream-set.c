@@ -389,6 +389,14 @@ static int stream_advance(struct ctf_stream_set *ss, struct ctf_ss_stream *s, bo
 		case CTF_STREAM_PACKET:
 			if (on_packet(ss, s, f))
 				return -1;
+			/*
+			 * Seeking: a packet that ends before min_ns holds nothing
+			 * to return (its counters are read all the same), when
+			 * the next one sets the clock anew.
+			 */
+			if (skip && s->prev_has_end && s->prev_end < min_ns &&
+			    f->sr->packet.has_timestamp_begin)
+				ctf_stream_skip_packet(f->sr);
 			continue;
 		case CTF_STREAM_EVENT:
 			s->kind = CTF_SS_EVENT;

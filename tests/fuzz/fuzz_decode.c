@@ -5,9 +5,13 @@
  * exercises packet headers and contexts, LTTng's compact/extended event
  * header with a 27-bit clock, bit-packed and big-endian integers, floats,
  * strings, text and nested sequences, variants, empty structs); every
- * packet and event of it is decoded as `trax view` would.
+ * packet and event of it is decoded as `trax view` would. Each event's
+ * values are also copied as `trax view`'s reading thread copies them
+ * (value-copy.h): the copy must have the same contents as the event, and
+ * keep them once the next event is decoded (nothing in it may point into
+ * the decoder's reused memory).
  *
- * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c src/ctf/packet-index.c src/ctf/decode-*.c
+ * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c src/ctf/packet-index.c src/ctf/decode-*.c src/ctf/value-copy.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
  *
  * Built and run by tools/fuzz.sh (make fuzz): `tools/fuzz.sh 60 decode`.
@@ -17,6 +21,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
 #endif
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +32,7 @@
 #include "ctf/decode-clock.h"
 #include "ctf/decode-stream.h"
 #include "ctf/tsdl-parser.h"
+#include "ctf/value-copy.h"
 
 static const char metadata[] =
     "/* CTF 1.8 */\n"
@@ -73,6 +79,62 @@ static const char metadata[] =
 
 static struct ctf_trace *trace;
 
+/* A hash of a value tree: kinds, numbers, bytes, counts (what a printer reads). */
+static uint64_t fingerprint(const struct ctf_value *v, uint64_t h)
+{
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 0x100000001b3ULL)
+	if (!v)
+		return MIX(0x5eed);
+	MIX((uintptr_t)v->type);
+	if (!v->type)
+		return h;
+	switch (v->type->kind) {
+	case CTF_TYPE_INTEGER:
+	case CTF_TYPE_ENUM:
+	case CTF_TYPE_FLOAT:
+		return MIX(v->u.u);
+	case CTF_TYPE_STRING:
+		goto str;
+	case CTF_TYPE_ARRAY:
+		if (ctf_type_is_text_element(v->type->u.array.element))
+			goto str;
+		goto list;
+	case CTF_TYPE_SEQUENCE:
+		if (ctf_type_is_text_element(v->type->u.sequence.element))
+			goto str;
+		goto list;
+	case CTF_TYPE_STRUCT:
+		goto list;
+	case CTF_TYPE_VARIANT:
+		MIX(v->u.variant.option);
+		return fingerprint(v->u.variant.value, h);
+	default:
+		return h;
+	}
+str:
+	MIX(v->u.str.len);
+	for (uint64_t i = 0; i < v->u.str.len; i++)
+		MIX((unsigned char)v->u.str.ptr[i]);
+	return h;
+list:
+	MIX(v->u.list.count);
+	for (uint64_t i = 0; i < v->u.list.count; i++)
+		h = fingerprint(&v->u.list.items[i], h);
+	return h;
+#undef MIX
+}
+
+/* The copies hold what the event held when they were made. */
+static void check_copies(const struct ctf_value *const copy[4], const uint64_t print[4])
+{
+	for (int k = 0; k < 4; k++)
+		if (fingerprint(copy[k], 0xcbf29ce484222325ULL) != print[k]) {
+			fprintf(stderr,
+				"fuzz_decode: the copy of scope %d differs from the event\n", k);
+			abort();
+		}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ctf_stream_reader *r;
@@ -102,14 +164,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	r = ctf_stream_open(trace, path, err, sizeof(err));
 	if (r) {
+		struct ctf_value_arena arena = {0};
+		const struct ctf_value *copy[4];
+		uint64_t print[4];
+		bool have_copy = false;
+
 		while ((st = ctf_stream_next(r)) > 0) {
 			int64_t ns;
 
+			if (have_copy) /* the previous event's copy, after this decoding */
+				check_copies(copy, print);
+			have_copy = false;
 			/* Touch what a printer reads. */
 			if (st == CTF_STREAM_EVENT && r->event.has_clock &&
 			    ctf_clock_cycles_to_ns(r->packet.clock, r->event.clock_value, &ns) == 0)
 				sum += (uint64_t)ns;
+			if (st == CTF_STREAM_EVENT) {
+				const struct ctf_value *orig[4] = {
+				    r->packet.context, r->event.stream_context, r->event.context,
+				    r->event.payload};
+				int oom = 0;
+
+				ctf_value_arena_reset(&arena);
+				for (int k = 0; k < 4; k++) {
+					print[k] = fingerprint(orig[k], 0xcbf29ce484222325ULL);
+					copy[k] = ctf_value_copy(&arena, orig[k], r->map,
+								 r->map + r->file_size, &oom);
+				}
+				have_copy = !oom;
+				if (have_copy)
+					check_copies(copy, print);
+			}
 		}
+		if (have_copy)
+			check_copies(copy, print);
+		ctf_value_arena_free(&arena);
 		ctf_stream_close(r);
 	}
 	close(fd);

@@ -152,6 +152,7 @@ struct ctf_decode_prog {
 	 */
 	bool fixed;
 	uint32_t fixed_align_mask;
+	uint32_t fixed_bits; /* the most bits a fixed program reads from its aligned start */
 	struct fixed_run run;
 	struct ctf_value *tag_value, *variant_value; /* a fixed tagged program's */
 	uint32_t *leaf_slot; /* a fixed flat program's: the slot of each of run's fields */
@@ -238,26 +239,23 @@ ctf_prog_run_fixed(struct ctf_decode_prog *p, struct ctf_decode_ctx *c, int *opt
 	uint64_t limit = c->limit, clock = c->clock;
 	const struct fixed_run *fr = &p->run;
 
+	/* one test for any option: whatever the tag, the program reads no further */
+	if (pos > limit || limit - pos < (uint64_t)p->fixed_bits + 64)
+		return -1;
 	if (p->tagged) {
 		const struct fixed_field *tf = &p->run.fields[0];
 		uint64_t at = pos + tf->off, w, tag;
 		int o;
 
-		if (pos > limit || limit - pos < (uint64_t)tf->off + tf->size + 64)
-			return -1;
 		memcpy(&w, c->buf + at / 8, sizeof(w));
 		tag = (w >> (at % 8)) & tf->mask;
-		if (tag >= p->by_tag_n || (o = p->by_tag[tag]) < 0)
+		if ((o = p->by_tag[tag]) < 0)
 			return -1;
 		fr = &p->tagged_options[o].run;
-		if (limit - pos < (uint64_t)fr->bits + 64)
-			return -1;
 		p->tag_value->u.u = tag;
 		p->variant_value->u.variant.option = (uint32_t)o;
 		p->variant_value->u.variant.value = p->tagged_options[o].value;
 		*option = o;
-	} else if (pos > limit || limit - pos < (uint64_t)fr->bits + 64) {
-		return -1;
 	}
 	fixed_run_decode(fr, c->buf, pos, &clock);
 	c->pos = pos + fr->bits;

@@ -550,7 +550,7 @@ static void fix_layout(struct ctf_decode_prog *p)
 		}
 		if (!fixed_offset(p->fixed_align_mask, op->align_mask, bits, &off))
 			return;
-		p->run.bits = off;
+		p->run.bits = p->fixed_bits = off;
 		run_partition(&p->run);
 		p->leaf_slot = malloc((p->run.nfields + 1) * sizeof(*p->leaf_slot));
 		if (!p->leaf_slot)
@@ -567,6 +567,7 @@ static void fix_layout(struct ctf_decode_prog *p)
 		if (!run_add_block(p, &p->run, &cap, tb, 0) ||
 		    !fixed_offset(p->fixed_align_mask, op[1].align_mask, tb->bits, &voff))
 			return;
+		p->fixed_bits = tb->bits; /* the tag is read whatever follows */
 		for (unsigned int k = 0; k < pv->vt->option_count; k++) {
 			struct tagged_option *to = &p->tagged_options[k];
 			uint32_t ocap = 0;
@@ -578,6 +579,8 @@ static void fix_layout(struct ctf_decode_prog *p)
 				return;
 			to->run.bits = to->block ? off + to->block->bits : voff;
 			run_partition(&to->run);
+			if (p->fixed_bits < to->run.bits)
+				p->fixed_bits = to->run.bits;
 		}
 		p->tag_value = &p->slots[p->fields[tb->first].slot];
 		p->variant_value = &p->slots[op[1].slot];

@@ -33,8 +33,9 @@ enum reader_state {
 struct event_body {
 	bool built;
 	bool flat; /* the program is flat: the fast path runs it (read_event_fast) */
-	const struct ctf_event_class *cls; /* NULL: no class has this ID */
-	struct ctf_decode_prog *prog;	   /* NULL: decoded scope by scope */
+	struct ctf_decode_prog *fixed_prog; /* prog when flat with a fixed layout, else NULL */
+	const struct ctf_event_class *cls;  /* NULL: no class has this ID */
+	struct ctf_decode_prog *prog;	    /* NULL: decoded scope by scope */
 	unsigned int nscopes;
 	enum ctf_scope scopes[3];
 	struct ctf_value *roots[3]; /* the program's value of each scope */
@@ -499,6 +500,7 @@ static struct event_body *body_of(struct ctf_stream_reader *r, struct ctf_stream
 		b->prog =
 		    ctf_decode_prog_build(types, b->scopes, b->nscopes, r->ctx.trace_byte_order);
 	b->flat = b->prog && b->prog->flat;
+	b->fixed_prog = b->flat && b->prog->fixed ? b->prog : NULL;
 	for (unsigned int i = 0; b->prog && i < b->nscopes; i++) {
 		b->roots[i] = ctf_decode_prog_root(b->prog, i);
 		if (b->scopes[i] == CTF_SCOPE_EVENT_COMMON_CONTEXT)
@@ -683,16 +685,18 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 		return 0;
 	}
 	idv = info->id_value[option];
-	if (!idv || (id = idv->u.u) >= BODY_CACHE_IDS || !info->bodies ||
-	    !(body = &info->bodies[id])->flat ||
-	    (body->prog->fixed ? ctf_prog_run_fixed(body->prog, c, &option)
-			       : ctf_prog_run_flat(body->prog, c)) ||
-	    c->pos == start) {
-		c->pos = start;
-		c->clock = start_clock;
-		return 0;
+	if (!idv || (id = idv->u.u) >= BODY_CACHE_IDS || !info->bodies)
+		goto give_up;
+	body = &info->bodies[id];
+	if (__builtin_expect(body->fixed_prog != NULL, 1)) {
+		if (ctf_prog_run_fixed(body->fixed_prog, c, &option))
+			goto give_up;
+	} else if (!body->flat || ctf_prog_run_flat(body->prog, c)) {
+		goto give_up;
 	}
-	r->body_prog = body->prog->fixed ? body->prog : NULL;
+	if (c->pos == start)
+		goto give_up;
+	r->body_prog = body->fixed_prog;
 	e->cls = body->cls;
 	e->bit_offset = start;
 	e->header = info->header_root;
@@ -702,6 +706,10 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	e->has_clock = r->packet.clock != NULL;
 	e->clock_value = c->clock;
 	return CTF_STREAM_EVENT;
+give_up:
+	c->pos = start;
+	c->clock = start_clock;
+	return 0;
 }
 
 void ctf_stream_skip_packet(struct ctf_stream_reader *r)

@@ -12,15 +12,18 @@
 # (checked: the trace must hold every event emitted).
 #
 # Then, in this order, on the same trace (page cache warmed first):
-#   - text:   `trax view TRACE > FILE`  vs  `babeltrace2 TRACE > FILE`
 #   - decode: `trax view --count TRACE` vs  `babeltrace2 -o dummy TRACE`
+#   - text:   `trax view TRACE > FILE`  vs  `babeltrace2 TRACE > FILE`
 #   - text without the disk: `trax view TRACE > /dev/null` (two threads, the
 #     default, and one: TRAX_VIEW_THREADS=1) vs `babeltrace2 TRACE > /dev/null`
 #     (no target: it shows what the disk takes of the text figure)
-# each measured for wall time (events/s) and peak RSS (/usr/bin/time -v);
-# trax's runs BENCH_READER_REPS times (default 3, median), babeltrace2's once
-# (it takes tens of seconds). BENCH_READER_KEEP=1 keeps the temporary
-# directory (trace and outputs). The two text files must be byte-identical (cmp).
+# each measured for wall time (events/s) and peak RSS (/usr/bin/time -v).
+# Each comparison runs trax BENCH_READER_REPS times (default 3) and
+# babeltrace2 BENCH_READER_BT2_REPS times (default the same), alternately,
+# and compares the medians: the machine's speed drifts within minutes, and
+# both tools then see it alike. BENCH_READER_KEEP=1 keeps the temporary
+# directory (trace and outputs). The last text files of each must be
+# byte-identical (cmp).
 #
 # Prints a table with the ratios and the targets: text >= 20x babeltrace2's
 # events/s, decoding alone >= 30x, trax's peak RSS < 64 MiB.
@@ -45,6 +48,7 @@ TRAX=$BUILD/trax
 N=${BENCH_READER_N:-2000000}
 RUNS=${BENCH_READER_RUNS:-5}
 REPS=${BENCH_READER_REPS:-3}
+BT2_REPS=${BENCH_READER_BT2_REPS:-$REPS}
 CC=${CC:-cc}
 SUBBUF_SIZE=$((8 * 1048576))
 NUM_SUBBUF=8
@@ -206,55 +210,69 @@ measure() {
 # Warm the page cache so that every reader starts from the same state.
 find "$TRACE" -type f -exec cat {} + >/dev/null
 
-note "bench/reader: trax view --count ($REPS runs)"
-for r in $(seq "$REPS"); do
-	measure "trax-count-$r" "$TRAX" view --count "$TRACE"
+# trax's runs and Babeltrace's alternate, so that both see the machine in
+# the same state (its speed drifts by a third within minutes).
+ROUNDS=$((REPS > BT2_REPS ? REPS : BT2_REPS))
+
+note "bench/reader: trax view --count ($REPS runs) and babeltrace2 -o dummy ($BT2_REPS runs), alternated"
+for r in $(seq "$ROUNDS"); do
+	[ "$r" -gt "$REPS" ] || measure "trax-count-$r" "$TRAX" view --count "$TRACE"
+	[ "$r" -gt "$BT2_REPS" ] || measure "bt2-count-$r" babeltrace2 -o dummy "$TRACE"
 done
 COUNT=$(awk '{ print $1 }' "$TMP/trax-count-1.stdout")
 note "bench/reader: trax counts $COUNT events (emitted $EMITTED)"
-note "bench/reader: babeltrace2 -o dummy"
-measure bt2-count babeltrace2 -o dummy "$TRACE"
-note "bench/reader: trax view > file ($REPS runs)"
-for r in $(seq "$REPS"); do
-	rm -f "$TMP/trax-text-$((r - 1)).stdout"
-	measure "trax-text-$r" "$TRAX" view "$TRACE"
+note "bench/reader: trax view > file ($REPS runs) and babeltrace2 > file ($BT2_REPS runs), alternated"
+for r in $(seq "$ROUNDS"); do
+	# only the last output of each is kept (for cmp): a gigabyte each
+	if [ "$r" -le "$REPS" ]; then
+		rm -f "$TMP/trax-text-$((r - 1)).stdout"
+		measure "trax-text-$r" "$TRAX" view "$TRACE"
+	fi
+	if [ "$r" -le "$BT2_REPS" ]; then
+		rm -f "$TMP/bt2-text-$((r - 1)).stdout"
+		measure "bt2-text-$r" babeltrace2 "$TRACE"
+	fi
 done
-note "bench/reader: babeltrace2 > file"
-measure bt2-text babeltrace2 "$TRACE"
-# The same without the disk (the file is written at the disk's pace, about
-# 1 GB/s here): what the readers and formatters alone do. trax on two
-# threads (the default) and on one (TRAX_VIEW_THREADS=1).
-note "bench/reader: trax view > /dev/null, two threads and one ($REPS runs each)"
-for r in $(seq "$REPS"); do
-	MEASURE_STDOUT=/dev/null measure "trax-null-$r" "$TRAX" view "$TRACE"
-	MEASURE_STDOUT=/dev/null measure "trax-null1-$r" env TRAX_VIEW_THREADS=1 "$TRAX" view "$TRACE"
+# The same without the disk: what the readers and formatters alone do.
+# trax on two threads (the default) and on one (TRAX_VIEW_THREADS=1).
+note "bench/reader: trax view > /dev/null, two threads and one ($REPS runs each), babeltrace2 > /dev/null ($BT2_REPS runs), alternated"
+for r in $(seq "$ROUNDS"); do
+	if [ "$r" -le "$REPS" ]; then
+		MEASURE_STDOUT=/dev/null measure "trax-null-$r" "$TRAX" view "$TRACE"
+		MEASURE_STDOUT=/dev/null measure "trax-null1-$r" env TRAX_VIEW_THREADS=1 "$TRAX" view "$TRACE"
+	fi
+	[ "$r" -gt "$BT2_REPS" ] || MEASURE_STDOUT=/dev/null measure "bt2-null-$r" babeltrace2 "$TRACE"
 done
-note "bench/reader: babeltrace2 > /dev/null"
-MEASURE_STDOUT=/dev/null measure bt2-null babeltrace2 "$TRACE"
 
 IDENTICAL=yes
-if ! cmp "$TMP/trax-text-$REPS.stdout" "$TMP/bt2-text.stdout" >"$TMP/cmp.out" 2>&1; then
+if ! cmp "$TMP/trax-text-$REPS.stdout" "$TMP/bt2-text-$BT2_REPS.stdout" >"$TMP/cmp.out" 2>&1; then
 	IDENTICAL="NO ($(head -c 200 "$TMP/cmp.out"))"
 fi
-if ! cmp -s "$TMP/trax-text-$REPS.stderr" "$TMP/bt2-text.stderr"; then
+if ! cmp -s "$TMP/trax-text-$REPS.stderr" "$TMP/bt2-text-$BT2_REPS.stderr"; then
 	note "bench/reader: note: the standard error outputs differ"
 fi
-TEXT_LINES=$(wc -l <"$TMP/bt2-text.stdout")
-TEXT_BYTES=$(wc -c <"$TMP/bt2-text.stdout")
+TEXT_LINES=$(wc -l <"$TMP/bt2-text-$BT2_REPS.stdout")
+TEXT_BYTES=$(wc -c <"$TMP/bt2-text-$BT2_REPS.stdout")
 
 # ------------------------------------------------------------------ table
 
 wall() { awk '{ print $1 }' "$TMP/$1.m"; }
 rss() { awk '{ print $2 }' "$TMP/$1.m"; }
-medk() { # medk KIND FIELD(1|2)
+medk() { # medk KIND FIELD(1|2): trax's median
 	local r vals=()
 	for r in $(seq "$REPS"); do vals+=("$(awk -v f="$2" '{ print $f }' "$TMP/trax-$1-$r.m")"); done
 	median "${vals[@]}"
 }
-maxrss() {
-	local r m=0 v
-	for r in $(seq "$REPS"); do
-		v=$(rss "trax-$1-$r")
+medb() { # medb KIND: Babeltrace's median wall time
+	local r vals=()
+	for r in $(seq "$BT2_REPS"); do vals+=("$(wall "bt2-$1-$r")"); done
+	median "${vals[@]}"
+}
+maxrss() { # maxrss TOOL KIND
+	local r m=0 v n=$REPS
+	[ "$1" = trax ] || n=$BT2_REPS
+	for r in $(seq "$n"); do
+		v=$(rss "$1-$2-$r")
 		[ "$v" -gt "$m" ] && m=$v
 	done
 	echo "$m"
@@ -263,8 +281,8 @@ maxrss() {
 EV=$COUNT
 T_TEXT=$(medk text 1)
 T_COUNT=$(medk count 1)
-B_TEXT=$(wall bt2-text)
-B_COUNT=$(wall bt2-count)
+B_TEXT=$(medb text)
+B_COUNT=$(medb count)
 EPS_T_TEXT=$(calc "$EV / ($T_TEXT / 1e9)")
 EPS_T_COUNT=$(calc "$EV / ($T_COUNT / 1e9)")
 EPS_B_TEXT=$(calc "$EV / ($B_TEXT / 1e9)")
@@ -273,16 +291,16 @@ R_TEXT=$(calc "$EPS_T_TEXT / $EPS_B_TEXT")
 R_COUNT=$(calc "$EPS_T_COUNT / $EPS_B_COUNT")
 T_NULL=$(medk null 1)
 T_NULL1=$(medk null1 1)
-B_NULL=$(wall bt2-null)
+B_NULL=$(medb null)
 EPS_T_NULL=$(calc "$EV / ($T_NULL / 1e9)")
 EPS_T_NULL1=$(calc "$EV / ($T_NULL1 / 1e9)")
 EPS_B_NULL=$(calc "$EV / ($B_NULL / 1e9)")
 R_NULL=$(calc "$EPS_T_NULL / $EPS_B_NULL")
 R_NULL1=$(calc "$EPS_T_NULL1 / $EPS_B_NULL")
-RSS_T_TEXT=$(maxrss text)
-RSS_T_COUNT=$(maxrss count)
-RSS_B_TEXT=$(rss bt2-text)
-RSS_B_COUNT=$(rss bt2-count)
+RSS_T_TEXT=$(maxrss trax text)
+RSS_T_COUNT=$(maxrss trax count)
+RSS_B_TEXT=$(maxrss bt2 text)
+RSS_B_COUNT=$(maxrss bt2 count)
 
 verdict() { if awk "BEGIN { exit !($1) }"; then echo met; else echo MISSED; fi; }
 V_TEXT=$(verdict "$R_TEXT >= 20")
@@ -296,7 +314,7 @@ secs() { awk -v n="$1" 'BEGIN { printf "%.2f", n / 1e9 }'; }
 {
 	echo "Reader benchmark: $(nproc) CPUs, $(uname -r), $(babeltrace2 --version | head -n 1)"
 	echo "trace: $EV events ($EMITTED emitted, $DISCARDED discarded), $BYTES bytes of streams;"
-	echo "text output: $TEXT_LINES lines, $TEXT_BYTES bytes; trax: median of $REPS runs, babeltrace2: 1 run"
+	echo "text output: $TEXT_LINES lines, $TEXT_BYTES bytes; medians of $REPS runs of trax and $BT2_REPS of babeltrace2, alternated"
 	echo
 	printf '| %-28s | %11s | %11s | %9s | %-14s |\n' "" "trax" "babeltrace2" "ratio" "target"
 	printf '|%s|%s|%s|%s|%s|\n' "------------------------------" "-------------" "-------------" "-----------" "----------------"

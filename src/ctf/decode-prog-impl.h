@@ -64,7 +64,7 @@ struct block_field {
 	uint8_t size;
 	uint8_t kind;  /* enum block_kind */
 	uint8_t flags; /* FLAG_SIGNED, FLAG_CLOCK */
-	uint8_t sext;  /* 64 - size when signed, else 0 */
+	uint8_t sext;  /* 64 - size when signed, else 0 (integers and clock values) */
 };
 
 struct prog_block {
@@ -106,7 +106,11 @@ struct fixed_field {
 };
 
 struct fixed_run {
-	uint32_t nints; /* the first nints fields are BLOCK_INTEGER, the others in order */
+	/*
+	 * The first nints fields are BLOCK_INTEGER, the next nclocks
+	 * BLOCK_CLOCK (in their order), the others floats.
+	 */
+	uint32_t nints, nclocks;
 	uint32_t nfields;
 	uint32_t bits; /* where the run ends (its last alignment included) */
 	struct fixed_field *fields;
@@ -193,7 +197,9 @@ fixed_run_decode(const struct fixed_run *fr, const uint8_t *buf, uint64_t pos, u
 
 	if (!f)
 		return; /* no field (an empty struct): nothing to add an offset to */
-	const struct fixed_field *const ints_end = f + fr->nints, *const end = f + fr->nfields;
+	const struct fixed_field *const ints_end = f + fr->nints,
+					*const clocks_end = ints_end + fr->nclocks,
+					*const end = f + fr->nfields;
 
 	/* the plain integers (most fields), without a test of their kind */
 	for (; f < ints_end; f++) {
@@ -203,26 +209,32 @@ fixed_run_decode(const struct fixed_run *fr, const uint8_t *buf, uint64_t pos, u
 		w = (w >> (at % 8)) & f->mask;
 		f->dst->u.s = (int64_t)(w << f->sext) >> f->sext;
 	}
-	/* then the rest in their order: clock values build on each other */
+	/*
+	 * Clock values, in their order: each one's bits replace the clock's
+	 * low bits (mask), one more turn of them when the value went back
+	 * (ctf_clock_update(); with 64 bits, mask + 1 is 0).
+	 */
+	for (; f < clocks_end; f++) {
+		uint64_t at = pos + f->off, w, c = *clock;
+
+		memcpy(&w, buf + at / 8, sizeof(w));
+		w = (w >> (at % 8)) & f->mask;
+		*clock = ((c & ~f->mask) | w) + (w < (c & f->mask) ? f->mask + 1 : 0);
+		f->dst->u.s = (int64_t)(w << f->sext) >> f->sext;
+	}
 	for (; f < end; f++) {
 		uint64_t at = pos + f->off, w;
 
 		memcpy(&w, buf + at / 8, sizeof(w));
 		w = (w >> (at % 8)) & f->mask;
-		if (f->kind == BLOCK_CLOCK) {
-			*clock = ctf_clock_update(*clock, w, f->size);
-			f->dst->u.u =
-			    f->flags & FLAG_SIGNED ? (uint64_t)ctf_bits_sign_extend(w, f->size) : w;
-		} else if (f->kind == BLOCK_F32) {
+		if (f->kind == BLOCK_F32) {
 			uint32_t b32 = (uint32_t)w;
 			float fl;
 
 			memcpy(&fl, &b32, sizeof(fl));
 			f->dst->u.d = fl;
-		} else if (f->kind == BLOCK_F64) {
-			memcpy(&f->dst->u.d, &w, sizeof(w));
 		} else {
-			f->dst->u.s = (int64_t)(w << f->sext) >> f->sext;
+			memcpy(&f->dst->u.d, &w, sizeof(w));
 		}
 	}
 }

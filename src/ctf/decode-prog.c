@@ -158,7 +158,7 @@ static bool block_add(struct builder *b, uint32_t align, unsigned size, enum blo
 	f->kind = (uint8_t)kind;
 	f->flags = flags;
 	/* sign extension by two shifts: the field's top bit to bit 63 and back */
-	f->sext = (uint8_t)(kind == BLOCK_INTEGER && !(flags & FLAG_SIGNED) ? 0 : 64 - size);
+	f->sext = (uint8_t)(flags & FLAG_SIGNED ? 64 - size : 0);
 	b->block_bits = off + size;
 	p->blocks[p->nblocks - 1].count++;
 	p->blocks[p->nblocks - 1].bits = b->block_bits;
@@ -500,19 +500,29 @@ static bool run_add_block(struct ctf_decode_prog *p, struct fixed_run *fr, uint3
  * Puts the run's plain integers first (their order does not matter: each
  * writes its own value), the other fields after them in their order.
  */
-static void run_partition(struct fixed_run *fr)
+/* Moves the fields of kind k after the first n, in a stable way; the new n. */
+static uint32_t run_gather(struct fixed_run *fr, uint32_t n, uint8_t k)
 {
 	struct fixed_field tmp;
-	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < fr->nfields; i++)
-		if (fr->fields[i].kind == BLOCK_INTEGER) {
+	for (uint32_t i = n; i < fr->nfields; i++)
+		if (fr->fields[i].kind == k) {
 			/* a stable move: the fields between keep their order */
 			tmp = fr->fields[i];
 			memmove(&fr->fields[n + 1], &fr->fields[n], (i - n) * sizeof(tmp));
 			fr->fields[n++] = tmp;
 		}
-	fr->nints = n;
+	return n;
+}
+
+/*
+ * Plain integers first, then the clock values in their order (each builds
+ * on the one before), then the floats: runs of one kind, without tests.
+ */
+static void run_partition(struct fixed_run *fr)
+{
+	fr->nints = run_gather(fr, 0, BLOCK_INTEGER);
+	fr->nclocks = run_gather(fr, fr->nints, BLOCK_CLOCK) - fr->nints;
 }
 
 /*

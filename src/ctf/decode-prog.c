@@ -496,10 +496,6 @@ static bool run_add_block(struct ctf_decode_prog *p, struct fixed_run *fr, uint3
 	return true;
 }
 
-/*
- * Puts the run's plain integers first (their order does not matter: each
- * writes its own value), the other fields after them in their order.
- */
 /* Moves the fields of kind k after the first n, in a stable way; the new n. */
 static uint32_t run_gather(struct fixed_run *fr, uint32_t n, uint8_t k)
 {
@@ -516,8 +512,9 @@ static uint32_t run_gather(struct fixed_run *fr, uint32_t n, uint8_t k)
 }
 
 /*
- * Plain integers first, then the clock values in their order (each builds
- * on the one before), then the floats: runs of one kind, without tests.
+ * Plain integers first (their order does not matter: each writes its own
+ * value), then the clock values in their order (each builds on the one
+ * before), then the floats: runs of one kind, without tests.
  */
 static void run_partition(struct fixed_run *fr)
 {

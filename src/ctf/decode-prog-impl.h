@@ -276,6 +276,16 @@ ctf_prog_run_fixed(struct ctf_decode_prog *p, struct ctf_decode_ctx *c, int *opt
 }
 
 /*
+ * Option o of a fixed tagged program hp (an event header) and the fixed
+ * flat program bp (an event body) that follows it, as one fixed run from
+ * the header's aligned start into both programs' values, in *out (whose
+ * fields the caller frees): one run per event instead of two. False when
+ * bp's start is not known in advance from hp's alignment, or memory runs out.
+ */
+bool ctf_prog_fuse_run(const struct ctf_decode_prog *hp, unsigned int o,
+		       const struct ctf_decode_prog *bp, struct fixed_run *out);
+
+/*
  * The leaves of a fixed flat program (run's fields: every value its
  * decoding writes) saved after an event, and loaded into a clone of its
  * value tree (ctf_decode_prog_clone_tree()): the event's values, away

@@ -537,6 +537,36 @@ static bool fixed_offset(uint32_t start_mask, uint32_t mask, uint64_t bits, uint
 	return true;
 }
 
+bool ctf_prog_fuse_run(const struct ctf_decode_prog *hp, unsigned int o,
+		       const struct ctf_decode_prog *bp, struct fixed_run *out)
+{
+	const struct fixed_run *hr, *br = &bp->run;
+	uint32_t boff, n;
+
+	memset(out, 0, sizeof(*out));
+	if (!hp->fixed || !hp->tagged || !bp->fixed || !bp->flat)
+		return false;
+	hr = &hp->tagged_options[o].run;
+	if (!fixed_offset(hp->fixed_align_mask, bp->fixed_align_mask, hr->bits, &boff) ||
+	    (uint64_t)boff + br->bits > (1u << 30))
+		return false;
+	n = hr->nfields + br->nfields;
+	out->fields = malloc((n ? n : 1) * sizeof(*out->fields));
+	if (!out->fields)
+		return false;
+	for (uint32_t k = 0; k < hr->nfields; k++)
+		out->fields[k] = hr->fields[k];
+	for (uint32_t k = 0; k < br->nfields; k++) {
+		out->fields[hr->nfields + k] = br->fields[k];
+		out->fields[hr->nfields + k].off += boff;
+	}
+	out->nfields = n;
+	out->bits = boff + br->bits;
+	/* the header's clock values stay before the body's */
+	run_partition(out);
+	return true;
+}
+
 /* Finds whether the program has a fixed layout, and lays it out (see `fixed`). */
 static void fix_layout(struct ctf_decode_prog *p)
 {

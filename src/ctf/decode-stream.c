@@ -43,6 +43,17 @@ struct event_body {
 	struct ctf_value *stream_context, *context, *payload;
 };
 
+/* An event header's option and an event class's body, decoded as one fixed run. */
+struct fused_event {
+	struct fixed_run run;
+	struct event_body *body;
+	uint32_t option;		/* the header variant's */
+	struct ctf_value *option_value; /* its value */
+};
+
+/* The fused_event of a tag that cannot have one. */
+static struct fused_event not_fused;
+
 /* What the reader precomputes per stream class, to find event IDs fast. */
 struct ctf_stream_class_info {
 	const struct ctf_clock
@@ -62,6 +73,13 @@ struct ctf_stream_class_info {
 	 */
 	int fast_header;
 	const struct ctf_value **id_value;
+	/*
+	 * For a fixed tagged header whose tag is the event ID (LTTng's
+	 * compact events): per tag below BODY_CACHE_IDS, the header and the
+	 * body with a fixed layout as one run (fuse_event()); NULL: not tried
+	 * yet, &not_fused: cannot be. NULL array: none made yet.
+	 */
+	struct fused_event **fused;
 	struct event_body *bodies; /* by event ID, BODY_CACHE_IDS of them, allocated on use */
 };
 
@@ -226,6 +244,17 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 		for (i = 0; i < r->trace->stream_count; i++) {
 			free(r->info[i].v_option_id);
 			free(r->info[i].id_value);
+			if (r->info[i].fused) {
+				for (unsigned int k = 0; k < BODY_CACHE_IDS; k++) {
+					struct fused_event *fu = r->info[i].fused[k];
+
+					if (fu && fu != &not_fused) {
+						free(fu->run.fields);
+						free(fu);
+					}
+				}
+				free(r->info[i].fused);
+			}
 			ctf_decode_prog_free(r->info[i].header_prog);
 			if (r->info[i].bodies)
 				for (unsigned int k = 0; k < BODY_CACHE_IDS; k++)
@@ -654,6 +683,35 @@ static int read_event(struct ctf_stream_reader *r)
 }
 
 /*
+ * Tries to make the fused event of tag `tag` (option o of the fixed tagged
+ * header, the body with a fixed layout): not_fused when it cannot be.
+ */
+static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *info, uint32_t o,
+						 uint64_t tag, struct event_body *body)
+{
+	const struct ctf_decode_prog *hp = info->header_prog;
+	struct fused_event *fu;
+
+	if (!info->fused) {
+		info->fused = calloc(BODY_CACHE_IDS, sizeof(*info->fused));
+		if (!info->fused)
+			return;
+	}
+	fu = calloc(1, sizeof(*fu));
+	if (!fu || !ctf_prog_fuse_run(hp, o, body->fixed_prog, &fu->run)) {
+		if (fu)
+			free(fu->run.fields);
+		free(fu);
+		info->fused[tag] = &not_fused;
+		return;
+	}
+	fu->body = body;
+	fu->option = o;
+	fu->option_value = hp->tagged_options[o].value;
+	info->fused[tag] = fu;
+}
+
+/*
  * The common event, straight: a tagged or flat header program, the ID from
  * it, a flat body program already built, far enough from the content's end
  * for the programs' wide loads. 0 when the event is not one of those (or
@@ -675,6 +733,31 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	int option = 0;
 
 	c->roots[CTF_SCOPE_EVENT_HEADER] = info->header_root;
+	if (info->fused) {
+		/* the tag, then header and body as one run when they were fused */
+		const uint64_t limit = c->limit, pos = (start + hp->fixed_align_mask) &
+						       ~(uint64_t)hp->fixed_align_mask;
+
+		if (pos <= limit && limit - pos >= (uint64_t)hp->fixed_bits + 64) {
+			const struct fixed_field *tf = &hp->run.fields[0];
+			const struct fused_event *fu;
+			uint64_t at = pos + tf->off, w, tag, clock = start_clock;
+
+			memcpy(&w, c->buf + at / 8, sizeof(w));
+			tag = (w >> (at % 8)) & tf->mask;
+			if (tag < BODY_CACHE_IDS && (fu = info->fused[tag]) && fu != &not_fused &&
+			    limit - pos >= (uint64_t)fu->run.bits + 64) {
+				fixed_run_decode(&fu->run, c->buf, pos, &clock);
+				hp->tag_value->u.u = tag;
+				hp->variant_value->u.variant.option = fu->option;
+				hp->variant_value->u.variant.value = fu->option_value;
+				c->pos = pos + fu->run.bits;
+				c->clock = clock;
+				body = fu->body;
+				goto decoded;
+			}
+		}
+	}
 	if (hp->fixed) {
 		if (ctf_prog_run_fixed(hp, c, &option))
 			return 0;
@@ -696,6 +779,11 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	}
 	if (c->pos == start)
 		goto give_up;
+	/* a compact event: header and body as one run from the next one on */
+	if (idv == hp->tag_value && hp->fixed && body->fixed_prog && !r->no_fused_events &&
+	    (!info->fused || !info->fused[id]))
+		fuse_event(info, (uint32_t)option, id, body);
+decoded:
 	r->body_prog = body->fixed_prog;
 	e->cls = body->cls;
 	e->bit_offset = start;

@@ -107,6 +107,12 @@ struct ctf_stream_reader {
 	 * (decode-prog-impl.h), for copies that skip the tree. NULL otherwise.
 	 */
 	const struct ctf_decode_prog *body_prog;
+	/*
+	 * Set before the first ctf_stream_next(): header and body are always
+	 * decoded as two programs, never fused into one run (decode-stream.c,
+	 * fuse_event()). The reference the tests check fused events against.
+	 */
+	bool no_fused_events;
 
 	/* Private: */
 	const uint8_t *map;

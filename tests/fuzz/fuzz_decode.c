@@ -4,12 +4,15 @@
  * the input is a stream file of a fixed trace (the metadata below, which
  * exercises packet headers and contexts, LTTng's compact/extended event
  * header with a 27-bit clock, bit-packed and big-endian integers, floats,
- * strings, text and nested sequences, variants, empty structs); every
- * packet and event of it is decoded as `trax view` would. Each event's
- * values are also copied as `trax view`'s reading thread copies them
- * (value-copy.h): the copy must have the same contents as the event, and
- * keep them once the next event is decoded (nothing in it may point into
- * the decoder's reused memory).
+ * strings, text and nested sequences, variants, empty structs, and a
+ * stream class whose events have fixed layouts); every packet and event of
+ * it is decoded as `trax view` would. Each event's values are also copied
+ * as `trax view`'s reading thread copies them (value-copy.h): the copy must
+ * have the same contents as the event, and keep them once the next event is
+ * decoded (nothing in it may point into the decoder's reused memory). The
+ * stream is also read by a second reader that never fuses an event's
+ * header and body into one run (no_fused_events): both must find the same
+ * packets, events, values and errors.
  *
  * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c src/ctf/packet-index.c src/ctf/decode-*.c src/ctf/value-copy.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
@@ -26,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -61,6 +65,26 @@ static const char metadata[] =
     "		integer { size = 13; align = 8; signed = false; byte_order = be; } u13; };\n"
     "};\n"
     "stream { id = 1; event.header := struct { uint16_t id; }; };\n"
+    "stream { id = 2;\n"
+    "	packet.context := struct { ts64 timestamp_begin; uint64_t content_size;\n"
+    "		uint64_t packet_size; };\n"
+    "	event.header := struct {\n"
+    "		enum : integer { size = 5; align = 1; signed = false; }\n"
+    "			{ compact = 0 ... 30, extended = 31 } id;\n"
+    "		variant <id> { struct { ts27 timestamp; } compact;\n"
+    "			struct { uint32_t id; ts64 timestamp; } extended; } v;\n"
+    "	} align(8);\n"
+    "};\n"
+    "event { name = fixed; id = 0; stream_id = 2; fields := struct { uint8_t a;\n"
+    "	integer { size = 32; align = 8; signed = true; } b; uint64_t c;\n"
+    "	integer { size = 16; align = 8; signed = false; map = clock.c.value; } t16;\n"
+    "	floating_point { exp_dig = 8; mant_dig = 24; align = 8; } f; }; };\n"
+    "event { name = packed; id = 1; stream_id = 2; fields := struct {\n"
+    "	integer { size = 3; align = 1; signed = true; } s3;\n"
+    "	integer { size = 13; align = 1; signed = false; } u13;\n"
+    "	integer { size = 64; align = 8; signed = true; } big; }; };\n"
+    "event { name = withctx; id = 2; stream_id = 2; context := struct { uint16_t k; };\n"
+    "	fields := struct { uint8_t v; }; };\n"
     "event { name = ints; id = 0; stream_id = 0; fields := struct { uint8_t a;\n"
     "	integer { size = 64; align = 8; signed = true; } b;\n"
     "	floating_point { exp_dig = 8; mant_dig = 24; align = 32; } f;\n"
@@ -124,6 +148,39 @@ list:
 #undef MIX
 }
 
+/* The reader r2 (no fused events) read what r read: status, event, values, error. */
+static void check_same(const struct ctf_stream_reader *r, int st,
+		       const struct ctf_stream_reader *r2, int st2)
+{
+	const char *what = NULL;
+
+	if (st != st2)
+		what = "status";
+	else if (st < 0 && strcmp(r->error, r2->error))
+		what = "error";
+	else if (st == CTF_STREAM_EVENT) {
+		const struct ctf_event *e = &r->event, *e2 = &r2->event;
+		const struct ctf_value *v[4] = {e->header, e->stream_context, e->context,
+						e->payload},
+				       *v2[4] = {e2->header, e2->stream_context, e2->context,
+						 e2->payload};
+
+		if (e->cls != e2->cls || e->bit_offset != e2->bit_offset ||
+		    e->has_clock != e2->has_clock || e->clock_value != e2->clock_value)
+			what = "event";
+		for (int k = 0; k < 4 && !what; k++)
+			if (fingerprint(v[k], 1) != fingerprint(v2[k], 1))
+				what = "values";
+	}
+	if (what) {
+		fprintf(stderr,
+			"fuzz_decode: with and without fused events, the %s differs "
+			"(status %d and %d)\n",
+			what, st, st2);
+		abort();
+	}
+}
+
 /* The copies hold what the event held when they were made. */
 static void check_copies(const struct ctf_value *const copy[4], const uint64_t print[4])
 {
@@ -137,7 +194,7 @@ static void check_copies(const struct ctf_value *const copy[4], const uint64_t p
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ctf_stream_reader *r;
+	struct ctf_stream_reader *r, *r2;
 	char path[64], err[512];
 	uint64_t sum = 0;
 	int fd, st;
@@ -163,14 +220,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	r = ctf_stream_open(trace, path, err, sizeof(err));
-	if (r) {
+	r2 = r ? ctf_stream_open(trace, path, err, sizeof(err)) : NULL;
+	if (r2)
+		r2->no_fused_events = true;
+	if (r && r2) {
 		struct ctf_value_arena arena = {0};
 		const struct ctf_value *copy[4];
 		uint64_t print[4];
 		bool have_copy = false;
 
-		while ((st = ctf_stream_next(r)) > 0) {
+		for (;;) {
 			int64_t ns;
+
+			st = ctf_stream_next(r);
+			check_same(r, st, r2, ctf_stream_next(r2));
+			if (st <= 0)
+				break;
 
 			if (have_copy) /* the previous event's copy, after this decoding */
 				check_copies(copy, print);
@@ -199,8 +264,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (have_copy)
 			check_copies(copy, print);
 		ctf_value_arena_free(&arena);
-		ctf_stream_close(r);
 	}
+	ctf_stream_close(r);
+	ctf_stream_close(r2);
 	close(fd);
 	return (int)(sum & 0); /* keeps sum alive */
 }

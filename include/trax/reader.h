@@ -157,7 +157,10 @@ const char *trax_event_name(const struct trax_event *ev);
 uint64_t trax_event_id(const struct trax_event *ev);
 /* 1 when the event has a time (its stream class has a clock), else 0. */
 int trax_event_has_timestamp(const struct trax_event *ev);
-/* Nanoseconds from the clock's origin (the Unix epoch for LTTng), 0 without a time. */
+/*
+ * Nanoseconds from the clock's origin (the Unix epoch for LTTng), 0 without a time:
+ * the stream's clock once the event's header is read, as Babeltrace 2 takes it.
+ */
 int64_t trax_event_timestamp_ns(const struct trax_event *ev);
 /* The raw clock value (cycles) in *cycles: 0, or -1 without a time. */
 int trax_event_clock_cycles(const struct trax_event *ev, uint64_t *cycles);

@@ -280,7 +280,9 @@ ctf_prog_run_fixed(struct ctf_decode_prog *p, struct ctf_decode_ctx *c, int *opt
  * flat program bp (an event body) that follows it, as one fixed run from
  * the header's aligned start into both programs' values, in *out (whose
  * fields the caller frees): one run per event instead of two. False when
- * bp's start is not known in advance from hp's alignment, or memory runs out.
+ * bp's start is not known in advance from hp's alignment, when bp has
+ * fields mapped to the clock (the event's time is the clock after the
+ * header alone), or when memory runs out.
  */
 bool ctf_prog_fuse_run(const struct ctf_decode_prog *hp, unsigned int o,
 		       const struct ctf_decode_prog *bp, struct fixed_run *out);

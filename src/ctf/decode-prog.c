@@ -547,7 +547,9 @@ bool ctf_prog_fuse_run(const struct ctf_decode_prog *hp, unsigned int o,
 	if (!hp->fixed || !hp->tagged || !bp->fixed || !bp->flat)
 		return false;
 	hr = &hp->tagged_options[o].run;
-	if (!fixed_offset(hp->fixed_align_mask, bp->fixed_align_mask, hr->bits, &boff) ||
+	/* the event's time is the clock after its header: the body must not move it */
+	if (br->nclocks ||
+	    !fixed_offset(hp->fixed_align_mask, bp->fixed_align_mask, hr->bits, &boff) ||
 	    (uint64_t)boff + br->bits > (1u << 30))
 		return false;
 	n = hr->nfields + br->nfields;

@@ -614,7 +614,7 @@ static int read_event(struct ctf_stream_reader *r)
 	struct ctf_event *e = &r->event;
 	const struct ctf_stream_class *sc = r->packet.stream_class;
 	struct ctf_stream_class_info *info = r->cur_info;
-	uint64_t start = c->pos, id = 0;
+	uint64_t start = c->pos, id = 0, header_clock;
 	struct event_body *body = NULL;
 	struct ctf_value *v;
 	int st;
@@ -642,6 +642,7 @@ static int read_event(struct ctf_stream_reader *r)
 		else
 			e->header = v;
 	}
+	header_clock = c->clock; /* the event's time (decode-stream.h, clock_value) */
 	if (!e->header || !event_id(info, e->header, &id)) {
 		if (sc->event_count != 1)
 			return fail_at(r, start, "event without an id among %u event classes",
@@ -678,7 +679,7 @@ static int read_event(struct ctf_stream_reader *r)
 		return fail_at(r, start, "event \"%s\" takes no bits: the packet cannot be read",
 			       e->cls->name ? e->cls->name : "?");
 	e->has_clock = r->packet.clock != NULL;
-	e->clock_value = c->clock;
+	e->clock_value = header_clock;
 	return CTF_STREAM_EVENT;
 }
 
@@ -728,7 +729,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	const uint64_t start = c->pos, start_clock = c->clock;
 	const struct ctf_value *idv;
 	struct event_body *body;
-	uint64_t id;
+	uint64_t id, header_clock;
 
 	int option = 0;
 
@@ -752,7 +753,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 				hp->variant_value->u.variant.option = fu->option;
 				hp->variant_value->u.variant.value = fu->option_value;
 				c->pos = pos + fu->run.bits;
-				c->clock = clock;
+				c->clock = header_clock = clock; /* (the body maps nothing to it) */
 				body = fu->body;
 				goto decoded;
 			}
@@ -767,6 +768,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	} else if (ctf_prog_run_flat(hp, c)) {
 		return 0;
 	}
+	header_clock = c->clock;
 	idv = info->id_value[option];
 	if (!idv || (id = idv->u.u) >= BODY_CACHE_IDS || !info->bodies)
 		goto give_up;
@@ -792,7 +794,7 @@ decoded:
 	e->context = body->context;
 	e->payload = body->payload;
 	e->has_clock = r->packet.clock != NULL;
-	e->clock_value = c->clock;
+	e->clock_value = header_clock;
 	return CTF_STREAM_EVENT;
 give_up:
 	c->pos = start;

@@ -69,9 +69,11 @@ struct ctf_packet {
 struct ctf_event {
 	const struct ctf_event_class *cls;
 	/*
-	 * The stream's clock value (cycles) when the event was read: after
-	 * its header, contexts and payload updated it. Meaningful when
-	 * has_clock (the stream class has a clock, r->packet.clock).
+	 * The event's time: the stream's clock value (cycles) once its header
+	 * is read, as Babeltrace 2 takes it. Fields of its contexts and payload
+	 * mapped to the clock update the clock for the events after it, not
+	 * this one's time. Meaningful when has_clock (the stream class has a
+	 * clock, r->packet.clock).
 	 */
 	bool has_clock;
 	uint64_t clock_value;

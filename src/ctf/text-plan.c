@@ -105,6 +105,35 @@ static bool is_text(const struct ctf_type *t)
 	       (t->kind == CTF_TYPE_SEQUENCE && ctf_type_is_text_element(t->u.sequence.element));
 }
 
+/*
+ * Whether values of type t are left out of the text, as Babeltrace 2 leaves
+ * them out of its trace IR: integers and enums mapped to a clock (their
+ * values only move the clock), structs whose members all are (not empty
+ * ones), arrays and sequences of such elements. (Babeltrace keeps one that
+ * a sequence's length or a variant's tag names; trax does not, yet:
+ * docs/text-format.md.)
+ */
+static bool is_clock_only(const struct ctf_type *t)
+{
+	switch (t->kind) {
+	case CTF_TYPE_INTEGER:
+		return t->u.integer.clock != NULL;
+	case CTF_TYPE_ENUM:
+		return t->u.enumeration.container.clock != NULL;
+	case CTF_TYPE_STRUCT:
+		for (unsigned int i = 0; i < t->u.structure.field_count; i++)
+			if (!is_clock_only(t->u.structure.fields[i].type))
+				return false;
+		return t->u.structure.field_count > 0;
+	case CTF_TYPE_ARRAY:
+		return is_clock_only(t->u.array.element);
+	case CTF_TYPE_SEQUENCE:
+		return is_clock_only(t->u.sequence.element);
+	default:
+		return false;
+	}
+}
+
 static bool is_special_packet_field(const struct ctf_field *f)
 {
 	const char *n = f->name;
@@ -116,13 +145,24 @@ static bool is_special_packet_field(const struct ctf_field *f)
 	       !strcmp(n, "events_discarded") || !strcmp(n, "packet_seq_num");
 }
 
-/* Does a packet context print anything (a member that is not consumed)? */
-static bool packet_context_printable(const struct ctf_type *t)
+/* A struct member the text leaves out. */
+static bool is_hidden_member(const struct ctf_field *f, bool packet_context)
+{
+	return (packet_context && is_special_packet_field(f)) || is_clock_only(f->type);
+}
+
+/*
+ * Does a scope print anything? Not a packet context whose members are all
+ * consumed, nor a scope of clock values only.
+ */
+static bool scope_printable(bool packet_context, const struct ctf_type *t)
 {
 	const struct ctf_struct_type *st = &t->u.structure;
 
+	if (!packet_context)
+		return !is_clock_only(t);
 	for (unsigned int i = 0; i < st->field_count; i++)
-		if (!is_special_packet_field(&st->fields[i]))
+		if (!is_hidden_member(&st->fields[i], true))
 			return true;
 	return false;
 }
@@ -137,7 +177,7 @@ static void put_struct(struct ctf_text_buf *b, const struct ctf_value *v, bool n
 	for (uint64_t i = 0; i < v->u.list.count; i++) {
 		const struct ctf_field *f = &st->fields[i];
 
-		if (packet_context && is_special_packet_field(f))
+		if (is_hidden_member(f, packet_context))
 			continue;
 		if (printed++)
 			PUTL(b, ", ");
@@ -567,7 +607,7 @@ static void compile_struct(struct plan_builder *pb, const struct ctf_type *t, un
 		const struct ctf_field *f = &st->fields[i];
 		const struct ctf_type *ft = f->type;
 
-		if (scope == SCOPE_PACKET_CONTEXT && is_special_packet_field(f))
+		if (is_hidden_member(f, scope == SCOPE_PACKET_CONTEXT))
 			continue;
 		if (printed++)
 			TB_PUTL(&pb->text, ", ");
@@ -634,8 +674,8 @@ static struct ctf_text_plan *compile_plan(const struct ctf_text_options *o,
 		pl->scope_type[k] = v ? v->type : NULL;
 		if (!v)
 			continue;
-		/* the packet context is left out when only consumed members remain */
-		if (k == SCOPE_PACKET_CONTEXT && !packet_context_printable(v->type))
+		/* left out when nothing is printed of it */
+		if (!scope_printable(k == SCOPE_PACKET_CONTEXT, v->type))
 			continue;
 		if (started)
 			TB_PUTL(&pb.text, ", ");
@@ -786,7 +826,7 @@ static void print_scopes_general(struct ctf_text_buf *b, const struct ctf_text_o
 	for (unsigned int k = 0; k < SCOPES; k++) {
 		const struct ctf_value *v = scopes[k];
 
-		if (!v || (k == SCOPE_PACKET_CONTEXT && !packet_context_printable(v->type)))
+		if (!v || !scope_printable(k == SCOPE_PACKET_CONTEXT, v->type))
 			continue;
 		if (started)
 			PUTL(b, ", ");

@@ -73,6 +73,12 @@ for o in "default|" "clock-seconds|--clock-seconds"; do
 	run "hm-discard-odd.${o%%|*}" UTC hm-discard-odd ${o#*|}
 done
 
+# Fields mapped to the clock outside the event header (make-clock-fields.py).
+for o in "default|" "clock-cycles|--clock-cycles" "names-all|--names=all" "fields-all|--fields=all" "no-delta|--no-delta"; do
+	# shellcheck disable=SC2086
+	run "hm-clock-fields.${o%%|*}" UTC hm-clock-fields ${o#*|}
+done
+
 # A second time zone (west of UTC: the date changes before midnight UTC).
 for t in hm-types hm-clock-mhz trax-fields; do
 	for o in "default|" "clock-date|--clock-date" "clock-gmt|--clock-gmt" "clock-seconds|--clock-seconds" "clock-date.clock-gmt|--clock-date --clock-gmt"; do

@@ -530,6 +530,7 @@ int ctf_ss_open(struct ctf_stream_set *ss, bool skip, int64_t min_ns)
 
 	ctf_merge_init(&ss->heap, cmp_stream);
 	ss->heap_ready = true;
+	ss->last_event_ns = INT64_MIN;
 	for (size_t i = 0; i < ss->nstreams; i++) {
 		int st = stream_advance(ss, &ss->streams[i], skip, min_ns, 0);
 
@@ -540,6 +541,37 @@ int ctf_ss_open(struct ctf_stream_set *ss, bool skip, int64_t min_ns)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Stream s's event comes before the last one returned: its stream went back
+ * in time. Babeltrace stops there with an error (its muxer); so does trax,
+ * naming the event.
+ */
+static __attribute__((noinline)) int out_of_order(struct ctf_stream_set *ss,
+						  const struct ctf_ss_stream *s)
+{
+	const struct ctf_stream_reader *r = s->item_file->sr;
+
+	set_error(ss,
+		  "%s: packet at byte %llu: bit %llu: event \"%s\" at %lld ns comes before the "
+		  "event before it (%lld ns): the events are not in time order",
+		  r->path, (unsigned long long)r->packet.offset,
+		  (unsigned long long)r->event.bit_offset,
+		  r->event.cls && r->event.cls->name ? r->event.cls->name : "?",
+		  (long long)s->event_ns, (long long)ss->last_event_ns);
+	return -1;
+}
+
+/* The time order of the event s holds (with a time): 0, or -1 (out_of_order()). */
+static inline int check_order(struct ctf_stream_set *ss, const struct ctf_ss_stream *s)
+{
+	if (s->kind != CTF_SS_EVENT || !s->item_file->sr->event.has_clock)
+		return 0;
+	if (__builtin_expect(s->event_ns < ss->last_event_ns, 0))
+		return out_of_order(ss, s);
+	ss->last_event_ns = s->event_ns;
 	return 0;
 }
 
@@ -586,11 +618,18 @@ int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 				a->discard = NULL;
 				a->item_file = f;
 				a->key = a->last_key = a->event_ns;
-				if (!stays_first(&ss->heap))
-					ctf_merge_top_changed(&ss->heap);
+				if (__builtin_expect(stays_first(&ss->heap), 1)) {
+					/* a's event, which has a time */
+					*s = a;
+					if (__builtin_expect(a->event_ns < ss->last_event_ns, 0))
+						return out_of_order(ss, a);
+					ss->last_event_ns = a->event_ns;
+					return 1;
+				}
+				ctf_merge_top_changed(&ss->heap);
 				*s = ctf_merge_top(&ss->heap);
 				ss->advance = *s;
-				return 1;
+				return check_order(ss, *s) ? -1 : 1;
 			}
 		}
 		st = stream_advance(ss, a, false, 0, st);
@@ -607,5 +646,5 @@ int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 	if (!*s)
 		return 0;
 	ss->advance = *s;
-	return 1;
+	return check_order(ss, *s) ? -1 : 1;
 }

@@ -113,7 +113,12 @@ struct ctf_stream_set {
 	struct ctf_merge_heap heap;
 	bool heap_ready;
 	struct ctf_ss_stream *advance; /* the stream whose item was returned last */
-	char error[1200];	       /* the last error, one line */
+	/*
+	 * The time of the last event returned (INT64_MIN before the first):
+	 * an event before it is an error, as in Babeltrace 2's muxer.
+	 */
+	int64_t last_event_ns;
+	char error[1200]; /* the last error, one line */
 };
 
 /* Finds the traces under paths, loads their metadata and ranks them: 0, or -1 (error). */

@@ -3,7 +3,9 @@
 file): LTTng's compact event header over a 27-bit clock, and integers mapped
 to the clock in an event context and in payloads (plain, in a nested struct,
 in an array), which Babeltrace 2 leaves out of its text while they move the
-clock for the events after them. Deterministic; run from anywhere:
+clock for the events after them. Also hm-time-back/ (the same metadata):
+four events whose third goes back in time, where Babeltrace 2 stops with an
+error after the first two. Deterministic; run from anywhere:
 python3 tests/reader/golden/make-clock-fields.py"""
 import os
 import struct
@@ -119,3 +121,24 @@ p1, t = packet(0x12345678, 3)
 p2, t = packet(t + 5000, 3)
 with open(os.path.join(OUT, "stream_0"), "wb") as f:
     f.write(p1 + p2)
+
+
+# hm-time-back: extended headers (64-bit times), the third before the second.
+BACK = os.path.join(HERE, "hm-time-back")
+os.makedirs(BACK, exist_ok=True)
+with open(os.path.join(BACK, "metadata"), "w") as f:
+    f.write(METADATA)
+b = Bits()
+begin = 1000000
+for ts in (begin + 10, begin + 20, begin + 5, begin + 30):
+    b.align(8)
+    b.put(31, 5)
+    b.align(8)
+    b.put(3, 32)  # event "plain"
+    b.put(ts, 64)
+    b.put(7, 16)
+hdr = struct.pack("<I", 0xC1FC1FC1) + UUID + struct.pack("<I", 0)
+content_bits = (len(hdr) + 28) * 8 + b.n
+size = (content_bits + 7) // 8
+with open(os.path.join(BACK, "stream_0"), "wb") as f:
+    f.write(hdr + struct.pack("<QQQI", begin, content_bits, size * 8, 0) + b.data())

@@ -78,6 +78,8 @@ for o in "default|" "clock-cycles|--clock-cycles" "names-all|--names=all" "field
 	# shellcheck disable=SC2086
 	run "hm-clock-fields.${o%%|*}" UTC hm-clock-fields ${o#*|}
 done
+# A stream going back in time: the events before it, then a fatal error.
+run "hm-time-back.default" UTC hm-time-back
 
 # A second time zone (west of UTC: the date changes before midnight UTC).
 for t in hm-types hm-clock-mhz trax-fields; do

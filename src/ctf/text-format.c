@@ -280,7 +280,16 @@ write_time_part(struct ctf_text_printer *p, char *d, const struct ctf_event *ev,
 			uint64_t delta = (uint64_t)ns - p->last_ns;
 
 			*d++ = '+';
-			if (delta < (uint64_t)NS_PER_S) {
+			if (delta < 10000) {
+				/* events microseconds apart (most of a busy trace): 4 digits */
+				unsigned int hi = (unsigned int)delta / 100,
+					     lo = (unsigned int)delta % 100;
+
+				memcpy(d, "0.00000", 7);
+				memcpy(d + 7, ctf_text_digits2 + 2 * hi, 2);
+				memcpy(d + 9, ctf_text_digits2 + 2 * lo, 2);
+				d += 11;
+			} else if (delta < (uint64_t)NS_PER_S) {
 				*d++ = '0';
 				*d++ = '.';
 				d = ctf_text_write_nanos(d, (uint32_t)delta);

@@ -258,20 +258,17 @@ TEXT_BYTES=$(wc -c <"$TMP/bt2-text-$BT2_REPS.stdout")
 
 wall() { awk '{ print $1 }' "$TMP/$1.m"; }
 rss() { awk '{ print $2 }' "$TMP/$1.m"; }
-medk() { # medk KIND FIELD(1|2): trax's median
-	local r vals=()
-	for r in $(seq "$REPS"); do vals+=("$(awk -v f="$2" '{ print $f }' "$TMP/trax-$1-$r.m")"); done
-	median "${vals[@]}"
+runs() { # runs TOOL: how many runs of each kind TOOL made
+	if [ "$1" = trax ]; then echo "$REPS"; else echo "$BT2_REPS"; fi
 }
-medb() { # medb KIND: Babeltrace's median wall time
+med() { # med TOOL KIND: the median wall time of TOOL's runs of KIND
 	local r vals=()
-	for r in $(seq "$BT2_REPS"); do vals+=("$(wall "bt2-$1-$r")"); done
+	for r in $(seq "$(runs "$1")"); do vals+=("$(wall "$1-$2-$r")"); done
 	median "${vals[@]}"
 }
 maxrss() { # maxrss TOOL KIND
-	local r m=0 v n=$REPS
-	[ "$1" = trax ] || n=$BT2_REPS
-	for r in $(seq "$n"); do
+	local r m=0 v
+	for r in $(seq "$(runs "$1")"); do
 		v=$(rss "$1-$2-$r")
 		[ "$v" -gt "$m" ] && m=$v
 	done
@@ -279,22 +276,23 @@ maxrss() { # maxrss TOOL KIND
 }
 
 EV=$COUNT
-T_TEXT=$(medk text 1)
-T_COUNT=$(medk count 1)
-B_TEXT=$(medb text)
-B_COUNT=$(medb count)
-EPS_T_TEXT=$(calc "$EV / ($T_TEXT / 1e9)")
-EPS_T_COUNT=$(calc "$EV / ($T_COUNT / 1e9)")
-EPS_B_TEXT=$(calc "$EV / ($B_TEXT / 1e9)")
-EPS_B_COUNT=$(calc "$EV / ($B_COUNT / 1e9)")
+eps() { calc "$EV / ($1 / 1e9)"; } # events/s of a run of $1 ns
+T_TEXT=$(med trax text)
+T_COUNT=$(med trax count)
+T_NULL=$(med trax null)
+T_NULL1=$(med trax null1)
+B_TEXT=$(med bt2 text)
+B_COUNT=$(med bt2 count)
+B_NULL=$(med bt2 null)
+EPS_T_TEXT=$(eps "$T_TEXT")
+EPS_T_COUNT=$(eps "$T_COUNT")
+EPS_T_NULL=$(eps "$T_NULL")
+EPS_T_NULL1=$(eps "$T_NULL1")
+EPS_B_TEXT=$(eps "$B_TEXT")
+EPS_B_COUNT=$(eps "$B_COUNT")
+EPS_B_NULL=$(eps "$B_NULL")
 R_TEXT=$(calc "$EPS_T_TEXT / $EPS_B_TEXT")
 R_COUNT=$(calc "$EPS_T_COUNT / $EPS_B_COUNT")
-T_NULL=$(medk null 1)
-T_NULL1=$(medk null1 1)
-B_NULL=$(medb null)
-EPS_T_NULL=$(calc "$EV / ($T_NULL / 1e9)")
-EPS_T_NULL1=$(calc "$EV / ($T_NULL1 / 1e9)")
-EPS_B_NULL=$(calc "$EV / ($B_NULL / 1e9)")
 R_NULL=$(calc "$EPS_T_NULL / $EPS_B_NULL")
 R_NULL1=$(calc "$EPS_T_NULL1 / $EPS_B_NULL")
 RSS_T_TEXT=$(maxrss trax text)

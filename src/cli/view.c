@@ -120,6 +120,25 @@ static void print_item(void *ctx, const struct view_item *it)
 	}
 }
 
+/* ctf_ss_each()'s visitor for --count: the loop it measures, nothing else. */
+static int count_item(void *ctx, struct ctf_ss_stream *s)
+{
+	struct view_printer *vp = ctx;
+
+	vp->count += s->kind == CTF_SS_EVENT;
+	return 0;
+}
+
+/* ctf_ss_each()'s visitor for the output on one thread. */
+static int visit_item(void *ctx, struct ctf_ss_stream *s)
+{
+	struct view_item item;
+
+	view_item_of(&item, s);
+	print_item(ctx, &item);
+	return 0;
+}
+
 /* Whether the text output runs on two threads (TRAX_VIEW_THREADS=1: one). */
 static bool use_pipeline(enum view_mode mode)
 {
@@ -131,8 +150,6 @@ static bool use_pipeline(enum view_mode mode)
 static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, enum view_mode mode)
 {
 	struct view_printer vp = {.mode = mode};
-	struct ctf_ss_stream *s;
-	struct view_item item;
 	int st;
 
 	vp.info = calloc(ss->ntraces ? ss->ntraces : 1, sizeof(*vp.info));
@@ -148,14 +165,7 @@ static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, en
 	if (use_pipeline(mode)) {
 		st = view_pipeline_run(ss, print_item, &vp);
 	} else {
-		while ((st = ctf_ss_next(ss, &s)) > 0) {
-			if (mode == MODE_COUNT && s->kind == CTF_SS_EVENT) {
-				vp.count++; /* (the loop --count measures: nothing else) */
-				continue;
-			}
-			view_item_of(&item, s);
-			print_item(&vp, &item);
-		}
+		st = ctf_ss_each(ss, mode == MODE_COUNT ? count_item : visit_item, &vp);
 	}
 	if (mode == MODE_COUNT && !st) {
 		char line[32];

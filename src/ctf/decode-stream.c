@@ -46,13 +46,20 @@ struct event_body {
 /* An event header's option and an event class's body, decoded as one fixed run. */
 struct fused_event {
 	struct fixed_run run;
+	/*
+	 * Bits it needs before the content's end, from its aligned start:
+	 * run.bits and the 64 bits of slack of the wide loads. UINT64_MAX
+	 * in the two markers below, so that one comparison rules them out.
+	 */
+	uint64_t need;
 	struct event_body *body;
 	uint32_t option;		/* the header variant's */
 	struct ctf_value *option_value; /* its value */
 };
 
-/* The fused_event of a tag that cannot have one. */
-static struct fused_event not_fused;
+/* The fused_event of a tag that cannot have one, and of one not tried yet. */
+static struct fused_event not_fused = {.need = UINT64_MAX};
+static struct fused_event not_tried = {.need = UINT64_MAX};
 
 /* What the reader precomputes per stream class, to find event IDs fast. */
 struct ctf_stream_class_info {
@@ -76,8 +83,8 @@ struct ctf_stream_class_info {
 	/*
 	 * For a fixed tagged header whose tag is the event ID (LTTng's
 	 * compact events): per tag below BODY_CACHE_IDS, the header and the
-	 * body with a fixed layout as one run (fuse_event()); NULL: not tried
-	 * yet, &not_fused: cannot be. NULL array: none made yet.
+	 * body with a fixed layout as one run (fuse_event()); &not_tried: not
+	 * tried yet, &not_fused: cannot be. NULL array: none made yet.
 	 */
 	struct fused_event **fused;
 	struct event_body *bodies; /* by event ID, BODY_CACHE_IDS of them, allocated on use */
@@ -248,7 +255,7 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 				for (unsigned int k = 0; k < BODY_CACHE_IDS; k++) {
 					struct fused_event *fu = r->info[i].fused[k];
 
-					if (fu && fu != &not_fused) {
+					if (fu != &not_fused && fu != &not_tried) {
 						free(fu->run.fields);
 						free(fu);
 					}
@@ -694,9 +701,11 @@ static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *i
 	struct fused_event *fu;
 
 	if (!info->fused) {
-		info->fused = calloc(BODY_CACHE_IDS, sizeof(*info->fused));
+		info->fused = malloc(BODY_CACHE_IDS * sizeof(*info->fused));
 		if (!info->fused)
 			return;
+		for (unsigned int k = 0; k < BODY_CACHE_IDS; k++)
+			info->fused[k] = &not_tried;
 	}
 	fu = calloc(1, sizeof(*fu));
 	if (!fu || !ctf_prog_fuse_run(hp, o, body->fixed_prog, &fu->run)) {
@@ -706,6 +715,7 @@ static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *i
 		info->fused[tag] = &not_fused;
 		return;
 	}
+	fu->need = (uint64_t)fu->run.bits + 64;
 	fu->body = body;
 	fu->option = o;
 	fu->option_value = hp->tagged_options[o].value;
@@ -746,8 +756,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 
 			memcpy(&w, c->buf + at / 8, sizeof(w));
 			tag = (w >> (at % 8)) & tf->mask;
-			if (tag < BODY_CACHE_IDS && (fu = info->fused[tag]) && fu != &not_fused &&
-			    limit - pos >= (uint64_t)fu->run.bits + 64) {
+			if (tag < BODY_CACHE_IDS && limit - pos >= (fu = info->fused[tag])->need) {
 				fixed_run_decode(&fu->run, c->buf, pos, &clock);
 				hp->tag_value->u.u = tag;
 				hp->variant_value->u.variant.option = fu->option;
@@ -783,7 +792,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 		goto give_up;
 	/* a compact event: header and body as one run from the next one on */
 	if (idv == hp->tag_value && hp->fixed && body->fixed_prog && !r->no_fused_events &&
-	    (!info->fused || !info->fused[id]))
+	    (!info->fused || info->fused[id] == &not_tried))
 		fuse_event(info, (uint32_t)option, id, body);
 decoded:
 	r->body_prog = body->fixed_prog;
@@ -800,6 +809,105 @@ give_up:
 	c->pos = start;
 	c->clock = start_clock;
 	return 0;
+}
+
+/*
+ * The fused events that follow, in a loop that keeps the reader's position
+ * and clock in registers and sets the event's presentation (class, scopes,
+ * the header's variant) only when the class changes: what
+ * read_event_fast() does for one fused event, without the calls and
+ * reloads around each one. Anything else ends the run before the event it
+ * cannot take, which ctf_stream_next() then reads from the same place.
+ */
+int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run)
+{
+	struct ctf_decode_ctx *c = &r->ctx;
+	struct ctf_stream_class_info *info = r->cur_info;
+
+	if (r->state != STATE_IN_PACKET || !info || !info->fused || !r->packet.clock)
+		return CTF_RUN_STOPPED;
+
+	struct ctf_decode_prog *hp = info->header_prog;
+	struct fused_event *const *const fused = info->fused;
+	const uint8_t *const buf = c->buf;
+	const int64_t limit = (int64_t)c->limit, need = (int64_t)hp->fixed_bits + 64;
+	const uint64_t amask = hp->fixed_align_mask;
+	const uint64_t toff = hp->run.fields[0].off, tmask = hp->run.fields[0].mask;
+	const int64_t base = run->base;
+	int (*const visit)(void *, struct ctf_ss_stream *) = run->visit;
+	void *const ctx = run->ctx;
+	struct ctf_ss_stream *const item = run->item;
+	int64_t *const ns_out = run->ns_out;
+	struct ctf_event *e = &r->event;
+	const struct fused_event *prev = NULL;
+	uint64_t pos = c->pos, clock = c->clock, lo, hi;
+	int ret = CTF_RUN_STOPPED;
+	bool took = false;
+
+	/*
+	 * An event is taken when its time, base + clock, is in [last_ns,
+	 * bound) and fits an int64_t: when its clock value is in [lo, hi),
+	 * computed once here. Its clock then becomes lo, the next event's
+	 * time being at least this one's.
+	 */
+	{
+		__int128 l = (__int128)run->last_ns - base, h = (__int128)run->bound - base;
+
+		if (h > (__int128)INT64_MAX - base + 1)
+			h = (__int128)INT64_MAX - base + 1;
+		if (h > (__int128)INT64_MAX + 1)
+			h = (__int128)INT64_MAX + 1;
+		lo = l < 0 ? 0 : (uint64_t)l;
+		hi = h < (__int128)lo ? lo : (uint64_t)h;
+	}
+	c->roots[CTF_SCOPE_EVENT_HEADER] = info->header_root;
+	for (;;) {
+		const uint64_t start = pos, at0 = (pos + amask) & ~amask, at = at0 + toff;
+		const struct fused_event *fu;
+		uint64_t w, tag, clk = clock;
+
+		if (limit - (int64_t)at0 < need)
+			break;
+		memcpy(&w, buf + at / 8, sizeof(w));
+		tag = (w >> (at % 8)) & tmask;
+		if (tag >= BODY_CACHE_IDS ||
+		    (uint64_t)(limit - (int64_t)at0) < (fu = fused[tag])->need)
+			break;
+		fixed_run_decode(&fu->run, buf, at0, &clk);
+		pos = at0 + fu->run.bits;
+		clock = clk; /* (the body maps nothing to it) */
+		if (fu != prev) {
+			hp->tag_value->u.u = tag;
+			hp->variant_value->u.variant.option = fu->option;
+			hp->variant_value->u.variant.value = fu->option_value;
+			r->body_prog = fu->body->fixed_prog;
+			e->cls = fu->body->cls;
+			e->header = info->header_root;
+			e->stream_context = fu->body->stream_context;
+			e->context = fu->body->context;
+			e->payload = fu->body->payload;
+			e->has_clock = true;
+			prev = fu;
+		}
+		e->bit_offset = start;
+		e->clock_value = clk;
+		if (__builtin_expect(clk - lo >= hi - lo, 0)) {
+			ret = CTF_RUN_EVENT;
+			break;
+		}
+		lo = clk;
+		took = true;
+		*ns_out = base + (int64_t)clk;
+		if (__builtin_expect((run->visit_status = visit(ctx, item)) != 0, 0)) {
+			ret = CTF_RUN_VISITOR;
+			break;
+		}
+	}
+	c->pos = pos;
+	c->clock = clock;
+	if (took)
+		run->last_ns = base + (int64_t)lo;
+	return ret;
 }
 
 void ctf_stream_skip_packet(struct ctf_stream_reader *r)

@@ -140,6 +140,46 @@ void ctf_stream_close(struct ctf_stream_reader *r);
 /* Reads the next packet beginning or event: an enum ctf_stream_status. */
 int ctf_stream_next(struct ctf_stream_reader *r);
 
+struct ctf_ss_stream;
+
+/* What ctf_stream_run() does with the events it reads, and where it stopped. */
+struct ctf_stream_run {
+	int64_t base;	 /* an event's time: base + its clock value (ns) */
+	int64_t bound;	 /* an event at or after it ends the run (CTF_RUN_EVENT) */
+	int64_t last_ns; /* in: the time of the event before; out: of the last one visited */
+	int64_t *ns_out; /* where each event's time is stored before it is visited */
+	/* called for each event taken (r->event set): 0 to go on */
+	int (*visit)(void *ctx, struct ctf_ss_stream *item);
+	void *ctx;
+	struct ctf_ss_stream *item;
+	int visit_status; /* visit's nonzero return, with CTF_RUN_VISITOR */
+};
+
+/* How ctf_stream_run() ended. */
+enum ctf_stream_run_status {
+	/* before an event it does not take: ctf_stream_next() reads it */
+	CTF_RUN_STOPPED = 0,
+	/*
+	 * After reading an event it did not visit (r->event holds it, as from
+	 * ctf_stream_next()): its time is at or after bound, before last_ns,
+	 * or not representable.
+	 */
+	CTF_RUN_EVENT = 1,
+	/* visit returned nonzero (visit_status) for the last event read */
+	CTF_RUN_VISITOR = 2,
+};
+
+/*
+ * Reads the events that follow in the current packet as long as they are
+ * LTTng compact events with a fixed layout already met (decode-stream.c,
+ * fused events) whose times are in [last_ns, bound), calling visit after
+ * each: the same events, values and positions as ctf_stream_next() would
+ * give, in a tighter loop. It takes nothing else (packets, other events,
+ * the packet's last bytes, errors): those end the run with CTF_RUN_STOPPED
+ * and ctf_stream_next() goes on from there. Only for packets with a clock.
+ */
+int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run);
+
 /*
  * Passes over the events left in the current packet without decoding them:
  * the next call reads the next packet. For seeking past packets that end

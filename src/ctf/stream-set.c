@@ -592,48 +592,74 @@ static inline bool stays_first(const struct ctf_merge_heap *h)
 	return true;
 }
 
+/* The first stream's item, now that the heap is in order: 1, 0 at the end, -1. */
+static inline int next_top(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
+{
+	*s = ss->heap_ready ? ctf_merge_top(&ss->heap) : NULL;
+	if (!*s)
+		return 0;
+	ss->advance = *s;
+	return check_order(ss, *s) ? -1 : 1;
+}
+
+/*
+ * Stream a, the one returned last, advanced: its file f's reader gave st.
+ * The next item, as ctf_ss_next() returns it.
+ */
+static inline int next_after(struct ctf_stream_set *ss, struct ctf_ss_stream *a,
+			     struct ctf_ss_file *f, int st, struct ctf_ss_stream **s)
+{
+	/*
+	 * The common case inline: an event, on a clock converted the fast
+	 * way. Anything else (packets, warnings, the end, errors) goes
+	 * through stream_advance() with the status read.
+	 */
+	if (__builtin_expect(st == CTF_STREAM_EVENT, 1) && f->fast_ns &&
+	    f->sr->event.clock_value <= INT64_MAX &&
+	    !__builtin_add_overflow(f->conv.base, (int64_t)f->sr->event.clock_value,
+				    &a->event_ns)) {
+		a->kind = CTF_SS_EVENT;
+		a->discard = NULL;
+		a->item_file = f;
+		a->key = a->last_key = a->event_ns;
+		if (__builtin_expect(stays_first(&ss->heap), 1)) {
+			/* a's event, which has a time */
+			*s = a;
+			if (__builtin_expect(a->event_ns < ss->last_event_ns, 0))
+				return out_of_order(ss, a);
+			ss->last_event_ns = a->event_ns;
+			return 1;
+		}
+		ctf_merge_top_changed(&ss->heap);
+		*s = ctf_merge_top(&ss->heap);
+		ss->advance = *s;
+		return check_order(ss, *s) ? -1 : 1;
+	}
+	st = stream_advance(ss, a, false, 0, st);
+	ss->advance = NULL;
+	if (st < 0)
+		return -1;
+	if (st == 0)
+		ctf_merge_pop(&ss->heap);
+	else if (!stays_first(&ss->heap))
+		ctf_merge_top_changed(&ss->heap);
+	return next_top(ss, s);
+}
+
 int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 {
 	/* the stream returned last is advanced only now: its item stays valid until then */
 	if (ss->advance) {
 		struct ctf_ss_stream *a = ss->advance;
 		struct ctf_ss_file *f;
-		int st = 0;
+		int st;
 
-		/*
-		 * The common case inline: the next event of the same file, on a
-		 * clock converted the fast way, still first. Anything else
-		 * (packets, warnings, the end, errors) goes through
-		 * stream_advance() with the status read here.
-		 */
+		/* the next event of the same file (most items) */
 		if (__builtin_expect(a->iwarn >= a->nwarn && a->cur < a->nfiles &&
 					 !(f = a->files[a->cur])->pending,
-				     1)) {
-			st = ctf_stream_next(f->sr);
-			if (__builtin_expect(st == CTF_STREAM_EVENT, 1) && f->fast_ns &&
-			    f->sr->event.clock_value <= INT64_MAX &&
-			    !__builtin_add_overflow(f->conv.base, (int64_t)f->sr->event.clock_value,
-						    &a->event_ns)) {
-				a->kind = CTF_SS_EVENT;
-				a->discard = NULL;
-				a->item_file = f;
-				a->key = a->last_key = a->event_ns;
-				if (__builtin_expect(stays_first(&ss->heap), 1)) {
-					/* a's event, which has a time */
-					*s = a;
-					if (__builtin_expect(a->event_ns < ss->last_event_ns, 0))
-						return out_of_order(ss, a);
-					ss->last_event_ns = a->event_ns;
-					return 1;
-				}
-				ctf_merge_top_changed(&ss->heap);
-				*s = ctf_merge_top(&ss->heap);
-				ss->advance = *s;
-				return check_order(ss, *s) ? -1 : 1;
-			}
-		}
-		st = stream_advance(ss, a, false, 0, st);
-
+				     1))
+			return next_after(ss, a, f, ctf_stream_next(f->sr), s);
+		st = stream_advance(ss, a, false, 0, 0);
 		ss->advance = NULL;
 		if (st < 0)
 			return -1;
@@ -642,9 +668,70 @@ int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 		else if (!stays_first(&ss->heap))
 			ctf_merge_top_changed(&ss->heap);
 	}
-	*s = ss->heap_ready ? ctf_merge_top(&ss->heap) : NULL;
-	if (!*s)
-		return 0;
-	ss->advance = *s;
-	return check_order(ss, *s) ? -1 : 1;
+	return next_top(ss, s);
+}
+
+/*
+ * Where stream a, whose event was just visited and is first, can go on in
+ * a tight loop (ctf_stream_run()): its file, or NULL.
+ */
+static inline struct ctf_ss_file *run_file(const struct ctf_ss_stream *a)
+{
+	struct ctf_ss_file *f;
+
+	if (a->kind != CTF_SS_EVENT || a->iwarn < a->nwarn || a->cur >= a->nfiles)
+		return NULL;
+	f = a->files[a->cur];
+	return f->pending || !f->fast_ns || !f->sr->event.has_clock ? NULL : f;
+}
+
+/* The smallest key after the first stream's: where its run must stop. */
+static inline int64_t run_bound(const struct ctf_merge_heap *h)
+{
+	int64_t b = INT64_MAX;
+
+	if (h->count > 1)
+		b = ((const struct ctf_ss_stream *)h->items[1])->key;
+	if (h->count > 2 && ((const struct ctf_ss_stream *)h->items[2])->key < b)
+		b = ((const struct ctf_ss_stream *)h->items[2])->key;
+	return b;
+}
+
+int ctf_ss_each(struct ctf_stream_set *ss, int (*visit)(void *ctx, struct ctf_ss_stream *s),
+		void *ctx)
+{
+	struct ctf_ss_stream *s;
+	int st, v;
+
+	while ((st = ctf_ss_next(ss, &s)) > 0) {
+		struct ctf_ss_file *f;
+
+		if ((v = visit(ctx, s)) != 0)
+			return v;
+		/* then the events of the same stream that come before any other's */
+		while ((f = run_file(s)) != NULL) {
+			struct ctf_stream_run run = {
+			    .base = f->conv.base,
+			    .bound = run_bound(&ss->heap),
+			    .last_ns = ss->last_event_ns,
+			    .ns_out = &s->event_ns,
+			    .visit = visit,
+			    .ctx = ctx,
+			    .item = s,
+			};
+			int rs = ctf_stream_run(f->sr, &run);
+
+			s->key = s->last_key = ss->last_event_ns = run.last_ns;
+			if (rs == CTF_RUN_STOPPED)
+				break;
+			if (rs == CTF_RUN_VISITOR)
+				return run.visit_status;
+			/* an event the run read and left: as ctf_ss_next() takes it */
+			if ((st = next_after(ss, s, f, CTF_STREAM_EVENT, &s)) <= 0)
+				return st;
+			if ((v = visit(ctx, s)) != 0)
+				return v;
+		}
+	}
+	return st;
 }

@@ -146,4 +146,14 @@ void ctf_ss_free(struct ctf_stream_set *ss);
  */
 int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s);
 
+/*
+ * Visits every item left, in the order ctf_ss_next() returns them, with
+ * the same stream state, but faster: runs of events of one stream that
+ * come before every other stream's next item are read in a tight loop
+ * (ctf_stream_run()). visit returns 0 to go on, or a positive value to
+ * stop, which is returned. 0 at the end, -1 on error (error).
+ */
+int ctf_ss_each(struct ctf_stream_set *ss, int (*visit)(void *ctx, struct ctf_ss_stream *s),
+		void *ctx);
+
 #endif /* TRAX_CTF_STREAM_SET_H */

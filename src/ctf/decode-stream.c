@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ctf/decode-jit.h"
 #include "ctf/decode-prog-impl.h"
 
 enum reader_state {
@@ -52,6 +53,8 @@ struct fused_event {
 	 * in the two markers below, so that one comparison rules them out.
 	 */
 	uint64_t need;
+	/* run as machine code, when the header starts on a byte (decode-jit.h) */
+	struct ctf_jit_code jit;
 	struct event_body *body;
 	uint32_t option;		/* the header variant's */
 	struct ctf_value *option_value; /* its value */
@@ -256,6 +259,7 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 					struct fused_event *fu = r->info[i].fused[k];
 
 					if (fu != &not_fused && fu != &not_tried) {
+						ctf_jit_free(&fu->jit);
 						free(fu->run.fields);
 						free(fu);
 					}
@@ -716,6 +720,8 @@ static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *i
 		return;
 	}
 	fu->need = (uint64_t)fu->run.bits + 64;
+	if (hp->fixed_align_mask >= 7)
+		ctf_jit_compile(&fu->run, &fu->jit);
 	fu->body = body;
 	fu->option = o;
 	fu->option_value = hp->tagged_options[o].value;
@@ -757,7 +763,10 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 			memcpy(&w, c->buf + at / 8, sizeof(w));
 			tag = (w >> (at % 8)) & tf->mask;
 			if (tag < BODY_CACHE_IDS && limit - pos >= (fu = info->fused[tag])->need) {
-				fixed_run_decode(&fu->run, c->buf, pos, &clock);
+				if (fu->jit.fn)
+					fu->jit.fn(c->buf + pos / 8, &clock);
+				else
+					fixed_run_decode(&fu->run, c->buf, pos, &clock);
 				hp->tag_value->u.u = tag;
 				hp->variant_value->u.variant.option = fu->option;
 				hp->variant_value->u.variant.value = fu->option_value;
@@ -873,7 +882,10 @@ int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run)
 		if (tag >= BODY_CACHE_IDS ||
 		    (uint64_t)(limit - (int64_t)at0) < (fu = fused[tag])->need)
 			break;
-		fixed_run_decode(&fu->run, buf, at0, &clk);
+		if (fu->jit.fn)
+			fu->jit.fn(buf + at0 / 8, &clk);
+		else
+			fixed_run_decode(&fu->run, buf, at0, &clk);
 		pos = at0 + fu->run.bits;
 		clock = clk; /* (the body maps nothing to it) */
 		if (fu != prev) {

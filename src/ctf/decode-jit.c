@@ -1,0 +1,264 @@
+/*
+ * decode-jit.c - x86-64 code for fixed runs (see decode-jit.h).
+ *
+ * The function made for a run takes p (rdi), the run's first byte, and
+ * clock (rsi), and for each field, in the run's order, emits what
+ * fixed_run_decode() does for it, with pos / 8 folded into p:
+ *
+ *	rax = (*(uint64_t *)(p + off / 8) >> off % 8) & mask    (the bits, w)
+ *	clock fields only: *clock = ((c & ~mask) | w) + (w < (c & mask) ? mask + 1 : 0)
+ *	integers and clocks: dst->u.s = (int64_t)(w << sext) >> sext
+ *	floats: dst->u.d = the float those bits are
+ *
+ * Loads of whole aligned bytes, words and double words with their sign
+ * extension become one movzx / movsx. It uses only registers the calling
+ * convention lets a function clobber (rax, rcx, rdx, r8-r11, xmm0) and no
+ * stack. The code is written into a private mapping, which is then made
+ * executable and no longer writable.
+ */
+#include "ctf/decode-jit.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ctf/decode-prog-impl.h"
+
+#if defined(__x86_64__)
+
+/* The most one field takes (a clock field with every step: about 90). */
+#define FIELD_BYTES_MAX 128
+
+struct emitter {
+	uint8_t *p;
+};
+
+static void b1(struct emitter *e, uint8_t v)
+{
+	*e->p++ = v;
+}
+
+static void b4(struct emitter *e, uint32_t v)
+{
+	memcpy(e->p, &v, 4);
+	e->p += 4;
+}
+
+static void b8(struct emitter *e, uint64_t v)
+{
+	memcpy(e->p, &v, 8);
+	e->p += 8;
+}
+
+static void bytes(struct emitter *e, const uint8_t *v, size_t n)
+{
+	memcpy(e->p, v, n);
+	e->p += n;
+}
+
+#define EMIT(e, ...)                                                                               \
+	do {                                                                                       \
+		static const uint8_t seq_[] = {__VA_ARGS__};                                       \
+		bytes((e), seq_, sizeof(seq_));                                                    \
+	} while (0)
+
+/* rax = the field's bits, masked (w, not sign-extended). */
+static void emit_bits(struct emitter *e, uint32_t off, uint64_t mask)
+{
+	const uint32_t at = off / 8;
+	const unsigned int shift = off % 8;
+
+	if (shift == 0 && mask == 0xFF) {
+		EMIT(e, 0x0F, 0xB6, 0x87); /* movzx eax, byte [rdi + at] */
+		b4(e, at);
+		return;
+	}
+	if (shift == 0 && mask == 0xFFFF) {
+		EMIT(e, 0x0F, 0xB7, 0x87); /* movzx eax, word [rdi + at] */
+		b4(e, at);
+		return;
+	}
+	if (shift == 0 && mask == 0xFFFFFFFF) {
+		EMIT(e, 0x8B, 0x87); /* mov eax, [rdi + at] */
+		b4(e, at);
+		return;
+	}
+	EMIT(e, 0x48, 0x8B, 0x87); /* mov rax, [rdi + at] */
+	b4(e, at);
+	if (shift) {
+		EMIT(e, 0x48, 0xC1, 0xE8); /* shr rax, shift */
+		b1(e, (uint8_t)shift);
+	}
+	if (mask == UINT64_MAX)
+		return;
+	if (mask == 0xFFFFFFFF) {
+		EMIT(e, 0x89, 0xC0); /* mov eax, eax */
+	} else if (mask <= 0x7FFFFFFF) {
+		EMIT(e, 0x48, 0x25); /* and rax, imm32 */
+		b4(e, (uint32_t)mask);
+	} else {
+		EMIT(e, 0x48, 0xBA); /* mov rdx, mask */
+		b8(e, mask);
+		EMIT(e, 0x48, 0x21, 0xD0); /* and rax, rdx */
+	}
+}
+
+/* rax <<= sext, then arithmetic rax >>= sext. */
+static void emit_sext(struct emitter *e, unsigned int sext)
+{
+	if (!sext)
+		return;
+	EMIT(e, 0x48, 0xC1, 0xE0); /* shl rax, sext */
+	b1(e, (uint8_t)sext);
+	EMIT(e, 0x48, 0xC1, 0xF8); /* sar rax, sext */
+	b1(e, (uint8_t)sext);
+}
+
+/* rax = the integer field's value: w sign-extended by sext bits. */
+static void emit_int(struct emitter *e, const struct fixed_field *f)
+{
+	const uint32_t at = f->off / 8;
+
+	if (f->off % 8 == 0 && f->sext) {
+		if (f->mask == 0xFF && f->sext == 56) {
+			EMIT(e, 0x48, 0x0F, 0xBE, 0x87); /* movsx rax, byte [rdi + at] */
+			b4(e, at);
+			return;
+		}
+		if (f->mask == 0xFFFF && f->sext == 48) {
+			EMIT(e, 0x48, 0x0F, 0xBF, 0x87); /* movsx rax, word [rdi + at] */
+			b4(e, at);
+			return;
+		}
+		if (f->mask == 0xFFFFFFFF && f->sext == 32) {
+			EMIT(e, 0x48, 0x63, 0x87); /* movsxd rax, dword [rdi + at] */
+			b4(e, at);
+			return;
+		}
+	}
+	emit_bits(e, f->off, f->mask);
+	emit_sext(e, f->sext);
+}
+
+/* rcx = &dst->u: where the value goes. */
+static void emit_dst(struct emitter *e, const struct ctf_value *dst)
+{
+	EMIT(e, 0x48, 0xB9); /* mov rcx, imm64 */
+	b8(e, (uint64_t)(uintptr_t)&dst->u);
+}
+
+/* The clock update, w in rax (see fixed_run_decode()). */
+static void emit_clock(struct emitter *e, uint64_t mask)
+{
+	EMIT(e, 0x4C, 0x8B, 0x06); /* mov r8, [rsi]: c */
+	EMIT(e, 0x48, 0xBA);	   /* mov rdx, mask */
+	b8(e, mask);
+	EMIT(e, 0x4D, 0x89, 0xC1); /* mov r9, r8 */
+	EMIT(e, 0x49, 0x21, 0xD1); /* and r9, rdx: c & mask */
+	EMIT(e, 0x48, 0xF7, 0xD2); /* not rdx */
+	EMIT(e, 0x49, 0x21, 0xD0); /* and r8, rdx: c & ~mask */
+	EMIT(e, 0x49, 0x09, 0xC0); /* or r8, rax: | w */
+	EMIT(e, 0x49, 0xBA);	   /* mov r10, mask + 1 */
+	b8(e, mask + 1);
+	EMIT(e, 0x45, 0x31, 0xDB);	 /* xor r11d, r11d */
+	EMIT(e, 0x4C, 0x39, 0xC8);	 /* cmp rax, r9 */
+	EMIT(e, 0x4D, 0x0F, 0x43, 0xD3); /* cmovae r10, r11: one more turn only when w < c & mask */
+	EMIT(e, 0x4D, 0x01, 0xD0);	 /* add r8, r10 */
+	EMIT(e, 0x4C, 0x89, 0x06);	 /* mov [rsi], r8 */
+}
+
+static int jit_disabled = -1;
+
+bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out)
+{
+	size_t size;
+	uint8_t *mem;
+	struct emitter e;
+
+	memset(out, 0, sizeof(*out));
+	if (jit_disabled < 0) {
+		const char *v = getenv("TRAX_NO_JIT");
+
+		jit_disabled = v && *v && strcmp(v, "0") != 0;
+	}
+	if (jit_disabled || fr->nfields > (1u << 16))
+		return false;
+	for (uint32_t k = 0; k < fr->nfields; k++) {
+		const struct fixed_field *f = &fr->fields[k];
+
+		/* what fixed_run_decode() reads in one 8-byte load */
+		if (f->off % 8 + f->size > 64 || f->off / 8 > INT32_MAX - 8)
+			return false;
+		if (f->kind != BLOCK_INTEGER && f->kind != BLOCK_CLOCK && f->kind != BLOCK_F32 &&
+		    f->kind != BLOCK_F64)
+			return false;
+	}
+	size = ((size_t)fr->nfields * FIELD_BYTES_MAX + 16 + 4095) & ~(size_t)4095;
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED)
+		return false;
+	e.p = mem;
+	for (uint32_t k = 0; k < fr->nfields; k++) {
+		const struct fixed_field *f = &fr->fields[k];
+
+		switch (f->kind) {
+		case BLOCK_INTEGER:
+			emit_int(&e, f);
+			emit_dst(&e, f->dst);
+			EMIT(&e, 0x48, 0x89, 0x01); /* mov [rcx], rax */
+			break;
+		case BLOCK_CLOCK:
+			emit_bits(&e, f->off, f->mask);
+			emit_clock(&e, f->mask);
+			emit_sext(&e, f->sext);
+			emit_dst(&e, f->dst);
+			EMIT(&e, 0x48, 0x89, 0x01); /* mov [rcx], rax */
+			break;
+		case BLOCK_F64:
+			emit_bits(&e, f->off, f->mask);
+			emit_dst(&e, f->dst);
+			EMIT(&e, 0x48, 0x89, 0x01); /* mov [rcx], rax: the bits are the double */
+			break;
+		case BLOCK_F32:
+			emit_bits(&e, f->off, f->mask);
+			EMIT(&e, 0x66, 0x0F, 0x6E, 0xC0); /* movd xmm0, eax */
+			EMIT(&e, 0xF3, 0x0F, 0x5A, 0xC0); /* cvtss2sd xmm0, xmm0 */
+			emit_dst(&e, f->dst);
+			EMIT(&e, 0xF2, 0x0F, 0x11, 0x01); /* movsd [rcx], xmm0 */
+			break;
+		}
+	}
+	b1(&e, 0xC3); /* ret */
+	if (mprotect(mem, size, PROT_READ | PROT_EXEC)) {
+		munmap(mem, size);
+		return false;
+	}
+	out->mem = mem;
+	out->size = size;
+	out->fn = (ctf_jit_fn)(void *)mem;
+	return true;
+}
+
+void ctf_jit_free(struct ctf_jit_code *c)
+{
+	if (c->mem)
+		munmap(c->mem, c->size);
+	memset(c, 0, sizeof(*c));
+}
+
+#else /* not x86-64: the interpreter does it all */
+
+bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out)
+{
+	(void)fr;
+	memset(out, 0, sizeof(*out));
+	return false;
+}
+
+void ctf_jit_free(struct ctf_jit_code *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+#endif

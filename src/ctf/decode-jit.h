@@ -1,0 +1,44 @@
+/*
+ * decode-jit.h - machine code for fixed runs (decode-prog-impl.h): the
+ * fields of an event whose layout is fixed, decoded by straight-line code
+ * made for that layout, with each field's offset, mask, sign extension and
+ * destination as constants, instead of fixed_run_decode()'s loop over a
+ * table of them (about 15 instructions a field against 3 to 5).
+ *
+ * The code computes exactly what fixed_run_decode() computes, for runs that
+ * start on a byte boundary: the interpreter stays the reference (the
+ * fuzzers and tests/reader/test_decode_jit.c compare both). x86-64 only;
+ * elsewhere, when TRAX_NO_JIT=1 is in the environment, or when executable
+ * memory cannot be had, ctf_jit_compile() declines and the interpreter runs.
+ */
+#ifndef TRAX_CTF_DECODE_JIT_H
+#define TRAX_CTF_DECODE_JIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct fixed_run;
+
+/*
+ * Decodes the run whose first byte is p, as
+ * fixed_run_decode(fr, p - pos / 8, pos, clock) with pos a multiple of 8.
+ */
+typedef void (*ctf_jit_fn)(const uint8_t *p, uint64_t *clock);
+
+struct ctf_jit_code {
+	ctf_jit_fn fn; /* NULL: none */
+	void *mem;
+	size_t size;
+};
+
+/*
+ * Compiles fr (whose fields' destinations must outlive the code) into
+ * *out: true, or false (out->fn NULL) when it cannot be compiled here.
+ */
+bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out);
+
+/* Releases the code (a zeroed or failed one too). */
+void ctf_jit_free(struct ctf_jit_code *c);
+
+#endif /* TRAX_CTF_DECODE_JIT_H */

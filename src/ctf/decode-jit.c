@@ -2,17 +2,18 @@
  * decode-jit.c - x86-64 code for fixed runs (see decode-jit.h).
  *
  * The function made for a run takes p (rdi), the run's first byte, and
- * clock (rsi), and for each field, in the run's order, emits what
- * fixed_run_decode() does for it, with pos / 8 folded into p:
+ * the clock's value (rsi, returned in rax at the end), and for each field, in the run's order,
+ *emits what fixed_run_decode() does for it, with pos / 8 folded into p:
  *
  *	rax = (*(uint64_t *)(p + off / 8) >> off % 8) & mask    (the bits, w)
- *	clock fields only: *clock = ((c & ~mask) | w) + (w < (c & mask) ? mask + 1 : 0)
+ *	clock fields only: clock = ((c & ~mask) | w) + (w < (c & mask) ? mask + 1 : 0),
+ *		computed as c + ((w - c) & mask) (emit_clock())
  *	integers and clocks: dst->u.s = (int64_t)(w << sext) >> sext
  *	floats: dst->u.d = the float those bits are
  *
  * Loads of whole aligned bytes, words and double words with their sign
  * extension become one movzx / movsx. It uses only registers the calling
- * convention lets a function clobber (rax, rcx, rdx, r8-r11, xmm0) and no
+ * convention lets a function clobber (rax, rcx, rdx, rsi, r8, xmm0) and no
  * stack. The code is written into a private mapping, which is then made
  * executable and no longer writable.
  */
@@ -26,6 +27,7 @@
 #include "ctf/decode-prog-impl.h"
 
 #if defined(__x86_64__)
+#define JIT_X86_64 1
 
 /* The most one field takes (a clock field with every step: about 90). */
 #define FIELD_BYTES_MAX 128
@@ -141,32 +143,89 @@ static void emit_int(struct emitter *e, const struct fixed_field *f)
 	emit_sext(e, f->sext);
 }
 
-/* rcx = &dst->u: where the value goes. */
-static void emit_dst(struct emitter *e, const struct ctf_value *dst)
+/*
+ * Where values go: rcx holds base, set once, when every destination is
+ * within a 32-bit displacement of it (the slots of two programs, from the
+ * same heap); otherwise rcx is loaded before each store.
+ */
+struct dst_base {
+	bool shared;
+	uintptr_t base;
+};
+
+static void plan_base(struct dst_base *b, const struct fixed_run *fr)
 {
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+
+	for (uint32_t k = 0; k < fr->nfields; k++) {
+		uintptr_t a = (uintptr_t)&fr->fields[k].dst->u;
+
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+	}
+	b->base = lo;
+	b->shared = fr->nfields && hi - lo <= INT32_MAX;
+}
+
+/* The ModRM byte (and displacement) of dst->u's address for reg, after the opcode. */
+static void emit_dst_operand(struct emitter *e, const struct dst_base *b,
+			     const struct ctf_value *dst, uint8_t reg)
+{
+	if (b->shared) {
+		b1(e, (uint8_t)(0x81 | reg << 3)); /* [rcx + disp32] */
+		b4(e, (uint32_t)((uintptr_t)&dst->u - b->base));
+	} else {
+		b1(e, (uint8_t)(0x01 | reg << 3)); /* [rcx] */
+	}
+}
+
+/* rcx = the address stores are made from (see struct dst_base). */
+static void emit_dst(struct emitter *e, const struct dst_base *b, const struct ctf_value *dst)
+{
+	if (b->shared)
+		return;	     /* set once, in the prologue */
 	EMIT(e, 0x48, 0xB9); /* mov rcx, imm64 */
 	b8(e, (uint64_t)(uintptr_t)&dst->u);
 }
 
-/* The clock update, w in rax (see fixed_run_decode()). */
+/* dst->u = rax. */
+static void emit_store(struct emitter *e, const struct dst_base *b, const struct ctf_value *dst)
+{
+	emit_dst(e, b, dst);
+	EMIT(e, 0x48, 0x89); /* mov [...], rax */
+	emit_dst_operand(e, b, dst, 0);
+}
+
+/*
+ * The clock update, w in rax, the clock in rsi. For a mask of k low bits,
+ * ((c & ~mask) | w) + (w < (c & mask) ? mask + 1 : 0) is c + ((w - c) & mask)
+ * modulo 2^64 (both are c - (c & mask) + w, plus 2^k when w < c & mask):
+ * four instructions.
+ */
 static void emit_clock(struct emitter *e, uint64_t mask)
 {
-	EMIT(e, 0x4C, 0x8B, 0x06); /* mov r8, [rsi]: c */
-	EMIT(e, 0x48, 0xBA);	   /* mov rdx, mask */
-	b8(e, mask);
-	EMIT(e, 0x4D, 0x89, 0xC1); /* mov r9, r8 */
-	EMIT(e, 0x49, 0x21, 0xD1); /* and r9, rdx: c & mask */
-	EMIT(e, 0x48, 0xF7, 0xD2); /* not rdx */
-	EMIT(e, 0x49, 0x21, 0xD0); /* and r8, rdx: c & ~mask */
-	EMIT(e, 0x49, 0x09, 0xC0); /* or r8, rax: | w */
-	EMIT(e, 0x49, 0xBA);	   /* mov r10, mask + 1 */
-	b8(e, mask + 1);
-	EMIT(e, 0x45, 0x31, 0xDB);	 /* xor r11d, r11d */
-	EMIT(e, 0x4C, 0x39, 0xC8);	 /* cmp rax, r9 */
-	EMIT(e, 0x4D, 0x0F, 0x43, 0xD3); /* cmovae r10, r11: one more turn only when w < c & mask */
-	EMIT(e, 0x4D, 0x01, 0xD0);	 /* add r8, r10 */
-	EMIT(e, 0x4C, 0x89, 0x06);	 /* mov [rsi], r8 */
+	EMIT(e, 0x49, 0x89, 0xC0); /* mov r8, rax */
+	EMIT(e, 0x49, 0x29, 0xF0); /* sub r8, rsi */
+	if (mask <= 0x7FFFFFFF) {
+		EMIT(e, 0x49, 0x81, 0xE0); /* and r8, imm32 */
+		b4(e, (uint32_t)mask);
+	} else if (mask != UINT64_MAX) {
+		EMIT(e, 0x48, 0xBA); /* mov rdx, mask */
+		b8(e, mask);
+		EMIT(e, 0x49, 0x21, 0xD0); /* and r8, rdx */
+	}
+	EMIT(e, 0x4C, 0x01, 0xC6); /* add rsi, r8 */
 }
+
+#endif /* JIT_X86_64: the emitter */
+
+uint64_t ctf_jit_interpret(const uint8_t *p, uint64_t clock, const struct fixed_run *fr)
+{
+	fixed_run_decode(fr, p, 0, &clock);
+	return clock;
+}
+
+#if defined(JIT_X86_64)
 
 static int jit_disabled = -1;
 
@@ -175,6 +234,7 @@ bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out)
 	size_t size;
 	uint8_t *mem;
 	struct emitter e;
+	struct dst_base base;
 
 	memset(out, 0, sizeof(*out));
 	if (jit_disabled < 0) {
@@ -199,37 +259,41 @@ bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out)
 	if (mem == MAP_FAILED)
 		return false;
 	e.p = mem;
+	plan_base(&base, fr);
+	if (base.shared) {
+		EMIT(&e, 0x48, 0xB9); /* mov rcx, base */
+		b8(&e, base.base);
+	}
 	for (uint32_t k = 0; k < fr->nfields; k++) {
 		const struct fixed_field *f = &fr->fields[k];
 
 		switch (f->kind) {
 		case BLOCK_INTEGER:
 			emit_int(&e, f);
-			emit_dst(&e, f->dst);
-			EMIT(&e, 0x48, 0x89, 0x01); /* mov [rcx], rax */
+			emit_store(&e, &base, f->dst);
 			break;
 		case BLOCK_CLOCK:
 			emit_bits(&e, f->off, f->mask);
 			emit_clock(&e, f->mask);
 			emit_sext(&e, f->sext);
-			emit_dst(&e, f->dst);
-			EMIT(&e, 0x48, 0x89, 0x01); /* mov [rcx], rax */
+			emit_store(&e, &base, f->dst);
 			break;
 		case BLOCK_F64:
 			emit_bits(&e, f->off, f->mask);
-			emit_dst(&e, f->dst);
-			EMIT(&e, 0x48, 0x89, 0x01); /* mov [rcx], rax: the bits are the double */
+			emit_store(&e, &base, f->dst); /* the bits are the double */
 			break;
 		case BLOCK_F32:
 			emit_bits(&e, f->off, f->mask);
 			EMIT(&e, 0x66, 0x0F, 0x6E, 0xC0); /* movd xmm0, eax */
 			EMIT(&e, 0xF3, 0x0F, 0x5A, 0xC0); /* cvtss2sd xmm0, xmm0 */
-			emit_dst(&e, f->dst);
-			EMIT(&e, 0xF2, 0x0F, 0x11, 0x01); /* movsd [rcx], xmm0 */
+			emit_dst(&e, &base, f->dst);
+			EMIT(&e, 0xF2, 0x0F, 0x11); /* movsd [...], xmm0 */
+			emit_dst_operand(&e, &base, f->dst, 0);
 			break;
 		}
 	}
-	b1(&e, 0xC3); /* ret */
+	EMIT(&e, 0x48, 0x89, 0xF0); /* mov rax, rsi: the clock */
+	b1(&e, 0xC3);		    /* ret */
 	if (mprotect(mem, size, PROT_READ | PROT_EXEC)) {
 		munmap(mem, size);
 		return false;

@@ -22,9 +22,15 @@ struct fixed_run;
 
 /*
  * Decodes the run whose first byte is p, as
- * fixed_run_decode(fr, p - pos / 8, pos, clock) with pos a multiple of 8.
+ * fixed_run_decode(fr, p - pos / 8, pos, &clock) with pos a multiple of 8,
+ * and returns the clock it leaves (clock when the run has no clock field).
+ * The code knows its run: fr is not read (it is there so that
+ * ctf_jit_interpret() has the same type).
  */
-typedef void (*ctf_jit_fn)(const uint8_t *p, uint64_t *clock);
+typedef uint64_t (*ctf_jit_fn)(const uint8_t *p, uint64_t clock, const struct fixed_run *fr);
+
+/* What a compiled run does, by the interpreter: for runs without code. */
+uint64_t ctf_jit_interpret(const uint8_t *p, uint64_t clock, const struct fixed_run *fr);
 
 struct ctf_jit_code {
 	ctf_jit_fn fn; /* NULL: none */

@@ -464,11 +464,34 @@ static void find_tagged(struct ctf_decode_prog *p)
 	}
 	memset(&tag, 0, sizeof(tag));
 	p->by_tag_n = 1u << tf->size;
-	for (uint32_t t = 0; t < p->by_tag_n; t++) {
-		uint32_t option;
+	if (!pv->vt->tag_type->u.enumeration.container.is_signed) {
+		/*
+		 * pick_option()'s choice, the smallest option whose mapping holds
+		 * the tag, range by range: 65536 tags of LTTng's large header
+		 * cost a millisecond one at a time.
+		 */
+		const struct ctf_enum_type *e = &pv->vt->tag_type->u.enumeration;
 
-		tag.u.u = t;
-		p->by_tag[t] = pick_option(pv, &tag, &option) ? (int16_t)option : -1;
+		for (uint32_t t = 0; t < p->by_tag_n; t++)
+			p->by_tag[t] = -1;
+		for (unsigned int i = 0; i < e->mapping_count; i++) {
+			const struct ctf_enum_mapping *m = &e->mappings[i];
+			int32_t opt = pv->vt->option_of_mapping[i];
+
+			if (opt < 0 || (uint32_t)opt >= pv->vt->option_count ||
+			    m->start >= p->by_tag_n || m->end < m->start)
+				continue;
+			for (uint64_t t = m->start; t <= m->end && t < p->by_tag_n; t++)
+				if (p->by_tag[t] < 0 || opt < p->by_tag[t])
+					p->by_tag[t] = (int16_t)opt;
+		}
+	} else {
+		for (uint32_t t = 0; t < p->by_tag_n; t++) {
+			uint32_t option;
+
+			tag.u.u = t;
+			p->by_tag[t] = pick_option(pv, &tag, &option) ? (int16_t)option : -1;
+		}
 	}
 	pv->memo_valid = false;
 	p->tagged = true;

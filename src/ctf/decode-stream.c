@@ -55,6 +55,7 @@ struct fused_event {
 	uint64_t need;
 	/* run as machine code, when the header starts on a byte (decode-jit.h) */
 	struct ctf_jit_code jit;
+	ctf_jit_fn decode; /* jit.fn, else ctf_jit_interpret */
 	struct event_body *body;
 	uint32_t option;		/* the header variant's */
 	struct ctf_value *option_value; /* its value */
@@ -722,6 +723,7 @@ static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *i
 	fu->need = (uint64_t)fu->run.bits + 64;
 	if (hp->fixed_align_mask >= 7)
 		ctf_jit_compile(&fu->run, &fu->jit);
+	fu->decode = fu->jit.fn ? fu->jit.fn : ctf_jit_interpret;
 	fu->body = body;
 	fu->option = o;
 	fu->option_value = hp->tagged_options[o].value;
@@ -764,7 +766,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 			tag = (w >> (at % 8)) & tf->mask;
 			if (tag < BODY_CACHE_IDS && limit - pos >= (fu = info->fused[tag])->need) {
 				if (fu->jit.fn)
-					fu->jit.fn(c->buf + pos / 8, &clock);
+					clock = fu->jit.fn(c->buf + pos / 8, clock, &fu->run);
 				else
 					fixed_run_decode(&fu->run, c->buf, pos, &clock);
 				hp->tag_value->u.u = tag;
@@ -833,7 +835,9 @@ int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run)
 	struct ctf_decode_ctx *c = &r->ctx;
 	struct ctf_stream_class_info *info = r->cur_info;
 
-	if (r->state != STATE_IN_PACKET || !info || !info->fused || !r->packet.clock)
+	/* (headers that start on a byte: fu->decode takes the byte) */
+	if (r->state != STATE_IN_PACKET || !info || !info->fused || !r->packet.clock ||
+	    info->header_prog->fixed_align_mask < 7)
 		return CTF_RUN_STOPPED;
 
 	struct ctf_decode_prog *hp = info->header_prog;
@@ -848,10 +852,13 @@ int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run)
 	struct ctf_ss_stream *const item = run->item;
 	int64_t *const ns_out = run->ns_out;
 	struct ctf_event *e = &r->event;
+	/* the class of the event before, and what the loop needs of it */
 	const struct fused_event *prev = NULL;
+	uint64_t run_need = UINT64_MAX, run_bits = 0;
+	ctf_jit_fn decode = ctf_jit_interpret;
+	const struct fixed_run *frun = NULL;
 	uint64_t pos = c->pos, clock = c->clock, lo, hi;
 	int ret = CTF_RUN_STOPPED;
-	bool took = false;
 
 	/*
 	 * An event is taken when its time, base + clock, is in [last_ns,
@@ -873,22 +880,24 @@ int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run)
 	for (;;) {
 		const uint64_t start = pos, at0 = (pos + amask) & ~amask, at = at0 + toff;
 		const struct fused_event *fu;
-		uint64_t w, tag, clk = clock;
+		uint64_t w, tag, room;
 
 		if (limit - (int64_t)at0 < need)
 			break;
+		room = (uint64_t)(limit - (int64_t)at0);
 		memcpy(&w, buf + at / 8, sizeof(w));
 		tag = (w >> (at % 8)) & tmask;
-		if (tag >= BODY_CACHE_IDS ||
-		    (uint64_t)(limit - (int64_t)at0) < (fu = fused[tag])->need)
+		if (tag >= BODY_CACHE_IDS)
 			break;
-		if (fu->jit.fn)
-			fu->jit.fn(buf + at0 / 8, &clk);
-		else
-			fixed_run_decode(&fu->run, buf, at0, &clk);
-		pos = at0 + fu->run.bits;
-		clock = clk; /* (the body maps nothing to it) */
-		if (fu != prev) {
+		fu = fused[tag];
+		/*
+		 * The class of the event before (most events): its size and code
+		 * are in registers, so the next event's position does not wait
+		 * for this one's tag and class to load (the branch is predicted).
+		 */
+		if (__builtin_expect(fu != prev, 0)) {
+			if (room < fu->need)
+				break;
 			hp->tag_value->u.u = tag;
 			hp->variant_value->u.variant.option = fu->option;
 			hp->variant_value->u.variant.value = fu->option_value;
@@ -900,16 +909,25 @@ int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run)
 			e->payload = fu->body->payload;
 			e->has_clock = true;
 			prev = fu;
+			run_need = fu->need;
+			run_bits = fu->run.bits;
+			decode = fu->decode;
+			frun = &fu->run;
+		} else if (room < run_need) {
+			break;
 		}
+		/* (the header's alignment puts at0 on a byte; the body maps nothing to the clock)
+		 */
+		clock = decode(buf + at0 / 8, clock, frun);
+		pos = at0 + run_bits;
 		e->bit_offset = start;
-		e->clock_value = clk;
-		if (__builtin_expect(clk - lo >= hi - lo, 0)) {
+		e->clock_value = clock;
+		if (__builtin_expect(clock - lo >= hi - lo, 0)) {
 			ret = CTF_RUN_EVENT;
 			break;
 		}
-		lo = clk;
-		took = true;
-		*ns_out = base + (int64_t)clk;
+		lo = clock;
+		*ns_out = base + (int64_t)clock;
 		if (__builtin_expect((run->visit_status = visit(ctx, item)) != 0, 0)) {
 			ret = CTF_RUN_VISITOR;
 			break;
@@ -917,8 +935,6 @@ int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run)
 	}
 	c->pos = pos;
 	c->clock = clock;
-	if (took)
-		run->last_ns = base + (int64_t)lo;
 	return ret;
 }
 

@@ -146,7 +146,7 @@ struct ctf_ss_stream;
 struct ctf_stream_run {
 	int64_t base;	 /* an event's time: base + its clock value (ns) */
 	int64_t bound;	 /* an event at or after it ends the run (CTF_RUN_EVENT) */
-	int64_t last_ns; /* in: the time of the event before; out: of the last one visited */
+	int64_t last_ns; /* the time of the event before */
 	int64_t *ns_out; /* where each event's time is stored before it is visited */
 	/* called for each event taken (r->event set): 0 to go on */
 	int (*visit)(void *ctx, struct ctf_ss_stream *item);

@@ -721,7 +721,8 @@ int ctf_ss_each(struct ctf_stream_set *ss, int (*visit)(void *ctx, struct ctf_ss
 			};
 			int rs = ctf_stream_run(f->sr, &run);
 
-			s->key = s->last_key = ss->last_event_ns = run.last_ns;
+			/* s->event_ns: the last event visited (s's when none was) */
+			s->key = s->last_key = ss->last_event_ns = s->event_ns;
 			if (rs == CTF_RUN_STOPPED)
 				break;
 			if (rs == CTF_RUN_VISITOR)

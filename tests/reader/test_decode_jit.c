@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ctf/decode-jit.h"
 #include "ctf/decode-prog-impl.h"
@@ -66,6 +67,17 @@ int main(void)
 	struct fixed_field fa[MAX_FIELDS], fb[MAX_FIELDS];
 	uint8_t buf[BUF_BYTES + 64];
 	unsigned compiled = 0, runs = 0;
+	/*
+	 * Destinations far (terabytes) from the others, for every fourth run:
+	 * the code then cannot reach them all from one base register.
+	 */
+	struct ctf_value *far = mmap((void *)0x300000000000ull, sizeof(jitted),
+				     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (far == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
 
 	for (unsigned iter = 0; iter < 3000; iter++) {
 		struct fixed_run ra = {0}, rb;
@@ -84,7 +96,7 @@ int main(void)
 			random_field(&fa[k], kind, &off);
 			fa[k].dst = &interp[k];
 			fb[k] = fa[k];
-			fb[k].dst = &jitted[k];
+			fb[k].dst = iter % 4 == 0 && k % 2 ? &far[k] : &jitted[k];
 		}
 		ra.nints = ni;
 		ra.nclocks = nc;
@@ -117,20 +129,21 @@ int main(void)
 			cb = ca;
 			memset(interp, 0xA5, sizeof(interp));
 			memset(jitted, 0x5A, sizeof(jitted));
+			memset(far, 0x5A, sizeof(jitted));
 			for (uint32_t k = 0; k < n; k++)
-				interp[k].u.u = jitted[k].u.u = 0;
+				interp[k].u.u = fb[k].dst->u.u = 0;
 			fixed_run_decode(&ra, buf, (uint64_t)byte * 8, &ca);
-			code.fn(buf + byte, &cb);
+			cb = code.fn(buf + byte, cb, NULL);
 			runs++;
 			CHECK(ca == cb, "run %u: clock %#llx interpreted, %#llx compiled", iter,
 			      (unsigned long long)ca, (unsigned long long)cb);
 			for (uint32_t k = 0; k < n; k++)
-				CHECK(interp[k].u.u == jitted[k].u.u,
+				CHECK(interp[k].u.u == fb[k].dst->u.u,
 				      "run %u field %u (kind %u, off %u, size %u, sext %u): %#llx "
 				      "interpreted, %#llx compiled",
 				      iter, k, fa[k].kind, fa[k].off, fa[k].size, fa[k].sext,
 				      (unsigned long long)interp[k].u.u,
-				      (unsigned long long)jitted[k].u.u);
+				      (unsigned long long)fb[k].dst->u.u);
 			if (failures > 20)
 				return 1;
 		}

@@ -180,14 +180,23 @@ static int batch_add(struct batch *b, const struct ctf_ss_stream *s)
 	return 0;
 }
 
+/* ctf_ss_each()'s visitor: into the batch; 1 when it is full, 2 when memory runs out. */
+static int fill_item(void *ctx, struct ctf_ss_stream *s)
+{
+	struct batch *b = ctx;
+
+	if (batch_add(b, s))
+		return 2;
+	return b->count < BATCH_ITEMS && b->arena.used < BATCH_BYTES ? 0 : 1;
+}
+
 static void *reader_main(void *arg)
 {
 	struct pipeline *pl = arg;
 
 	for (;;) {
 		struct batch *b;
-		struct ctf_ss_stream *s;
-		int st = 0;
+		int st;
 
 		pthread_mutex_lock(&pl->lock);
 		while (!pl->stop && pl->fill - pl->print == BATCHES)
@@ -204,15 +213,11 @@ static void *reader_main(void *arg)
 		b->nvals = 0;
 		b->end = 0;
 		ctf_value_arena_reset(&b->arena);
-		while (b->count < BATCH_ITEMS && b->arena.used < BATCH_BYTES) {
-			st = ctf_ss_next(pl->ss, &s);
-			if (st <= 0)
-				break;
-			if (batch_add(b, s)) {
-				snprintf(pl->ss->error, sizeof(pl->ss->error), "out of memory");
-				st = -1;
-				break;
-			}
+		/* (runs of events of one stream in a tight loop: ctf_ss_each()) */
+		st = ctf_ss_each(pl->ss, fill_item, b);
+		if (st == 2) {
+			snprintf(pl->ss->error, sizeof(pl->ss->error), "out of memory");
+			st = -1;
 		}
 		b->end = st < 0 ? -1 : st == 0 ? 1 : 0;
 

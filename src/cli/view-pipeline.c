@@ -34,6 +34,9 @@ struct item_copy {
 	 */
 	const struct ctf_decode_prog *prog;
 	size_t vals;
+	/* the end of its line, formatted by the reading thread: text[rest_off ..] */
+	bool formatted;
+	size_t rest_off;
 };
 
 /* The printer's clone of a fixed program's value tree, and its scopes in it. */
@@ -57,6 +60,7 @@ struct batch {
 	uint64_t last_packet; /* index of last_reader's packet copied last */
 	uint64_t *vals;	      /* the leaves of fixed events */
 	size_t nvals, cap_vals;
+	struct ctf_text_buf text; /* the ends of lines formatted by the reading thread */
 };
 
 struct pipeline {
@@ -66,6 +70,11 @@ struct pipeline {
 	struct batch *batches[BATCHES];
 	unsigned int fill, print; /* next batch to fill, to print (counters) */
 	bool stop;		  /* the printer gave up (out of memory): the reader ends */
+	view_rest_fn rest;	  /* formats ends of lines on the reading thread, or NULL */
+	void *rest_ctx;
+	/* for tests: TRAX_VIEW_SPLIT=all|none (else -1: as the load goes), TRAX_VIEW_BATCH */
+	int split;
+	size_t batch_items;
 	/* the printer's: mirrors by program (open addressing), the last one used */
 	struct mirror *mirrors;
 	size_t nmirrors, cap_mirrors;
@@ -84,6 +93,8 @@ void view_item_of(struct view_item *item, const struct ctf_ss_stream *s)
 	item->event = &s->item_file->sr->event;
 	item->discard = s->discard;
 	item->plan_hint = NULL;
+	item->rest = NULL;
+	item->rest_len = 0;
 }
 
 /* The packet of reader r, its context copied into b (once per packet and batch). */
@@ -141,6 +152,7 @@ static int batch_add(struct batch *b, const struct ctf_ss_stream *s)
 	struct item_copy *c = &b->items[b->count];
 	int oom = 0;
 
+	c->formatted = false;
 	view_item_of(&c->item, s);
 	if (s->kind == CTF_SS_EVENT) {
 		const struct ctf_stream_reader *r = s->item_file->sr;
@@ -180,14 +192,55 @@ static int batch_add(struct batch *b, const struct ctf_ss_stream *s)
 	return 0;
 }
 
+/*
+ * Event s into b with the end of its line formatted (rest), not its
+ * values: 0, 1 when rest declined (nothing added), -1 when memory runs out.
+ */
+static int batch_add_formatted(struct pipeline *pl, struct batch *b, const struct ctf_ss_stream *s)
+{
+	struct item_copy *c = &b->items[b->count];
+	size_t off = b->text.len;
+	struct view_item live;
+
+	view_item_of(&live, s);
+	if (pl->rest(pl->rest_ctx, &live, &b->text)) {
+		b->text.len = off;
+		return 1;
+	}
+	if (b->text.error)
+		return -1;
+	c->item = live;
+	c->event = *live.event;
+	c->event.header = c->event.stream_context = c->event.context = c->event.payload = NULL;
+	c->item.event = &c->event;
+	c->item.packet = NULL;
+	c->item.rest_len = b->text.len - off; /* (rest: set by the printer, text may move) */
+	c->rest_off = off;
+	c->formatted = true;
+	c->prog = NULL;
+	b->count++;
+	return 0;
+}
+
+/* What ctf_ss_each()'s visitor fills. */
+struct fill {
+	struct pipeline *pl;
+	struct batch *b;
+	bool formatted; /* the reading thread formats the ends of the lines */
+};
+
 /* ctf_ss_each()'s visitor: into the batch; 1 when it is full, 2 when memory runs out. */
 static int fill_item(void *ctx, struct ctf_ss_stream *s)
 {
-	struct batch *b = ctx;
+	struct fill *f = ctx;
+	struct batch *b = f->b;
+	int st = 1;
 
-	if (batch_add(b, s))
+	if (f->formatted && s->kind == CTF_SS_EVENT && (st = batch_add_formatted(f->pl, b, s)) < 0)
 		return 2;
-	return b->count < BATCH_ITEMS && b->arena.used < BATCH_BYTES ? 0 : 1;
+	if (st && batch_add(b, s))
+		return 2;
+	return b->count < f->pl->batch_items && b->arena.used < BATCH_BYTES ? 0 : 1;
 }
 
 static void *reader_main(void *arg)
@@ -196,6 +249,7 @@ static void *reader_main(void *arg)
 
 	for (;;) {
 		struct batch *b;
+		struct fill f = {.pl = pl};
 		int st;
 
 		pthread_mutex_lock(&pl->lock);
@@ -206,7 +260,18 @@ static void *reader_main(void *arg)
 			return NULL;
 		}
 		b = pl->batches[pl->fill % BATCHES];
+		/*
+		 * The printer falls behind (a batch waits for it): this thread
+		 * formats the ends of the lines of every other batch, about
+		 * half the printer's work when the printer sets the pace (its
+		 * lines cost twice the reading), none when it waits for this one.
+		 */
+		f.formatted =
+		    pl->rest &&
+		    (pl->split >= 0 ? pl->split : (pl->fill & 1) && pl->fill - pl->print >= 1);
 		pthread_mutex_unlock(&pl->lock);
+		f.b = b;
+		b->text.len = 0;
 
 		b->count = 0;
 		b->npackets = 0;
@@ -214,7 +279,7 @@ static void *reader_main(void *arg)
 		b->end = 0;
 		ctf_value_arena_reset(&b->arena);
 		/* (runs of events of one stream in a tight loop: ctf_ss_each()) */
-		st = ctf_ss_each(pl->ss, fill_item, b);
+		st = ctf_ss_each(pl->ss, fill_item, &f);
 		if (st == 2) {
 			snprintf(pl->ss->error, sizeof(pl->ss->error), "out of memory");
 			st = -1;
@@ -303,14 +368,20 @@ static int run_inline(struct ctf_stream_set *ss, view_print_fn print, void *ctx)
 	return st < 0 ? -1 : 0;
 }
 
-int view_pipeline_run(struct ctf_stream_set *ss, view_print_fn print, void *ctx)
+int view_pipeline_run(struct ctf_stream_set *ss, view_print_fn print, void *ctx, view_rest_fn rest,
+		      void *rest_ctx)
 {
-	struct pipeline pl = {.ss = ss};
+	struct pipeline pl = {.ss = ss, .rest = rest, .rest_ctx = rest_ctx};
 	pthread_t reader;
 	int result = 0, started = 0;
+	const char *split = getenv("TRAX_VIEW_SPLIT"), *items = getenv("TRAX_VIEW_BATCH");
 
+	pl.split = split && !strcmp(split, "all") ? 1 : split && !strcmp(split, "none") ? 0 : -1;
+	pl.batch_items = items && atoi(items) > 0 && atoi(items) < BATCH_ITEMS ? (size_t)atoi(items)
+									       : BATCH_ITEMS;
 	for (unsigned int i = 0; i < BATCHES; i++)
-		if (!(pl.batches[i] = calloc(1, sizeof(*pl.batches[i]))))
+		if (!(pl.batches[i] = calloc(1, sizeof(*pl.batches[i]))) ||
+		    ctf_text_buf_init(&pl.batches[i]->text, -1, 256 << 10))
 			goto inline_run;
 	pthread_mutex_init(&pl.lock, NULL);
 	pthread_cond_init(&pl.filled_cond, NULL);
@@ -330,6 +401,8 @@ int view_pipeline_run(struct ctf_stream_set *ss, view_print_fn print, void *ctx)
 		for (size_t i = 0; i < b->count; i++) {
 			struct item_copy *c = &b->items[i];
 
+			if (c->formatted)
+				c->item.rest = b->text.data + c->rest_off;
 			if (c->item.kind == CTF_SS_EVENT && c->prog && load_event(&pl, b, c)) {
 				snprintf(ss->error, sizeof(ss->error), "out of memory");
 				result = -1;
@@ -371,6 +444,7 @@ inline_run:
 			ctf_value_arena_free(&pl.batches[i]->arena);
 			free(pl.batches[i]->packets);
 			free(pl.batches[i]->vals);
+			ctf_text_buf_free(&pl.batches[i]->text);
 			free(pl.batches[i]);
 		}
 	for (size_t i = 0; i < pl.cap_mirrors; i++)

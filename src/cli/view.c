@@ -93,7 +93,10 @@ static void print_item(void *ctx, const struct view_item *it)
 	struct view_printer *vp = ctx;
 
 	if (it->kind == CTF_SS_EVENT) {
-		if (vp->mode == MODE_TEXT && it->plan_hint)
+		if (it->rest)
+			ctf_text_print_event_split(&vp->pr, it->event, it->event_ns, it->rest,
+						   it->rest_len);
+		else if (vp->mode == MODE_TEXT && it->plan_hint)
 			ctf_text_print_event_hinted(&vp->pr, &vp->info[it->file->t->index],
 						    it->packet, it->event, it->event_ns,
 						    it->plan_hint);
@@ -118,6 +121,61 @@ static void print_item(void *ctx, const struct view_item *it)
 		    it->t->trace->has_uuid ? it->t->trace->uuid : NULL, it->file->abs_path,
 		    it->sc_id, it->stream_id);
 	}
+}
+
+/* The reading thread's share of the text lines (view_pipeline_run()'s rest). */
+struct view_rest {
+	struct ctf_text_printer pr; /* its plans and options, not its time state */
+	const struct ctf_text_trace *info;
+	/* the line plan of each fixed program's events (open addressing) */
+	struct rest_hint {
+		const struct ctf_decode_prog *prog;
+		const struct ctf_text_plan *plan;
+	} * hints;
+	size_t nhints, cap;
+};
+
+/* Where the plan of prog's events is kept; NULL (no hint) when memory runs out. */
+static const struct ctf_text_plan **hint_of(struct view_rest *vr,
+					    const struct ctf_decode_prog *prog)
+{
+	size_t i;
+
+	if (2 * (vr->nhints + 1) > vr->cap) {
+		size_t cap = vr->cap ? 2 * vr->cap : 64;
+		struct rest_hint *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t k = 0; k < vr->cap; k++)
+			if (vr->hints[k].prog) {
+				for (i = ((uintptr_t)vr->hints[k].prog >> 4) & (cap - 1); n[i].prog;
+				     i = (i + 1) & (cap - 1))
+					;
+				n[i] = vr->hints[k];
+			}
+		free(vr->hints);
+		vr->hints = n;
+		vr->cap = cap;
+	}
+	for (i = ((uintptr_t)prog >> 4) & (vr->cap - 1); vr->hints[i].prog;
+	     i = (i + 1) & (vr->cap - 1))
+		if (vr->hints[i].prog == prog)
+			return &vr->hints[i].plan;
+	vr->hints[i].prog = prog;
+	vr->nhints++;
+	return &vr->hints[i].plan;
+}
+
+static int rest_of_line(void *ctx, const struct view_item *it, struct ctf_text_buf *out)
+{
+	struct view_rest *vr = ctx;
+	const struct ctf_decode_prog *prog = it->file->sr->body_prog;
+
+	vr->pr.out = out;
+	ctf_text_print_event_rest(&vr->pr, &vr->info[it->file->t->index], it->packet, it->event,
+				  prog ? hint_of(vr, prog) : NULL);
+	return 0;
 }
 
 /* ctf_ss_each()'s visitor for --count: the loop it measures, nothing else. */
@@ -163,7 +221,12 @@ static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, en
 	}
 	ctf_text_printer_init(&vp.pr, opt, &vp.out);
 	if (use_pipeline(mode)) {
-		st = view_pipeline_run(ss, print_item, &vp);
+		struct view_rest vr = {.info = vp.info};
+
+		ctf_text_printer_init(&vr.pr, opt, NULL);
+		st = view_pipeline_run(ss, print_item, &vp, rest_of_line, &vr);
+		ctf_text_printer_fini(&vr.pr);
+		free(vr.hints);
 	} else {
 		st = ctf_ss_each(ss, mode == MODE_COUNT ? count_item : visit_item, &vp);
 	}

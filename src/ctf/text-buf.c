@@ -33,6 +33,8 @@ int ctf_text_buf_flush(struct ctf_text_buf *b)
 {
 	size_t off = 0;
 
+	if (b->fd < 0)
+		return 0; /* in memory: the caller takes the bytes */
 	if (b->w) {
 		ctf_text_writer_submit(b, true);
 		return b->error ? -1 : 0;
@@ -74,18 +76,22 @@ void ctf_text_buf_reserve(struct ctf_text_buf *b, size_t n)
 		ctf_text_writer_grow(b, n);
 		return;
 	}
-	ctf_text_buf_flush(b);
-	if (b->cap >= n)
-		return;
-	/* One value larger than the buffer: grow it. */
-	char *d = realloc(b->data, n);
+	if (b->fd >= 0) {
+		ctf_text_buf_flush(b);
+		if (b->cap >= n)
+			return;
+	}
+	/* One value larger than the buffer, or a buffer in memory only: grow it. */
+	if (b->fd < 0 && n < 2 * b->cap)
+		n = 2 * b->cap;
+	char *d = realloc(b->data, b->fd < 0 ? b->len + n : n);
 
 	if (!d) {
 		fprintf(stderr, "trax: out of memory\n");
 		exit(1);
 	}
 	b->data = d;
-	b->cap = n;
+	b->cap = b->fd < 0 ? b->len + n : n;
 }
 
 void ctf_text_put_u64(struct ctf_text_buf *b, uint64_t v)

@@ -17,7 +17,11 @@
 
 struct ctf_text_writer;
 
-/* An output buffer written to fd. */
+/*
+ * An output buffer written to fd; with fd < 0, a buffer in memory only,
+ * which grows as needed (flushing it does nothing: the caller takes
+ * data[0 .. len) and resets len).
+ */
 struct ctf_text_buf {
 	char *data;
 	size_t len;

@@ -355,6 +355,30 @@ void ctf_text_print_event_hinted(struct ctf_text_printer *p, const struct ctf_te
 	ctf_text_print_rest_hinted(&p->plans, &p->opt, b, t, pkt, ev, hint);
 }
 
+void ctf_text_print_event_split(struct ctf_text_printer *p, const struct ctf_event *ev, int64_t ns,
+				const char *rest, size_t rest_len)
+{
+	struct ctf_text_buf *b = p->out;
+
+	if (ev->has_clock) {
+		char *d = ctf_text_room(b, b->data + b->len, TIME_PART_MAX + CTF_TEXT_COPY_SLACK);
+
+		d = write_time_part(p, d, ev, ns);
+		b->len = (size_t)(d - b->data);
+	}
+	ctf_text_put(b, rest, rest_len);
+}
+
+void ctf_text_print_event_rest(struct ctf_text_printer *p, const struct ctf_text_trace *t,
+			       const struct ctf_packet *pkt, const struct ctf_event *ev,
+			       const struct ctf_text_plan **hint)
+{
+	if (hint)
+		ctf_text_print_rest_hinted(&p->plans, &p->opt, p->out, t, pkt, ev, hint);
+	else
+		ctf_text_print_rest(&p->plans, &p->opt, p->out, t, pkt, ev);
+}
+
 /* ---- warnings ---- */
 
 void ctf_text_print_discarded(struct ctf_text_printer *p, enum ctf_text_discard_kind kind,

@@ -24,7 +24,7 @@
 /* Direct I/O granule: file offsets, lengths and addresses are multiples of it. */
 #define DIO_ALIGN ((size_t)4096)
 /* One buffer filled while the others are queued or being written. */
-#define NSLOTS 3
+#define NSLOTS 8
 /* Below this a buffer is mostly head and tail: plain writes. */
 #define MIN_CAP ((size_t)64 * 1024)
 

@@ -84,9 +84,17 @@ if [ -d "$CONFORMANCE/ctf/succeed" ]; then
 			report "conf:$name: read on one thread, the output differs"
 			continue
 		fi
+		# and with the lines' ends made by the reading thread, in batches of 2
+		TZ=UTC TRAX_VIEW_SPLIT=all TRAX_VIEW_BATCH=2 $TIMEOUT "$TRAX" view "succeed/$name" \
+			>"$OUT.2" 2>"$ERR.2" || :
+		if ! cmp -s "$OUT" "$OUT.2" || ! cmp -s "$ERR" "$ERR.2"; then
+			show_diff "$OUT" "$OUT.2"
+			report "conf:$name: lines ended on the reading thread, the output differs"
+			continue
+		fi
 		n=$((n + 1))
 	done
-	ok "conformance succeed: $n traces match babeltrace2 (on one thread and on two)"
+	ok "conformance succeed: $n traces match babeltrace2 (on one thread and on two, lines split or not)"
 
 	# --- invalid traces ---
 	n=0

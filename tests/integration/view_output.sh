@@ -78,6 +78,16 @@ TRAX_VIEW_THREADS=1 "$TRAX" view "$T" >one.txt || fail "trax view on one thread:
 same_as pipe.txt one.txt "trax view on one thread (TRAX_VIEW_THREADS=1)"
 ok "read on one thread or two: the same $size bytes"
 
+# The ends of the lines made by the reading thread for every batch, for
+# none, and for every other batch of 3 items (view-pipeline.h).
+for split in all none; do
+	TRAX_VIEW_SPLIT=$split "$TRAX" view "$T" >split.txt || fail "TRAX_VIEW_SPLIT=$split: exit status $?"
+	same_as pipe.txt split.txt "trax view with TRAX_VIEW_SPLIT=$split"
+done
+TRAX_VIEW_BATCH=3 "$TRAX" view "$T" >split.txt || fail "TRAX_VIEW_BATCH=3: exit status $?"
+same_as pipe.txt split.txt "trax view with TRAX_VIEW_BATCH=3"
+ok "lines ended on the reading thread or on the printing one: the same $size bytes"
+
 # Unaligned starting offsets (and an aligned one, appending).
 for pre in 5000 8192; do
 	head -c $pre bt.txt >append.txt
@@ -151,7 +161,11 @@ same_as berr.rel derr.rel "standard error of the discard trace"
 ok "$warnings warnings with 2>&1 where they are through a pipe ($(wc -c <dout.txt) bytes of text)"
 TRAX_VIEW_THREADS=1 "$TRAX" view "$D" 2>&1 | cat >done.txt
 same_as dpipe.txt done.txt "warnings in place, read on one thread"
-ok "warnings in the same places read on one thread or two"
+for split in all none; do
+	TRAX_VIEW_SPLIT=$split TRAX_VIEW_BATCH=5 "$TRAX" view "$D" 2>&1 | cat >dsplit.txt
+	same_as dpipe.txt dsplit.txt "warnings in place, TRAX_VIEW_SPLIT=$split, batches of 5"
+done
+ok "warnings in the same places read on one thread or two, lines split or not"
 
 # A full file system: the error, and the text up to where it stopped.
 mount -t tmpfs -o size=4m tmpfs "$MNT" || fail "cannot mount a tmpfs on $MNT (the test must run as root)"

@@ -12,7 +12,10 @@
  * decoded (nothing in it may point into the decoder's reused memory). The
  * stream is also read by a second reader that never fuses an event's
  * header and body into one run (no_fused_events): both must find the same
- * packets, events, values and errors.
+ * packets, events, values and errors. And a fourth time taking whatever it
+ * can through ctf_stream_run() (the tight loop of fused events, stopped by
+ * a time bound and by its visitor now and then), the rest through
+ * ctf_stream_next(): the same events again, in the same order.
  *
  * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c src/ctf/packet-index.c src/ctf/decode-*.c src/ctf/value-copy.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
@@ -177,6 +180,106 @@ static void check_same(const struct ctf_stream_reader *r, int st,
 	}
 }
 
+/* What one ctf_stream_next() gave, for comparing two ways of reading. */
+struct step {
+	int st;
+	const struct ctf_event_class *cls;
+	uint64_t bit_offset, clock_value, fp;
+	bool has_clock;
+	uint64_t err; /* a hash of the error message */
+};
+
+struct steps {
+	struct step *v;
+	size_t n, cap;
+	unsigned int visits;
+};
+
+static void step_add(struct steps *s, const struct ctf_stream_reader *r, int st)
+{
+	struct step x;
+
+	memset(&x, 0, sizeof(x));
+	x.st = st;
+	if (st == CTF_STREAM_EVENT) {
+		const struct ctf_event *e = &r->event;
+
+		x.cls = e->cls;
+		x.bit_offset = e->bit_offset;
+		x.clock_value = e->clock_value;
+		x.has_clock = e->has_clock;
+		x.fp = fingerprint(e->payload,
+				   fingerprint(e->context,
+					       fingerprint(e->stream_context,
+							   fingerprint(e->header, 7))));
+	} else if (st < 0) {
+		x.err = 1469598103934665603ULL;
+		for (const char *p = r->error; *p; p++)
+			x.err = (x.err ^ (unsigned char)*p) * 0x100000001b3ULL;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			abort();
+	}
+	s->v[s->n++] = x;
+}
+
+struct run_ctx {
+	struct steps *steps;
+	const struct ctf_stream_reader *r;
+};
+
+static int run_visit(void *ctx, struct ctf_ss_stream *item)
+{
+	struct run_ctx *c = ctx;
+
+	(void)item;
+	step_add(c->steps, c->r, CTF_STREAM_EVENT);
+	return ++c->steps->visits % 7 == 0; /* stop now and then */
+}
+
+/* Reads r to its end through ctf_stream_run() where it can: the steps. */
+static void read_with_runs(struct ctf_stream_reader *r, struct steps *s, int64_t bound)
+{
+	struct run_ctx c = {s, r};
+	int64_t ns = 0;
+
+	for (;;) {
+		struct ctf_stream_run run = {.base = 0,
+					     .bound = bound,
+					     .last_ns = INT64_MIN,
+					     .ns_out = &ns,
+					     .visit = run_visit,
+					     .ctx = &c};
+		int st, rs = ctf_stream_run(r, &run);
+
+		if (rs == CTF_RUN_EVENT) {
+			step_add(s, r, CTF_STREAM_EVENT); /* read, not visited */
+			continue;
+		}
+		if (rs == CTF_RUN_VISITOR)
+			continue;
+		st = ctf_stream_next(r);
+		step_add(s, r, st);
+		if (st <= 0)
+			return;
+	}
+}
+
+static void compare_steps(const struct steps *a, const struct steps *b)
+{
+	for (size_t i = 0; i < a->n || i < b->n; i++)
+		if (i >= a->n || i >= b->n || memcmp(&a->v[i], &b->v[i], sizeof(a->v[i]))) {
+			fprintf(stderr,
+				"fuzz_decode: read through ctf_stream_run(), step %zu differs "
+				"(%zu and %zu steps)\n",
+				i, a->n, b->n);
+			abort();
+		}
+}
+
 /* The copies hold what the event held when they were made. */
 static void check_copies(const struct ctf_value *const copy[4], const uint64_t print[4])
 {
@@ -260,6 +363,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (have_copy)
 			check_copies(copy, print);
 		ctf_value_arena_free(&arena);
+	}
+	ctf_stream_close(r);
+	ctf_stream_close(r2);
+	/* the same stream through ctf_stream_run(), against ctf_stream_next() alone */
+	r = ctf_stream_open(trace, path, err, sizeof(err));
+	r2 = r ? ctf_stream_open(trace, path, err, sizeof(err)) : NULL;
+	if (r && r2) {
+		struct steps a = {0}, b = {0};
+		/* a time bound from the input: some runs end at an event they read */
+		int64_t bound = size >= 2 && (data[size - 1] & 1)
+				    ? (int64_t)((uint64_t)data[size - 2] << (data[size - 1] % 40))
+				    : INT64_MAX;
+
+		for (;;) {
+			st = ctf_stream_next(r);
+			step_add(&a, r, st);
+			if (st <= 0)
+				break;
+		}
+		read_with_runs(r2, &b, bound);
+		compare_steps(&a, &b);
+		free(a.v);
+		free(b.v);
 	}
 	ctf_stream_close(r);
 	ctf_stream_close(r2);

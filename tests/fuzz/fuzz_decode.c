@@ -209,9 +209,8 @@ static void step_add(struct steps *s, const struct ctf_stream_reader *r, int st)
 		x.clock_value = e->clock_value;
 		x.has_clock = e->has_clock;
 		x.fp = fingerprint(e->payload,
-				   fingerprint(e->context,
-					       fingerprint(e->stream_context,
-							   fingerprint(e->header, 7))));
+				   fingerprint(e->context, fingerprint(e->stream_context,
+								       fingerprint(e->header, 7))));
 	} else if (st < 0) {
 		x.err = 1469598103934665603ULL;
 		for (const char *p = r->error; *p; p++)

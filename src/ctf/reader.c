@@ -184,6 +184,53 @@ int trax_reader_next(struct trax_reader *r, const struct trax_event **ev)
 	return 1;
 }
 
+struct each {
+	struct trax_reader *r;
+	int (*fn)(void *ctx, const struct trax_event *ev);
+	void *ctx;
+	int stop; /* fn's nonzero return */
+};
+
+static int each_item(void *ctx, struct ctf_ss_stream *s)
+{
+	struct each *e = ctx;
+	struct trax_reader *r = e->r;
+
+	if (s->kind != CTF_SS_EVENT)
+		return 0;
+	if (r->chunks)
+		fields_reset(r);
+	r->ev.r = r;
+	r->ev.s = s;
+	r->ev.sr = s->item_file->sr;
+	e->stop = e->fn(e->ctx, &r->ev);
+	return e->stop != 0; /* (ctf_ss_each() stops on a positive value) */
+}
+
+int trax_reader_each(struct trax_reader *r, int (*fn)(void *ctx, const struct trax_event *ev),
+		     void *ctx)
+{
+	struct each e = {.r = r, .fn = fn, .ctx = ctx};
+	int st;
+
+	if (!r)
+		return -1;
+	if (!fn) {
+		set_error(r, "trax_reader_each: NULL function");
+		return -1;
+	}
+	if (r->failed)
+		return -1;
+	fields_reset(r);
+	st = ctf_ss_each(&r->ss, each_item, &e);
+	if (st < 0) {
+		set_error(r, "%s", r->ss.error);
+		r->failed = true;
+		return -1;
+	}
+	return st ? e.stop : 0;
+}
+
 int trax_reader_seek_ns(struct trax_reader *r, int64_t ns)
 {
 	if (!r)

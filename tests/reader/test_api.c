@@ -189,6 +189,101 @@ static void test_counts(void)
 	}
 }
 
+/* One event as the tests compare them: name, time, the payload's first field. */
+struct seen {
+	char name[64];
+	int has_ts;
+	int64_t ts;
+	uint64_t first;
+};
+
+static void seen_of(struct seen *s, const struct trax_event *ev)
+{
+	const struct trax_field *f = trax_event_field_by_index(ev, TRAX_SCOPE_PAYLOAD, 0);
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", trax_event_name(ev));
+	s->has_ts = trax_event_has_timestamp(ev);
+	s->ts = s->has_ts ? trax_event_timestamp_ns(ev) : 0;
+	if (f && trax_field_uint(f, &s->first))
+		s->first = 0x5eed;
+}
+
+struct each_ctx {
+	struct seen *v;
+	size_t n, cap, stop_at;
+};
+
+static int each_fn(void *ctx, const struct trax_event *ev)
+{
+	struct each_ctx *c = ctx;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 256;
+		c->v = realloc(c->v, c->cap * sizeof(*c->v));
+	}
+	seen_of(&c->v[c->n++], ev);
+	return c->stop_at && c->n == c->stop_at ? 42 : 0;
+}
+
+/* trax_reader_each() gives what trax_reader_next() gives; it stops when told. */
+static void test_each(void)
+{
+	static const char *const names[] = {"smalltrace",     "sequence",
+					    "wk-heartbeat-u", "multi-domains",
+					    "2packets",	      "lttng-tracefile-rotation"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *p = path_of("succeed", names[i]);
+		struct trax_reader *r = trax_reader_open(&p, 1);
+		struct each_ctx ref = {0}, got = {0};
+		const struct trax_event *ev;
+		int st;
+
+		CHECK(r, "open %s", names[i]);
+		if (!r)
+			continue;
+		while ((st = trax_reader_next(r, &ev)) > 0) {
+			each_fn(&ref, ev);
+		}
+		CHECK(st == 0 && ref.n >= 2, "%s: %zu events by trax_reader_next()", names[i],
+		      ref.n);
+		CHECK(trax_reader_seek_ns(r, INT64_MIN) == 0, "%s: rewind", names[i]);
+		st = trax_reader_each(r, each_fn, &got);
+		CHECK(st == 0, "%s: trax_reader_each: %d: %s", names[i], st, trax_reader_error(r));
+		CHECK(got.n == ref.n, "%s: %zu events by trax_reader_each(), %zu one by one",
+		      names[i], got.n, ref.n);
+		for (size_t k = 0; k < got.n && k < ref.n; k++)
+			if (memcmp(&got.v[k], &ref.v[k], sizeof(got.v[k]))) {
+				CHECK(0, "%s: event %zu differs (%s at %lld, %s at %lld)", names[i],
+				      k, got.v[k].name, (long long)got.v[k].ts, ref.v[k].name,
+				      (long long)ref.v[k].ts);
+				break;
+			}
+		/* stopped after the second event: its value returned, the third next */
+		got.n = 0;
+		got.stop_at = 2;
+		CHECK(trax_reader_seek_ns(r, INT64_MIN) == 0, "%s: rewind", names[i]);
+		CHECK((st = trax_reader_each(r, each_fn, &got)) == 42 && got.n == 2,
+		      "%s: a stop after 2 events: %d, %zu events", names[i], st, got.n);
+		st = trax_reader_next(r, &ev);
+		CHECK(st == (ref.n > 2), "%s: after the stop: %d", names[i], st);
+		if (ev && ref.n > 2) {
+			struct seen s;
+
+			seen_of(&s, ev);
+			CHECK(!memcmp(&s, &ref.v[2], sizeof(s)), "%s: after the stop: %s, not %s",
+			      names[i], s.name, ref.v[2].name);
+		}
+		CHECK(trax_reader_each(r, NULL, NULL) == -1, "%s: NULL function accepted",
+		      names[i]);
+		free(ref.v);
+		free(got.v);
+		trax_reader_close(r);
+	}
+	CHECK(trax_reader_each(NULL, each_fn, NULL) == -1, "NULL reader accepted");
+}
+
 static void test_heartbeat(void)
 {
 	struct trax_reader *r = open1(path_of("succeed", "wk-heartbeat-u"));
@@ -588,6 +683,7 @@ int main(void)
 
 	snprintf(corpus, sizeof(corpus), "%s", c && *c ? c : "../shared/conformance");
 	test_counts();
+	test_each();
 	test_heartbeat();
 	test_sequence();
 	test_multi_domains();

@@ -113,6 +113,11 @@ struct ctf_field {
 	const char *name;	  /* the TSDL identifier, used by field paths and tags */
 	const char *display_name; /* name without one leading underscore, as readers print it */
 	const struct ctf_type *type;
+	/*
+	 * A sequence's length or a variant's tag names it: a value that a
+	 * reader shows even when it only moves a clock (Babeltrace 2 keeps it).
+	 */
+	bool length_or_tag;
 };
 
 struct ctf_struct_type {

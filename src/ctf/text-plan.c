@@ -122,7 +122,8 @@ static bool is_clock_only(const struct ctf_type *t)
 		return t->u.enumeration.container.clock != NULL;
 	case CTF_TYPE_STRUCT:
 		for (unsigned int i = 0; i < t->u.structure.field_count; i++)
-			if (!is_clock_only(t->u.structure.fields[i].type))
+			if (t->u.structure.fields[i].length_or_tag ||
+			    !is_clock_only(t->u.structure.fields[i].type))
 				return false;
 		return t->u.structure.field_count > 0;
 	case CTF_TYPE_ARRAY:
@@ -148,7 +149,8 @@ static bool is_special_packet_field(const struct ctf_field *f)
 /* A struct member the text leaves out. */
 static bool is_hidden_member(const struct ctf_field *f, bool packet_context)
 {
-	return (packet_context && is_special_packet_field(f)) || is_clock_only(f->type);
+	return (packet_context && is_special_packet_field(f)) ||
+	       (!f->length_or_tag && is_clock_only(f->type));
 }
 
 /*

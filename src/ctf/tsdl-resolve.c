@@ -136,10 +136,12 @@ static int find_field(const struct ctf_type *t, const char *name, unsigned int b
 
 /*
  * Goes down from t through the fields names[0..count), entering array and
- * sequence elements on the way; appends the steps. The target, or NULL.
+ * sequence elements on the way; appends the steps. The target, or NULL;
+ * *field: the last field gone through (left alone when count is 0).
  */
 static const struct ctf_type *descend(const struct ctf_type *t, char **names, unsigned int count,
-				      int32_t *steps, unsigned int *length)
+				      int32_t *steps, unsigned int *length,
+				      const struct ctf_field **field)
 {
 	for (unsigned int i = 0; i < count; i++) {
 		int index;
@@ -156,6 +158,7 @@ static const struct ctf_type *descend(const struct ctf_type *t, char **names, un
 		if (index < 0)
 			return NULL;
 		steps[(*length)++] = index;
+		*field = &t->u.structure.fields[index];
 		t = t->u.structure.fields[index].type;
 	}
 	return t;
@@ -216,6 +219,7 @@ static void resolve_path(struct resolver *r, const struct ctf_type *at, const ch
 	int32_t steps[MAX_PATH_STEPS];
 	char *names[MAX_PATH_NAMES];
 	const struct ctf_type *found = NULL;
+	const struct ctf_field *field = NULL;
 	enum ctf_scope scope = r->scope;
 	unsigned int length = 0, count;
 	int32_t *kept;
@@ -232,7 +236,7 @@ static void resolve_path(struct resolver *r, const struct ctf_type *at, const ch
 		if (!r->roots[scope])
 			fail(r, at, "%s '%s': there is no %s", what, path, ctf_scope_name(scope));
 		count = split_path(r, at, path + n, names);
-		found = descend(r->roots[scope], names, count, steps, &length);
+		found = descend(r->roots[scope], names, count, steps, &length, &field);
 		if (!found)
 			fail(r, at, "%s '%s' names no field", what, path);
 		if (scope == r->scope && !precedes_current(r, steps, length))
@@ -255,14 +259,15 @@ static void resolve_path(struct resolver *r, const struct ctf_type *at, const ch
 		for (length = 0; length < k; length++)
 			steps[length] = r->stack[length].step;
 		steps[length++] = index;
+		field = &parent->u.structure.fields[index];
 		found = descend(parent->u.structure.fields[index].type, names + 1, count - 1, steps,
-				&length);
+				&length, &field);
 	}
 	for (int s = (int)r->scope - 1; s >= 0 && !found; s--) {
 		if (!r->roots[s])
 			continue;
 		length = 0;
-		found = descend(r->roots[s], names, count, steps, &length);
+		found = descend(r->roots[s], names, count, steps, &length, &field);
 		scope = (enum ctf_scope)s;
 	}
 	if (!found)
@@ -274,6 +279,9 @@ done:
 	out->length = length;
 	out->steps = kept;
 	*target = found;
+	/* (the fields are the metadata's, which this pass completes) */
+	if (field)
+		((struct ctf_field *)field)->length_or_tag = true;
 }
 
 static void resolve_sequence(struct resolver *r, struct ctf_type *t)

@@ -142,3 +142,60 @@ content_bits = (len(hdr) + 28) * 8 + b.n
 size = (content_bits + 7) // 8
 with open(os.path.join(BACK, "stream_0"), "wb") as f:
     f.write(hdr + struct.pack("<QQQI", begin, content_bits, size * 8, 0) + b.data())
+
+
+# hm-clock-refs: clock values that a sequence's length and a variant's tag
+# name, which Babeltrace keeps in its text (they are not only clock values).
+REFS = os.path.join(HERE, "hm-clock-refs")
+os.makedirs(REFS, exist_ok=True)
+with open(os.path.join(REFS, "metadata"), "w") as f:
+    f.write(METADATA + """event { name = seqlen; id = 4; fields := struct { uint8_t a; ts16 n;
+	uint8_t items[n]; }; };
+event { name = vtag; id = 5; fields := struct {
+	enum : ts16 { small = 0 ... 32767, big = 32768 ... 65535 } sel;
+	variant <sel> { uint8_t small; uint32_t big; } v; }; };
+event { name = outer; id = 6; fields := struct { struct { ts16 len; ts16 other; } hdr;
+	uint16_t vals[hdr.len]; }; };
+""")
+
+
+def to_low16(clock, want):
+    """The clock moved forward to the next value whose low 16 bits are want."""
+    step = (want - clock) & 0xFFFF or 0x10000
+    return want, clock + step
+
+
+b = Bits()
+begin = 0x2000000
+t = begin
+for i in range(9):
+    kind = (4, 5, 6)[i % 3]
+    t += 1000 + 37 * i
+    b.align(8)
+    b.put(kind, 5)
+    b.put(t & ((1 << 27) - 1), 27)
+    if kind == 4:
+        v, t = to_low16(t, i % 4)  # 0 to 3 items
+        b.put(i, 8)
+        b.put(v, 16)
+        for k in range(v):
+            b.put(10 * i + k, 8)
+    elif kind == 5:
+        v, t = to_low16(t, 100 + i if i % 2 else 40000 + i)
+        b.put(v, 16)
+        if v < 32768:
+            b.put(i, 8)
+        else:
+            b.put(70000 + i, 32)
+    else:
+        v, t = to_low16(t, 2)
+        b.put(v, 16)
+        w, t = to_low16(t, 9 + i)
+        b.put(w, 16)
+        for k in range(v):
+            b.put(500 + k, 16)
+hdr = struct.pack("<I", 0xC1FC1FC1) + UUID + struct.pack("<I", 0)
+content_bits = (len(hdr) + 28) * 8 + b.n
+size = (content_bits + 7) // 8
+with open(os.path.join(REFS, "stream_0"), "wb") as f:
+    f.write(hdr + struct.pack("<QQQI", begin, content_bits, size * 8, 2) + b.data())

@@ -78,6 +78,11 @@ for o in "default|" "clock-cycles|--clock-cycles" "names-all|--names=all" "field
 	# shellcheck disable=SC2086
 	run "hm-clock-fields.${o%%|*}" UTC hm-clock-fields ${o#*|}
 done
+# Clock values that a sequence's length or a variant's tag names: kept.
+for o in "default|" "clock-cycles|--clock-cycles" "names-all|--names=all" "fields-all|--fields=all" "no-delta|--no-delta"; do
+	# shellcheck disable=SC2086
+	run "hm-clock-refs.${o%%|*}" UTC hm-clock-refs ${o#*|}
+done
 # A stream going back in time: the events before it, then a fatal error.
 run "hm-time-back.default" UTC hm-time-back
 

@@ -209,9 +209,13 @@ static int batch_add_formatted(struct pipeline *pl, struct batch *b, const struc
 	}
 	if (b->text.error)
 		return -1;
-	c->item = live;
-	c->event = *live.event;
-	c->event.header = c->event.stream_context = c->event.context = c->event.payload = NULL;
+	/* what the printer reads of a formatted line: its time (ctf_text_print_event_split()) */
+	c->item.kind = CTF_SS_EVENT;
+	c->item.event_ns = live.event_ns;
+	c->item.file = live.file;
+	c->item.t = live.t;
+	c->event.has_clock = live.event->has_clock;
+	c->event.clock_value = live.event->clock_value;
 	c->item.event = &c->event;
 	c->item.packet = NULL;
 	c->item.rest_len = b->text.len - off; /* (rest: set by the printer, text may move) */

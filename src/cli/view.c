@@ -133,6 +133,9 @@ struct view_rest {
 		const struct ctf_text_plan *plan;
 	} * hints;
 	size_t nhints, cap;
+	/* the last one asked for (events of one class come in runs), in hints */
+	const struct ctf_decode_prog *last_prog;
+	const struct ctf_text_plan **last_hint;
 };
 
 /* Where the plan of prog's events is kept; NULL (no hint) when memory runs out. */
@@ -141,6 +144,8 @@ static const struct ctf_text_plan **hint_of(struct view_rest *vr,
 {
 	size_t i;
 
+	if (prog == vr->last_prog)
+		return vr->last_hint;
 	if (2 * (vr->nhints + 1) > vr->cap) {
 		size_t cap = vr->cap ? 2 * vr->cap : 64;
 		struct rest_hint *n = calloc(cap, sizeof(*n));
@@ -161,10 +166,13 @@ static const struct ctf_text_plan **hint_of(struct view_rest *vr,
 	for (i = ((uintptr_t)prog >> 4) & (vr->cap - 1); vr->hints[i].prog;
 	     i = (i + 1) & (vr->cap - 1))
 		if (vr->hints[i].prog == prog)
-			return &vr->hints[i].plan;
-	vr->hints[i].prog = prog;
-	vr->nhints++;
-	return &vr->hints[i].plan;
+			break;
+	if (!vr->hints[i].prog) {
+		vr->hints[i].prog = prog;
+		vr->nhints++;
+	}
+	vr->last_prog = prog; /* (hints may have moved: last_hint is set anew) */
+	return vr->last_hint = &vr->hints[i].plan;
 }
 
 static int rest_of_line(void *ctx, const struct view_item *it, struct ctf_text_buf *out)

@@ -229,36 +229,68 @@ uint64_t ctf_jit_interpret(const uint8_t *p, uint64_t clock, const struct fixed_
 
 static int jit_disabled = -1;
 
-bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out)
-{
-	size_t size;
+#define CHUNK_SIZE ((size_t)64 << 10)
+#define CHUNKS_MAX 64 /* 4 MiB of code per arena: then the interpreter */
+
+struct ctf_jit_chunk {
+	struct ctf_jit_chunk *next;
 	uint8_t *mem;
+	size_t size, used;
+};
+
+/* A chunk with room for n bytes, writable; NULL when none can be had. */
+static struct ctf_jit_chunk *writable_chunk(struct ctf_jit_arena *a, size_t n)
+{
+	struct ctf_jit_chunk *c = a->chunks;
+
+	if (c && c->size - c->used >= n) {
+		if (mprotect(c->mem, c->size, PROT_READ | PROT_WRITE))
+			return NULL;
+		return c;
+	}
+	if (a->nchunks == CHUNKS_MAX || !(c = calloc(1, sizeof(*c))))
+		return NULL;
+	c->size = n > CHUNK_SIZE ? (n + 4095) & ~(size_t)4095 : CHUNK_SIZE;
+	c->mem = mmap(NULL, c->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->mem == MAP_FAILED) {
+		free(c);
+		return NULL;
+	}
+	c->next = a->chunks;
+	a->chunks = c;
+	a->nchunks++;
+	return c;
+}
+
+ctf_jit_fn ctf_jit_compile(struct ctf_jit_arena *a, const struct fixed_run *fr)
+{
+	struct ctf_jit_chunk *c;
 	struct emitter e;
 	struct dst_base base;
+	uint8_t *start;
+	size_t most;
 
-	memset(out, 0, sizeof(*out));
 	if (jit_disabled < 0) {
 		const char *v = getenv("TRAX_NO_JIT");
 
 		jit_disabled = v && *v && strcmp(v, "0") != 0;
 	}
 	if (jit_disabled || fr->nfields > (1u << 16))
-		return false;
+		return NULL;
 	for (uint32_t k = 0; k < fr->nfields; k++) {
 		const struct fixed_field *f = &fr->fields[k];
 
 		/* what fixed_run_decode() reads in one 8-byte load */
 		if (f->off % 8 + f->size > 64 || f->off / 8 > INT32_MAX - 8)
-			return false;
+			return NULL;
 		if (f->kind != BLOCK_INTEGER && f->kind != BLOCK_CLOCK && f->kind != BLOCK_F32 &&
 		    f->kind != BLOCK_F64)
-			return false;
+			return NULL;
 	}
-	size = ((size_t)fr->nfields * FIELD_BYTES_MAX + 16 + 4095) & ~(size_t)4095;
-	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
-		return false;
-	e.p = mem;
+	most = (size_t)fr->nfields * FIELD_BYTES_MAX + 32;
+	if (!(c = writable_chunk(a, most)))
+		return NULL;
+	start = e.p = c->mem + c->used;
 	plan_base(&base, fr);
 	if (base.shared) {
 		EMIT(&e, 0x48, 0xB9); /* mov rcx, base */
@@ -294,35 +326,39 @@ bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out)
 	}
 	EMIT(&e, 0x48, 0x89, 0xF0); /* mov rax, rsi: the clock */
 	b1(&e, 0xC3);		    /* ret */
-	if (mprotect(mem, size, PROT_READ | PROT_EXEC)) {
-		munmap(mem, size);
-		return false;
-	}
-	out->mem = mem;
-	out->size = size;
-	out->fn = (ctf_jit_fn)(void *)mem;
-	return true;
+	/* the next function starts on a cache line */
+	c->used = ((size_t)(e.p - c->mem) + 63) & ~(size_t)63;
+	if (c->used > c->size)
+		c->used = c->size;
+	if (mprotect(c->mem, c->size, PROT_READ | PROT_EXEC))
+		return NULL; /* (the chunk stays writable and unused: freed with the arena) */
+	return (ctf_jit_fn)(void *)start;
 }
 
-void ctf_jit_free(struct ctf_jit_code *c)
+void ctf_jit_arena_free(struct ctf_jit_arena *a)
 {
-	if (c->mem)
+	while (a->chunks) {
+		struct ctf_jit_chunk *c = a->chunks;
+
+		a->chunks = c->next;
 		munmap(c->mem, c->size);
-	memset(c, 0, sizeof(*c));
+		free(c);
+	}
+	a->nchunks = 0;
 }
 
 #else /* not x86-64: the interpreter does it all */
 
-bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out)
+ctf_jit_fn ctf_jit_compile(struct ctf_jit_arena *a, const struct fixed_run *fr)
 {
+	(void)a;
 	(void)fr;
-	memset(out, 0, sizeof(*out));
-	return false;
+	return NULL;
 }
 
-void ctf_jit_free(struct ctf_jit_code *c)
+void ctf_jit_arena_free(struct ctf_jit_arena *a)
 {
-	memset(c, 0, sizeof(*c));
+	(void)a;
 }
 
 #endif

@@ -32,19 +32,26 @@ typedef uint64_t (*ctf_jit_fn)(const uint8_t *p, uint64_t clock, const struct fi
 /* What a compiled run does, by the interpreter: for runs without code. */
 uint64_t ctf_jit_interpret(const uint8_t *p, uint64_t clock, const struct fixed_run *fr);
 
-struct ctf_jit_code {
-	ctf_jit_fn fn; /* NULL: none */
-	void *mem;
-	size_t size;
+/*
+ * Where compiled runs live: a few mappings of 64 KiB, each holding many
+ * functions, so that a reader of many stream files does not take one
+ * mapping per event class (the process has a limit on mappings). A chunk
+ * is writable only while code is added to it: an arena must be used by one
+ * thread at a time (a stream reader's is). Zero-initialize.
+ */
+struct ctf_jit_arena {
+	struct ctf_jit_chunk *chunks;
+	size_t nchunks;
 };
 
 /*
- * Compiles fr (whose fields' destinations must outlive the code) into
- * *out: true, or false (out->fn NULL) when it cannot be compiled here.
+ * Compiles fr (whose fields' destinations must outlive the code) into a,
+ * valid until ctf_jit_arena_free(a): the function, or NULL when it cannot
+ * be compiled here.
  */
-bool ctf_jit_compile(const struct fixed_run *fr, struct ctf_jit_code *out);
+ctf_jit_fn ctf_jit_compile(struct ctf_jit_arena *a, const struct fixed_run *fr);
 
-/* Releases the code (a zeroed or failed one too). */
-void ctf_jit_free(struct ctf_jit_code *c);
+/* Releases every function compiled in a. */
+void ctf_jit_arena_free(struct ctf_jit_arena *a);
 
 #endif /* TRAX_CTF_DECODE_JIT_H */

@@ -54,8 +54,8 @@ struct fused_event {
 	 */
 	uint64_t need;
 	/* run as machine code, when the header starts on a byte (decode-jit.h) */
-	struct ctf_jit_code jit;
-	ctf_jit_fn decode; /* jit.fn, else ctf_jit_interpret */
+	ctf_jit_fn jit;	   /* NULL: none */
+	ctf_jit_fn decode; /* jit, else ctf_jit_interpret */
 	struct event_body *body;
 	uint32_t option;		/* the header variant's */
 	struct ctf_value *option_value; /* its value */
@@ -251,6 +251,7 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 		return;
 	if (r->map)
 		munmap((void *)r->map, r->file_size);
+	ctf_jit_arena_free(&r->jit);
 	if (r->info)
 		for (i = 0; i < r->trace->stream_count; i++) {
 			free(r->info[i].v_option_id);
@@ -260,7 +261,6 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 					struct fused_event *fu = r->info[i].fused[k];
 
 					if (fu != &not_fused && fu != &not_tried) {
-						ctf_jit_free(&fu->jit);
 						free(fu->run.fields);
 						free(fu);
 					}
@@ -699,7 +699,8 @@ static int read_event(struct ctf_stream_reader *r)
  * Tries to make the fused event of tag `tag` (option o of the fixed tagged
  * header, the body with a fixed layout): not_fused when it cannot be.
  */
-static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *info, uint32_t o,
+static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *info,
+						 struct ctf_jit_arena *jit, uint32_t o,
 						 uint64_t tag, struct event_body *body)
 {
 	const struct ctf_decode_prog *hp = info->header_prog;
@@ -722,8 +723,8 @@ static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *i
 	}
 	fu->need = (uint64_t)fu->run.bits + 64;
 	if (hp->fixed_align_mask >= 7)
-		ctf_jit_compile(&fu->run, &fu->jit);
-	fu->decode = fu->jit.fn ? fu->jit.fn : ctf_jit_interpret;
+		fu->jit = ctf_jit_compile(jit, &fu->run);
+	fu->decode = fu->jit ? fu->jit : ctf_jit_interpret;
 	fu->body = body;
 	fu->option = o;
 	fu->option_value = hp->tagged_options[o].value;
@@ -765,8 +766,8 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 			memcpy(&w, c->buf + at / 8, sizeof(w));
 			tag = (w >> (at % 8)) & tf->mask;
 			if (tag < BODY_CACHE_IDS && limit - pos >= (fu = info->fused[tag])->need) {
-				if (fu->jit.fn)
-					clock = fu->jit.fn(c->buf + pos / 8, clock, &fu->run);
+				if (fu->jit)
+					clock = fu->jit(c->buf + pos / 8, clock, &fu->run);
 				else
 					fixed_run_decode(&fu->run, c->buf, pos, &clock);
 				hp->tag_value->u.u = tag;
@@ -804,7 +805,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	/* a compact event: header and body as one run from the next one on */
 	if (idv == hp->tag_value && hp->fixed && body->fixed_prog && !r->no_fused_events &&
 	    (!info->fused || info->fused[id] == &not_tried))
-		fuse_event(info, (uint32_t)option, id, body);
+		fuse_event(info, &r->jit, (uint32_t)option, id, body);
 decoded:
 	r->body_prog = body->fixed_prog;
 	e->cls = body->cls;

@@ -28,6 +28,7 @@
 #include "ctf/ctf-ir.h"
 #include "ctf/ctf-value.h"
 #include "ctf/decode-field.h"
+#include "ctf/decode-jit.h"
 #include "ctf/decode-pool.h"
 #include "ctf/packet-index.h"
 
@@ -126,6 +127,7 @@ struct ctf_stream_reader {
 	struct ctf_value_pool event_pool;
 	struct ctf_stream_class_info *info;	/* per stream class of the trace */
 	struct ctf_stream_class_info *cur_info; /* the current packet's */
+	struct ctf_jit_arena jit;		/* the fused events' code */
 };
 
 /*

@@ -67,6 +67,7 @@ int main(void)
 	struct fixed_field fa[MAX_FIELDS], fb[MAX_FIELDS];
 	uint8_t buf[BUF_BYTES + 64];
 	unsigned compiled = 0, runs = 0;
+	struct ctf_jit_arena arena = {0};
 	/*
 	 * Destinations far (terabytes) from the others, for every fourth run:
 	 * the code then cannot reach them all from one base register.
@@ -81,7 +82,7 @@ int main(void)
 
 	for (unsigned iter = 0; iter < 3000; iter++) {
 		struct fixed_run ra = {0}, rb;
-		struct ctf_jit_code code;
+		ctf_jit_fn fn;
 		uint32_t off = 0, n = 1 + (uint32_t)(rnd() % MAX_FIELDS), ni, nc;
 
 		/* the run's order: integers, clock values, floats */
@@ -107,7 +108,7 @@ int main(void)
 		rb.fields = fb;
 		if (off / 8 + 8 > BUF_BYTES)
 			continue;
-		if (!ctf_jit_compile(&rb, &code)) {
+		if (!(fn = ctf_jit_compile(&arena, &rb))) {
 #if defined(__x86_64__)
 			CHECK(getenv("TRAX_NO_JIT"), "run %u (%u fields) not compiled", iter, n);
 #endif
@@ -133,7 +134,7 @@ int main(void)
 			for (uint32_t k = 0; k < n; k++)
 				interp[k].u.u = fb[k].dst->u.u = 0;
 			fixed_run_decode(&ra, buf, (uint64_t)byte * 8, &ca);
-			cb = code.fn(buf + byte, cb, NULL);
+			cb = fn(buf + byte, cb, NULL);
 			runs++;
 			CHECK(ca == cb, "run %u: clock %#llx interpreted, %#llx compiled", iter,
 			      (unsigned long long)ca, (unsigned long long)cb);
@@ -147,11 +148,14 @@ int main(void)
 			if (failures > 20)
 				return 1;
 		}
-		ctf_jit_free(&code);
+		/* a fresh arena now and then: functions share chunks, and chunks fill up */
+		if (iter % 500 == 499)
+			ctf_jit_arena_free(&arena);
 	}
 #if defined(__x86_64__)
 	CHECK(getenv("TRAX_NO_JIT") || compiled > 2000, "only %u runs compiled", compiled);
 #endif
+	ctf_jit_arena_free(&arena);
 	if (!failures)
 		printf("test_decode_jit: %u runs compiled, %u decodings alike\n", compiled, runs);
 	return failures != 0;

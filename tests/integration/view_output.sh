@@ -86,6 +86,9 @@ for split in all none; do
 done
 TRAX_VIEW_BATCH=3 "$TRAX" view "$T" >split.txt || fail "TRAX_VIEW_BATCH=3: exit status $?"
 same_as pipe.txt split.txt "trax view with TRAX_VIEW_BATCH=3"
+# and decoded by the interpreter rather than by compiled code (decode-jit.h)
+TRAX_NO_JIT=1 "$TRAX" view "$T" >split.txt || fail "TRAX_NO_JIT=1: exit status $?"
+same_as pipe.txt split.txt "trax view with TRAX_NO_JIT=1"
 ok "lines ended on the reading thread or on the printing one: the same $size bytes"
 
 # Unaligned starting offsets (and an aligned one, appending).

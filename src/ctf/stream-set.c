@@ -603,6 +603,26 @@ static inline int next_top(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 }
 
 /*
+ * Stream a, the one returned last, advanced the general way (got: the
+ * status its file's reader gave already, or 0), the heap put in order: the
+ * next item, as ctf_ss_next() returns it.
+ */
+static int advance_slow(struct ctf_stream_set *ss, struct ctf_ss_stream *a, int got,
+			struct ctf_ss_stream **s)
+{
+	int st = stream_advance(ss, a, false, 0, got);
+
+	ss->advance = NULL;
+	if (st < 0)
+		return -1;
+	if (st == 0)
+		ctf_merge_pop(&ss->heap);
+	else if (!stays_first(&ss->heap))
+		ctf_merge_top_changed(&ss->heap);
+	return next_top(ss, s);
+}
+
+/*
  * Stream a, the one returned last, advanced: its file f's reader gave st.
  * The next item, as ctf_ss_next() returns it.
  */
@@ -635,15 +655,7 @@ static inline int next_after(struct ctf_stream_set *ss, struct ctf_ss_stream *a,
 		ss->advance = *s;
 		return check_order(ss, *s) ? -1 : 1;
 	}
-	st = stream_advance(ss, a, false, 0, st);
-	ss->advance = NULL;
-	if (st < 0)
-		return -1;
-	if (st == 0)
-		ctf_merge_pop(&ss->heap);
-	else if (!stays_first(&ss->heap))
-		ctf_merge_top_changed(&ss->heap);
-	return next_top(ss, s);
+	return advance_slow(ss, a, st, s);
 }
 
 int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
@@ -652,21 +664,13 @@ int ctf_ss_next(struct ctf_stream_set *ss, struct ctf_ss_stream **s)
 	if (ss->advance) {
 		struct ctf_ss_stream *a = ss->advance;
 		struct ctf_ss_file *f;
-		int st;
 
 		/* the next event of the same file (most items) */
 		if (__builtin_expect(a->iwarn >= a->nwarn && a->cur < a->nfiles &&
 					 !(f = a->files[a->cur])->pending,
 				     1))
 			return next_after(ss, a, f, ctf_stream_next(f->sr), s);
-		st = stream_advance(ss, a, false, 0, 0);
-		ss->advance = NULL;
-		if (st < 0)
-			return -1;
-		if (st == 0)
-			ctf_merge_pop(&ss->heap);
-		else if (!stays_first(&ss->heap))
-			ctf_merge_top_changed(&ss->heap);
+		return advance_slow(ss, a, 0, s);
 	}
 	return next_top(ss, s);
 }

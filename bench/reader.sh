@@ -17,7 +17,8 @@
 #   - text without the disk: `trax view TRACE > /dev/null` (two threads, the
 #     default, and one: TRAX_VIEW_THREADS=1) vs `babeltrace2 TRACE > /dev/null`
 #     (no target: it shows what the disk takes of the text figure)
-# each measured for wall time (events/s) and peak RSS (/usr/bin/time -v).
+# each measured for wall time (events/s) and peak RSS (/usr/bin/time -v),
+# after a sync (no run pays for the write-back of the run before it).
 # Each comparison runs trax BENCH_READER_REPS times (default 3) and
 # babeltrace2 BENCH_READER_BT2_REPS times (default the same), alternately,
 # and compares the medians: the machine's speed drifts within minutes, and
@@ -193,6 +194,10 @@ measure() {
 	local tag=$1 t0 t1 rc=0 rss
 	shift
 	printf '+ %s\n' "$*" >>"$LOG"
+	# Nothing left to write back from the run before (Babeltrace leaves
+	# its gigabyte of text in the page cache): the kernel would write it
+	# during this run, on the same disk. Not timed.
+	sync
 	t0=$(now_ns)
 	timeout "$RUN_TIMEOUT" /usr/bin/time -v -o "$TMP/$tag.time" "$@" \
 		>"${MEASURE_STDOUT:-$TMP/$tag.stdout}" 2>"$TMP/$tag.stderr" </dev/null || rc=$?

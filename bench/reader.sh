@@ -19,7 +19,7 @@
 #     (no target: it shows what the disk takes of the text figure)
 # each measured for wall time (events/s) and peak RSS (/usr/bin/time -v),
 # after a sync (no run pays for the write-back of the run before it).
-# Each comparison runs trax BENCH_READER_REPS times (default 3) and
+# Each comparison runs trax BENCH_READER_REPS times (default 5) and
 # babeltrace2 BENCH_READER_BT2_REPS times (default the same), alternately,
 # and compares the medians: the machine's speed drifts within minutes, and
 # both tools then see it alike. BENCH_READER_KEEP=1 keeps the temporary
@@ -48,7 +48,7 @@ TRAX=$BUILD/trax
 
 N=${BENCH_READER_N:-2000000}
 RUNS=${BENCH_READER_RUNS:-5}
-REPS=${BENCH_READER_REPS:-3}
+REPS=${BENCH_READER_REPS:-5}
 BT2_REPS=${BENCH_READER_BT2_REPS:-$REPS}
 CC=${CC:-cc}
 SUBBUF_SIZE=$((8 * 1048576))

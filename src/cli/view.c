@@ -14,6 +14,7 @@
 #include "cli/view.h"
 #include "cli/client.h"
 #include "cli/view-pipeline.h"
+#include "cli/view-twin.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -79,6 +80,58 @@ static int fatal(const char *msg)
 
 enum view_mode { MODE_TEXT, MODE_JSON, MODE_COUNT };
 
+/*
+ * The line plan of each fixed program's events (open addressing): a
+ * printer's hints (ctf_text_print_event_hinted()) for the events it reads
+ * itself.
+ */
+struct plan_hints {
+	struct plan_hint {
+		const struct ctf_decode_prog *prog;
+		const struct ctf_text_plan *plan;
+	} * v;
+	size_t n, cap;
+	/* the last one asked for (events of one class come in runs), in v */
+	const struct ctf_decode_prog *last_prog;
+	const struct ctf_text_plan **last_hint;
+};
+
+/* Where the plan of prog's events is kept; NULL (no hint) when memory runs out. */
+static const struct ctf_text_plan **hint_of(struct plan_hints *h,
+					    const struct ctf_decode_prog *prog)
+{
+	size_t i;
+
+	if (prog == h->last_prog)
+		return h->last_hint;
+	if (2 * (h->n + 1) > h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 64;
+		struct plan_hint *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t k = 0; k < h->cap; k++)
+			if (h->v[k].prog) {
+				for (i = ((uintptr_t)h->v[k].prog >> 4) & (cap - 1); n[i].prog;
+				     i = (i + 1) & (cap - 1))
+					;
+				n[i] = h->v[k];
+			}
+		free(h->v);
+		h->v = n;
+		h->cap = cap;
+	}
+	for (i = ((uintptr_t)prog >> 4) & (h->cap - 1); h->v[i].prog; i = (i + 1) & (h->cap - 1))
+		if (h->v[i].prog == prog)
+			break;
+	if (!h->v[i].prog) {
+		h->v[i].prog = prog;
+		h->n++;
+	}
+	h->last_prog = prog; /* (v may have moved: last_hint is set anew) */
+	return h->last_hint = &h->v[i].plan;
+}
+
 /* What printing needs, for print_item(). */
 struct view_printer {
 	enum view_mode mode;
@@ -86,17 +139,28 @@ struct view_printer {
 	struct ctf_text_buf out;
 	struct ctf_text_printer pr;
 	struct ctf_text_trace *info; /* per trace: what the printer shows of it */
+	struct plan_hints hints;     /* for the events read on its own thread */
 };
+
+/* The warning of discarded-items notification it. */
+static void print_discard(struct ctf_text_printer *pr, const struct view_item *it)
+{
+	const struct ctf_ss_discard *w = it->discard;
+
+	ctf_text_print_discarded(pr,
+				 w->kind == CTF_SS_DISCARDED_EVENTS ? CTF_TEXT_DISCARDED_EVENTS
+								    : CTF_TEXT_DISCARDED_PACKETS,
+				 w->has_count, w->count, w->has_range, w->begin, w->end,
+				 it->t->name, it->t->trace->has_uuid ? it->t->trace->uuid : NULL,
+				 it->file->abs_path, it->sc_id, it->stream_id);
+}
 
 static void print_item(void *ctx, const struct view_item *it)
 {
 	struct view_printer *vp = ctx;
 
-	if (it->kind == CTF_SS_EVENT) {
-		if (it->rest)
-			ctf_text_print_event_split(&vp->pr, it->event, it->event_ns, it->rest,
-						   it->rest_len);
-		else if (vp->mode == MODE_TEXT && it->plan_hint)
+	if (it->kind == VIEW_EVENT) {
+		if (vp->mode == MODE_TEXT && it->plan_hint)
 			ctf_text_print_event_hinted(&vp->pr, &vp->info[it->file->t->index],
 						    it->packet, it->event, it->event_ns,
 						    it->plan_hint);
@@ -108,82 +172,123 @@ static void print_item(void *ctx, const struct view_item *it)
 					     it->event_ns, it->stream_id);
 		else
 			vp->count++;
+	} else if (it->kind == VIEW_TEXT) {
+		/* lines made on the reading thread: the next delta is from their last */
+		ctf_text_put(&vp->out, it->rest, it->rest_len);
+		if (it->event->has_clock) {
+			vp->pr.last_ns = (uint64_t)it->event_ns;
+			vp->pr.last_cycles = it->event->clock_value;
+		}
 	} else if (vp->mode != MODE_COUNT) {
-		const struct ctf_ss_discard *w = it->discard;
-
 		/* warnings go to stderr: what precedes them must be out first */
 		ctf_text_buf_flush(&vp->out);
-		ctf_text_print_discarded(
-		    &vp->pr,
-		    w->kind == CTF_SS_DISCARDED_EVENTS ? CTF_TEXT_DISCARDED_EVENTS
-						       : CTF_TEXT_DISCARDED_PACKETS,
-		    w->has_count, w->count, w->has_range, w->begin, w->end, it->t->name,
-		    it->t->trace->has_uuid ? it->t->trace->uuid : NULL, it->file->abs_path,
-		    it->sc_id, it->stream_id);
+		print_discard(&vp->pr, it);
 	}
 }
 
-/* The reading thread's share of the text lines (view_pipeline_run()'s rest). */
-struct view_rest {
-	struct ctf_text_printer pr; /* its plans and options, not its time state */
+/* The reading thread's share of the text lines (view_pipeline_run()'s line). */
+struct view_lines {
+	struct ctf_text_printer pr; /* its plans, options and second; its time set per line */
 	const struct ctf_text_trace *info;
-	/* the line plan of each fixed program's events (open addressing) */
-	struct rest_hint {
-		const struct ctf_decode_prog *prog;
-		const struct ctf_text_plan *plan;
-	} * hints;
-	size_t nhints, cap;
-	/* the last one asked for (events of one class come in runs), in hints */
-	const struct ctf_decode_prog *last_prog;
-	const struct ctf_text_plan **last_hint;
+	struct plan_hints hints;
 };
 
-/* Where the plan of prog's events is kept; NULL (no hint) when memory runs out. */
-static const struct ctf_text_plan **hint_of(struct view_rest *vr,
-					    const struct ctf_decode_prog *prog)
+static int line_of(void *ctx, const struct view_item *it, const struct view_time *prev,
+		   struct ctf_text_buf *out)
 {
-	size_t i;
-
-	if (prog == vr->last_prog)
-		return vr->last_hint;
-	if (2 * (vr->nhints + 1) > vr->cap) {
-		size_t cap = vr->cap ? 2 * vr->cap : 64;
-		struct rest_hint *n = calloc(cap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (size_t k = 0; k < vr->cap; k++)
-			if (vr->hints[k].prog) {
-				for (i = ((uintptr_t)vr->hints[k].prog >> 4) & (cap - 1); n[i].prog;
-				     i = (i + 1) & (cap - 1))
-					;
-				n[i] = vr->hints[k];
-			}
-		free(vr->hints);
-		vr->hints = n;
-		vr->cap = cap;
-	}
-	for (i = ((uintptr_t)prog >> 4) & (vr->cap - 1); vr->hints[i].prog;
-	     i = (i + 1) & (vr->cap - 1))
-		if (vr->hints[i].prog == prog)
-			break;
-	if (!vr->hints[i].prog) {
-		vr->hints[i].prog = prog;
-		vr->nhints++;
-	}
-	vr->last_prog = prog; /* (hints may have moved: last_hint is set anew) */
-	return vr->last_hint = &vr->hints[i].plan;
-}
-
-static int rest_of_line(void *ctx, const struct view_item *it, struct ctf_text_buf *out)
-{
-	struct view_rest *vr = ctx;
+	struct view_lines *vl = ctx;
 	const struct ctf_decode_prog *prog = it->file->sr->body_prog;
 
-	vr->pr.out = out;
-	ctf_text_print_event_rest(&vr->pr, &vr->info[it->file->t->index], it->packet, it->event,
-				  prog ? hint_of(vr, prog) : NULL);
+	/* a negative time may warn (stderr): the printer's, in its order */
+	if (it->event->has_clock && it->event_ns < 0)
+		return -1;
+	vl->pr.out = out;
+	vl->pr.last_ns = prev->set ? (uint64_t)prev->ns : (uint64_t)-1;
+	vl->pr.last_cycles = prev->set ? prev->cycles : (uint64_t)-1;
+	if (prog)
+		ctf_text_print_event_hinted(&vl->pr, &vl->info[it->file->t->index], it->packet,
+					    it->event, it->event_ns, hint_of(&vl->hints, prog));
+	else
+		ctf_text_print_event(&vl->pr, &vl->info[it->file->t->index], it->packet, it->event,
+				     it->event_ns);
 	return 0;
+}
+
+/* One of the two threads of the text output (view-twin.h), with its own stream set. */
+struct view_side {
+	struct ctf_text_printer pr;
+	struct ctf_text_trace *info; /* per trace of its stream set */
+	struct plan_hints hints;
+	/* (each side on lines of its own: its printer is written at every line) */
+} __attribute__((aligned(128)));
+
+/* view_twin_fn: item s formatted into out, or passed over (out NULL). */
+static void side_item(void *ctx, struct ctf_ss_stream *s, struct ctf_text_buf *out, FILE *err)
+{
+	struct view_side *sd = ctx;
+	const struct ctf_stream_reader *r = s->item_file->sr;
+	const struct ctf_text_options *o = &sd->pr.opt;
+	struct view_item item;
+
+	if (!out) {
+		/* what the next lines depend on: the last time, the warning given once */
+		if (s->kind == CTF_SS_EVENT && r->event.has_clock) {
+			if (s->event_ns < 0 && !o->clock_cycles && !o->clock_seconds)
+				sd->pr.negative_warned = true;
+			sd->pr.last_ns = (uint64_t)s->event_ns;
+			sd->pr.last_cycles = r->event.clock_value;
+		} else if (s->kind == CTF_SS_DISCARD && s->discard->has_range &&
+			   !o->clock_seconds && (s->discard->begin < 0 || s->discard->end < 0)) {
+			sd->pr.negative_warned = true;
+		}
+		return;
+	}
+	sd->pr.out = out;
+	sd->pr.err = err;
+	view_item_of(&item, s);
+	if (s->kind != CTF_SS_EVENT)
+		print_discard(&sd->pr, &item);
+	else if (r->body_prog)
+		ctf_text_print_event_hinted(&sd->pr, &sd->info[s->item_file->t->index], item.packet,
+					    item.event, item.event_ns,
+					    hint_of(&sd->hints, r->body_prog));
+	else
+		ctf_text_print_event(&sd->pr, &sd->info[s->item_file->t->index], item.packet,
+				     item.event, item.event_ns);
+}
+
+/*
+ * The text output on two threads, each with a stream set of the traces
+ * (ss, and another one opened here): 0, -1 (error: ss->error), or -2 when
+ * the second one could not be had (nothing read: the caller goes on alone).
+ */
+static int run_twin(struct ctf_stream_set *ss, const char *const *paths, size_t npaths,
+		    const struct ctf_text_options *opt, struct view_printer *vp)
+{
+	struct ctf_stream_set ss2 = {0};
+	struct ctf_stream_set *sets[2] = {ss, &ss2};
+	struct view_side sides[2] = {0};
+	void *ctx[2] = {&sides[0], &sides[1]};
+	int st = -2;
+
+	if (ctf_ss_load(&ss2, paths, npaths, CTF_SS_RANK_BY_NAME) || ctf_ss_open(&ss2, false, 0) ||
+	    ss2.ntraces != ss->ntraces ||
+	    !(sides[1].info = calloc(ss2.ntraces, sizeof(*sides[1].info))))
+		goto out;
+	sides[0].info = vp->info;
+	for (size_t i = 0; i < ss2.ntraces; i++)
+		ctf_text_trace_init(&sides[1].info[i], ss2.traces[i].trace, ss2.traces[i].name);
+	for (unsigned int k = 0; k < 2; k++)
+		ctf_text_printer_init(&sides[k].pr, opt, NULL);
+	st = view_twin_run(sets, ctx, side_item, &vp->out);
+	for (unsigned int k = 0; k < 2; k++) {
+		ctf_text_printer_fini(&sides[k].pr);
+		free(sides[k].hints.v);
+	}
+out:
+	free(sides[1].info);
+	ctf_ss_free(&ss2);
+	return st;
 }
 
 /* ctf_ss_each()'s visitor for --count: the loop it measures, nothing else. */
@@ -198,22 +303,33 @@ static int count_item(void *ctx, struct ctf_ss_stream *s)
 /* ctf_ss_each()'s visitor for the output on one thread. */
 static int visit_item(void *ctx, struct ctf_ss_stream *s)
 {
+	struct view_printer *vp = ctx;
+	const struct ctf_decode_prog *prog = s->item_file->sr->body_prog;
 	struct view_item item;
 
 	view_item_of(&item, s);
+	if (prog && s->kind == CTF_SS_EVENT && vp->mode == MODE_TEXT)
+		item.plan_hint = hint_of(&vp->hints, prog);
 	print_item(ctx, &item);
 	return 0;
 }
 
-/* Whether the text output runs on two threads (TRAX_VIEW_THREADS=1: one). */
-static bool use_pipeline(enum view_mode mode)
+/*
+ * How the text output runs (TRAX_VIEW_THREADS): 1 on one thread, "pipeline"
+ * read on one and printed on the other, else (2, the default) two threads
+ * reading the whole trace and formatting every other chunk (view-twin.h).
+ */
+static int threads_wanted(enum view_mode mode)
 {
 	const char *e = getenv("TRAX_VIEW_THREADS");
 
-	return mode == MODE_TEXT && !(e && strcmp(e, "1") == 0);
+	if (mode != MODE_TEXT || (e && strcmp(e, "1") == 0))
+		return 1;
+	return e && strcmp(e, "pipeline") == 0 ? 3 : 2;
 }
 
-static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, enum view_mode mode)
+static int run(struct ctf_stream_set *ss, const char *const *paths, size_t npaths,
+	       const struct ctf_text_options *opt, enum view_mode mode)
 {
 	struct view_printer vp = {.mode = mode};
 	int st;
@@ -228,13 +344,18 @@ static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, en
 		return fatal("out of memory");
 	}
 	ctf_text_printer_init(&vp.pr, opt, &vp.out);
-	if (use_pipeline(mode)) {
-		struct view_rest vr = {.info = vp.info};
+	st = -2;
+	if (threads_wanted(mode) == 2)
+		st = run_twin(ss, paths, npaths, opt, &vp);
+	if (st != -2) {
+		/* (done) */
+	} else if (threads_wanted(mode) == 3) {
+		struct view_lines vl = {.info = vp.info};
 
-		ctf_text_printer_init(&vr.pr, opt, NULL);
-		st = view_pipeline_run(ss, print_item, &vp, rest_of_line, &vr);
-		ctf_text_printer_fini(&vr.pr);
-		free(vr.hints);
+		ctf_text_printer_init(&vl.pr, opt, NULL);
+		st = view_pipeline_run(ss, print_item, &vp, line_of, &vl);
+		ctf_text_printer_fini(&vl.pr);
+		free(vl.hints.v);
 	} else {
 		st = ctf_ss_each(ss, mode == MODE_COUNT ? count_item : visit_item, &vp);
 	}
@@ -253,6 +374,7 @@ static int run(struct ctf_stream_set *ss, const struct ctf_text_options *opt, en
 		st = 1;
 	}
 	ctf_text_printer_fini(&vp.pr);
+	free(vp.hints.v);
 	ctf_text_buf_free(&vp.out);
 	free(vp.info);
 	return st;
@@ -366,7 +488,8 @@ int trax_view_main(int argc, char **argv)
 	    ctf_ss_open(&ss, false, 0))
 		status = fatal(ss.error);
 	else
-		status = run(&ss, &opt, count ? MODE_COUNT : mode);
+		status =
+		    run(&ss, (const char *const *)paths, npaths, &opt, count ? MODE_COUNT : mode);
 	ctf_ss_free(&ss);
 	free(paths);
 	free(current);

@@ -270,12 +270,16 @@ ctf_jit_fn ctf_jit_compile(struct ctf_jit_arena *a, const struct fixed_run *fr)
 	uint8_t *start;
 	size_t most;
 
-	if (jit_disabled < 0) {
+	/* (readers on several threads may ask first at once: the same answer) */
+	int disabled = __atomic_load_n(&jit_disabled, __ATOMIC_RELAXED);
+
+	if (disabled < 0) {
 		const char *v = getenv("TRAX_NO_JIT");
 
-		jit_disabled = v && *v && strcmp(v, "0") != 0;
+		disabled = v && *v && strcmp(v, "0") != 0;
+		__atomic_store_n(&jit_disabled, disabled, __ATOMIC_RELAXED);
 	}
-	if (jit_disabled || fr->nfields > (1u << 16))
+	if (disabled || fr->nfields > (1u << 16))
 		return NULL;
 	for (uint32_t k = 0; k < fr->nfields; k++) {
 		const struct fixed_field *f = &fr->fields[k];

@@ -125,26 +125,16 @@ void ctf_text_trace_init(struct ctf_text_trace *t, const struct ctf_trace *trace
 
 /* ---- time ---- */
 
-/* The broken-down time of the last second formatted, as "[YYYY-MM-DD ]HH:MM:SS". */
-static struct {
-	bool valid;
-	bool gmt, date;
-	uint64_t sec;
-	char text[48];
-	size_t len;
-} time_cache;
-
+/*
+ * "[YYYY-MM-DD ]HH:MM:SS" of second sec into out. Called once per second of
+ * events (printers keep the text of the current second), from any thread.
+ */
 static size_t wall_prefix(bool gmt, bool date, uint64_t sec, char *out)
 {
 	struct tm tm;
 	time_t t = (time_t)sec;
 	size_t n = 0;
 
-	if (time_cache.valid && time_cache.sec == sec && time_cache.gmt == gmt &&
-	    time_cache.date == date) {
-		memcpy(out, time_cache.text, time_cache.len);
-		return time_cache.len;
-	}
 	if (gmt)
 		gmtime_r(&t, &tm);
 	else
@@ -152,12 +142,6 @@ static size_t wall_prefix(bool gmt, bool date, uint64_t sec, char *out)
 	if (date)
 		n = strftime(out, 32, "%Y-%m-%d ", &tm);
 	n += (size_t)snprintf(out + n, 16, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
-	time_cache.valid = true;
-	time_cache.sec = sec;
-	time_cache.gmt = gmt;
-	time_cache.date = date;
-	memcpy(time_cache.text, out, n);
-	time_cache.len = n;
 	return n;
 }
 
@@ -196,10 +180,11 @@ size_t ctf_text_format_time(struct ctf_text_printer *p, int64_t ns, char *buf)
 	}
 	if (!p->opt.clock_seconds) {
 		if (neg && !p->negative_warned) {
-			fflush(stdout);
+			if (!p->err)
+				fflush(stdout);
 			fputs("[warning] Fallback to [sec.ns] to print negative time value. Use "
 			      "--clock-seconds.\n",
-			      stderr);
+			      p->err ? p->err : stderr);
 			p->negative_warned = true;
 			goto seconds;
 		}
@@ -355,30 +340,6 @@ void ctf_text_print_event_hinted(struct ctf_text_printer *p, const struct ctf_te
 	ctf_text_print_rest_hinted(&p->plans, &p->opt, b, t, pkt, ev, hint);
 }
 
-void ctf_text_print_event_split(struct ctf_text_printer *p, const struct ctf_event *ev, int64_t ns,
-				const char *rest, size_t rest_len)
-{
-	struct ctf_text_buf *b = p->out;
-
-	if (ev->has_clock) {
-		char *d = ctf_text_room(b, b->data + b->len, TIME_PART_MAX + CTF_TEXT_COPY_SLACK);
-
-		d = write_time_part(p, d, ev, ns);
-		b->len = (size_t)(d - b->data);
-	}
-	ctf_text_put(b, rest, rest_len);
-}
-
-void ctf_text_print_event_rest(struct ctf_text_printer *p, const struct ctf_text_trace *t,
-			       const struct ctf_packet *pkt, const struct ctf_event *ev,
-			       const struct ctf_text_plan **hint)
-{
-	if (hint)
-		ctf_text_print_rest_hinted(&p->plans, &p->opt, p->out, t, pkt, ev, hint);
-	else
-		ctf_text_print_rest(&p->plans, &p->opt, p->out, t, pkt, ev);
-}
-
 /* ---- warnings ---- */
 
 void ctf_text_print_discarded(struct ctf_text_printer *p, enum ctf_text_discard_kind kind,
@@ -387,6 +348,7 @@ void ctf_text_print_discarded(struct ctf_text_printer *p, enum ctf_text_discard_
 			      const char *stream_path, uint64_t stream_class_id, uint64_t stream_id)
 {
 	const char *what = kind == CTF_TEXT_DISCARDED_EVENTS ? "event" : "packet";
+	FILE *err = p->err ? p->err : stderr;
 	char t1[80], t2[80], range[200], ubuf[64];
 
 	if (has_range) {
@@ -405,11 +367,11 @@ void ctf_text_print_discarded(struct ctf_text_printer *p, enum ctf_text_discard_
 	else
 		snprintf(ubuf, sizeof(ubuf), "no UUID");
 	if (has_count)
-		fprintf(stderr, "WARNING: Tracer discarded %llu %s%s %s", (unsigned long long)count,
+		fprintf(err, "WARNING: Tracer discarded %llu %s%s %s", (unsigned long long)count,
 			what, count == 1 ? "" : "s", range);
 	else
-		fprintf(stderr, "WARNING: Tracer may have discarded %ss %s", what, range);
-	fprintf(stderr,
+		fprintf(err, "WARNING: Tracer may have discarded %ss %s", what, range);
+	fprintf(err,
 		" in trace \"%s\" (%s) within stream \"%s\" (stream class ID: %llu, stream ID: "
 		"%llu).\n",
 		trace_name, ubuf, stream_path, (unsigned long long)stream_class_id,

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ctf/ctf-ir.h"
@@ -78,6 +79,8 @@ struct ctf_text_printer {
 	uint64_t last_ns;     /* as Babeltrace: (uint64_t)-1 until the first event */
 	uint64_t last_cycles; /* the same for --clock-cycles */
 	bool negative_warned;
+	/* where the warnings go: NULL for stderr (after stdout is flushed) */
+	FILE *err;
 
 	/* Private: */
 	struct ctf_text_plan_cache *plans; /* the line plans (text-plan.h) */
@@ -117,22 +120,6 @@ struct ctf_text_plan;
 void ctf_text_print_event_hinted(struct ctf_text_printer *p, const struct ctf_text_trace *t,
 				 const struct ctf_packet *pkt, const struct ctf_event *ev,
 				 int64_t ns, const struct ctf_text_plan **hint);
-
-/*
- * One event line in two parts, which two threads can make: what follows
- * the time stamp and delta (everything from the trace's name on, newline
- * included), which depends on nothing printed before, written by
- * ctf_text_print_event_rest() (p only lends its plans and options: its
- * time state is not used); then the line, by ctf_text_print_event_split(),
- * which writes the time part as ctf_text_print_event() does, in line
- * order, then copies rest. hint: as for ctf_text_print_event_hinted(), or
- * NULL.
- */
-void ctf_text_print_event_rest(struct ctf_text_printer *p, const struct ctf_text_trace *t,
-			       const struct ctf_packet *pkt, const struct ctf_event *ev,
-			       const struct ctf_text_plan **hint);
-void ctf_text_print_event_split(struct ctf_text_printer *p, const struct ctf_event *ev, int64_t ns,
-				const char *rest, size_t rest_len);
 
 /*
  * Formats a time for a WARNING line (wall clock or seconds, never cycles)

@@ -77,24 +77,31 @@ if [ -d "$CONFORMANCE/ctf/succeed" ]; then
 			report "conf:$name: unexpected standard error"
 			continue
 		fi
-		# and the same read on one thread (cli/view-pipeline.c is the default)
+		# and the same read on one thread (cli/view-twin.c is the default)
 		TZ=UTC TRAX_VIEW_THREADS=1 $TIMEOUT "$TRAX" view "succeed/$name" >"$OUT.1" 2>"$ERR.1" || :
 		if ! cmp -s "$OUT" "$OUT.1" || ! cmp -s "$ERR" "$ERR.1"; then
 			show_diff "$OUT" "$OUT.1"
 			report "conf:$name: read on one thread, the output differs"
 			continue
 		fi
-		# and with the lines' ends made by the reading thread, in batches of 2
-		TZ=UTC TRAX_VIEW_SPLIT=all TRAX_VIEW_BATCH=2 $TIMEOUT "$TRAX" view "succeed/$name" \
-			>"$OUT.2" 2>"$ERR.2" || :
+		# and by the two readers taking turns at every item (view-twin.h)
+		TZ=UTC TRAX_VIEW_CHUNK=1 $TIMEOUT "$TRAX" view "succeed/$name" >"$OUT.2" 2>"$ERR.2" || :
 		if ! cmp -s "$OUT" "$OUT.2" || ! cmp -s "$ERR" "$ERR.2"; then
 			show_diff "$OUT" "$OUT.2"
-			report "conf:$name: lines ended on the reading thread, the output differs"
+			report "conf:$name: two readers in chunks of one item, the output differs"
+			continue
+		fi
+		# and through the pipeline, its lines made by the reading thread, in batches of 2
+		TZ=UTC TRAX_VIEW_THREADS=pipeline TRAX_VIEW_SPLIT=all TRAX_VIEW_BATCH=2 $TIMEOUT \
+			"$TRAX" view "succeed/$name" >"$OUT.2" 2>"$ERR.2" || :
+		if ! cmp -s "$OUT" "$OUT.2" || ! cmp -s "$ERR" "$ERR.2"; then
+			show_diff "$OUT" "$OUT.2"
+			report "conf:$name: lines made on the pipeline's reading thread, the output differs"
 			continue
 		fi
 		n=$((n + 1))
 	done
-	ok "conformance succeed: $n traces match babeltrace2 (on one thread and on two, lines split or not)"
+	ok "conformance succeed: $n traces match babeltrace2 (one thread, two readers, the pipeline)"
 
 	# --- invalid traces ---
 	n=0

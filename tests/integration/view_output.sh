@@ -78,18 +78,26 @@ TRAX_VIEW_THREADS=1 "$TRAX" view "$T" >one.txt || fail "trax view on one thread:
 same_as pipe.txt one.txt "trax view on one thread (TRAX_VIEW_THREADS=1)"
 ok "read on one thread or two: the same $size bytes"
 
-# The ends of the lines made by the reading thread for every batch, for
-# none, and for every other batch of 3 items (view-pipeline.h).
+# Two readers formatting every other chunk (the default, view-twin.h), in
+# chunks of 1, 2 and 7 items: every line's delta from the other side's.
+for chunk in 1 2 7; do
+	TRAX_VIEW_CHUNK=$chunk "$TRAX" view "$T" >split.txt || fail "TRAX_VIEW_CHUNK=$chunk: exit status $?"
+	same_as pipe.txt split.txt "trax view with TRAX_VIEW_CHUNK=$chunk"
+done
+# The pipeline (view-pipeline.h): lines made by the reading thread for
+# every batch, for none, and as the load goes in batches of 3 items.
 for split in all none; do
-	TRAX_VIEW_SPLIT=$split "$TRAX" view "$T" >split.txt || fail "TRAX_VIEW_SPLIT=$split: exit status $?"
+	TRAX_VIEW_THREADS=pipeline TRAX_VIEW_SPLIT=$split "$TRAX" view "$T" >split.txt ||
+		fail "TRAX_VIEW_SPLIT=$split: exit status $?"
 	same_as pipe.txt split.txt "trax view with TRAX_VIEW_SPLIT=$split"
 done
-TRAX_VIEW_BATCH=3 "$TRAX" view "$T" >split.txt || fail "TRAX_VIEW_BATCH=3: exit status $?"
+TRAX_VIEW_THREADS=pipeline TRAX_VIEW_BATCH=3 "$TRAX" view "$T" >split.txt ||
+	fail "TRAX_VIEW_BATCH=3: exit status $?"
 same_as pipe.txt split.txt "trax view with TRAX_VIEW_BATCH=3"
 # and decoded by the interpreter rather than by compiled code (decode-jit.h)
 TRAX_NO_JIT=1 "$TRAX" view "$T" >split.txt || fail "TRAX_NO_JIT=1: exit status $?"
 same_as pipe.txt split.txt "trax view with TRAX_NO_JIT=1"
-ok "lines ended on the reading thread or on the printing one: the same $size bytes"
+ok "two readers in chunks of 1 to 4096 items, the pipeline split or not: the same $size bytes"
 
 # Unaligned starting offsets (and an aligned one, appending).
 for pre in 5000 8192; do
@@ -165,10 +173,15 @@ ok "$warnings warnings with 2>&1 where they are through a pipe ($(wc -c <dout.tx
 TRAX_VIEW_THREADS=1 "$TRAX" view "$D" 2>&1 | cat >done.txt
 same_as dpipe.txt done.txt "warnings in place, read on one thread"
 for split in all none; do
-	TRAX_VIEW_SPLIT=$split TRAX_VIEW_BATCH=5 "$TRAX" view "$D" 2>&1 | cat >dsplit.txt
+	TRAX_VIEW_THREADS=pipeline TRAX_VIEW_SPLIT=$split TRAX_VIEW_BATCH=5 "$TRAX" view "$D" 2>&1 |
+		cat >dsplit.txt
 	same_as dpipe.txt dsplit.txt "warnings in place, TRAX_VIEW_SPLIT=$split, batches of 5"
 done
-ok "warnings in the same places read on one thread or two, lines split or not"
+for chunk in 1 5; do
+	TRAX_VIEW_CHUNK=$chunk "$TRAX" view "$D" 2>&1 | cat >dsplit.txt
+	same_as dpipe.txt dsplit.txt "warnings in place, two readers in chunks of $chunk"
+done
+ok "warnings in the same places read on one thread or two (two readers, or the pipeline split or not)"
 
 # A full file system: the error, and the text up to where it stopped.
 mount -t tmpfs -o size=4m tmpfs "$MNT" || fail "cannot mount a tmpfs on $MNT (the test must run as root)"

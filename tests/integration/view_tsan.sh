@@ -47,22 +47,22 @@ cmp -s ref.txt tsan.txt || fail "trax view under TSan: standard output differs"
 cmp -s ref.err tsan.err || fail "trax view under TSan: standard error differs"
 ok "trax view clean under ThreadSanitizer ($lines events, $(grep -c '^WARNING' ref.err) warnings)${TSAN_RUN:+ (with $TSAN_RUN)}"
 
-# The reading thread formatting the ends of the lines (every batch, then
-# as the load goes, in batches of 7: view-pipeline.h).
-for split in all default; do
+# Two readers in chunks of 7 items (view-twin.h); the pipeline with every
+# batch's lines made by the reading thread, then as the load goes, in
+# batches of 7 (view-pipeline.h).
+for mode in chunk7 pipeline-all pipeline; do
 	status=0
-	if [ "$split" = all ]; then
-		TRAX_VIEW_SPLIT=all TRAX_VIEW_BATCH=7 $TSAN_RUN ./trax_tsan view "$TEST_TMP/t" "$TEST_TMP/d" \
-			>tsan.txt 2>tsan.err || status=$?
-	else
-		TRAX_VIEW_BATCH=7 $TSAN_RUN ./trax_tsan view "$TEST_TMP/t" "$TEST_TMP/d" \
-			>tsan.txt 2>tsan.err || status=$?
-	fi
+	case $mode in
+	chunk7) set -- env TRAX_VIEW_CHUNK=7 ;;
+	pipeline-all) set -- env TRAX_VIEW_THREADS=pipeline TRAX_VIEW_SPLIT=all TRAX_VIEW_BATCH=7 ;;
+	pipeline) set -- env TRAX_VIEW_THREADS=pipeline TRAX_VIEW_BATCH=7 ;;
+	esac
+	"$@" $TSAN_RUN ./trax_tsan view "$TEST_TMP/t" "$TEST_TMP/d" >tsan.txt 2>tsan.err || status=$?
 	if [ "$status" != 0 ] || grep -q "ThreadSanitizer" tsan.err; then
 		head -c 6000 tsan.err >&2
-		fail "trax view under TSan (split $split): status $status"
+		fail "trax view under TSan ($mode): status $status"
 	fi
-	cmp -s ref.txt tsan.txt || fail "trax view under TSan (split $split): standard output differs"
-	cmp -s ref.err tsan.err || fail "trax view under TSan (split $split): standard error differs"
+	cmp -s ref.txt tsan.txt || fail "trax view under TSan ($mode): standard output differs"
+	cmp -s ref.err tsan.err || fail "trax view under TSan ($mode): standard error differs"
 done
-ok "clean under ThreadSanitizer with the lines formatted on the reading thread too"
+ok "clean under ThreadSanitizer: two readers in chunks of 7, the pipeline split or not"

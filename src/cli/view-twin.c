@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS		    3
-#define CHUNK_ITEMS	    4096
+#define SLOTS		   3
+#define CHUNK_ITEMS	   4096
 #define CHUNK_TEXT_INITIAL (512u << 10)
 
 /* A warning within a chunk: after the text before off, err's bytes up to err_end. */
@@ -209,8 +209,7 @@ static int visit(void *ctx, struct ctf_ss_stream *s)
 		return 0;
 	}
 	/* what may write a warning: a discard, an event before the origin */
-	warns = s->kind == CTF_SS_DISCARD ||
-		(s->item_file->sr->event.has_clock && s->event_ns < 0);
+	warns = s->kind == CTF_SS_DISCARD || (s->item_file->sr->event.has_clock && s->event_ns < 0);
 	off = cur->text.len;
 	tw->fn(sd->ctx, s, &cur->text, cur->err);
 	if (warns && note_warning(cur, off, s->kind == CTF_SS_DISCARD))

@@ -17,6 +17,7 @@
 #include "cli/view-twin.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -300,6 +301,88 @@ static int count_item(void *ctx, struct ctf_ss_stream *s)
 	return 0;
 }
 
+/* The first half of a count on two threads: the events before a time. */
+struct count_half {
+	uint64_t count;
+	int64_t end; /* the second half's first time */
+};
+
+static int count_before(void *ctx, struct ctf_ss_stream *s)
+{
+	struct count_half *h = ctx;
+	/* (in a run of events, s->key is the run's first: event_ns is the event's) */
+	int64_t key =
+	    s->kind == CTF_SS_EVENT && s->item_file->sr->event.has_clock ? s->event_ns : s->key;
+
+	if (key >= h->end)
+		return 1;
+	h->count += s->kind == CTF_SS_EVENT;
+	return 0;
+}
+
+struct count_second {
+	const char *const *paths;
+	size_t npaths;
+	int64_t start; /* the second half's first time */
+	struct ctf_stream_set ss;
+	struct view_printer vp; /* (only its count) */
+	int status;
+};
+
+/* The second half: the traces opened again, seeking its start meanwhile. */
+static void *count_second_main(void *arg)
+{
+	struct count_second *c = arg;
+
+	if (ctf_ss_load(&c->ss, c->paths, c->npaths, CTF_SS_RANK_BY_NAME) ||
+	    ctf_ss_open(&c->ss, true, c->start))
+		c->status = -1;
+	else
+		c->status = ctf_ss_each(&c->ss, count_item, &c->vp);
+	return NULL;
+}
+
+/*
+ * --count on two threads: the events before the middle of the trace
+ * (ctf_ss_middle_ns()) on this one, through ss, the others on a second,
+ * through the traces opened again and seeking there. 0 (vp->count set), -1
+ * on error (ss->error: the first half's, else the second's, as one thread
+ * would meet them), or -2 when the halves are not known or no thread can
+ * be had (nothing read).
+ */
+static int run_count_halves(struct ctf_stream_set *ss, const char *const *paths, size_t npaths,
+			    struct view_printer *vp)
+{
+	struct count_second *c = calloc(1, sizeof(*c));
+	struct count_half first = {0};
+	pthread_t second;
+	int st = -2;
+
+	if (!c || ctf_ss_middle_ns(ss, &first.end))
+		goto out;
+	c->paths = paths;
+	c->npaths = npaths;
+	c->start = first.end;
+	if (pthread_create(&second, NULL, count_second_main, c) != 0)
+		goto out;
+	st = ctf_ss_each(ss, count_before, &first);
+	pthread_join(second, NULL);
+	if (st < 0) {
+		st = -1;
+	} else if (c->status < 0) {
+		memcpy(ss->error, c->ss.error, sizeof(ss->error));
+		st = -1;
+	} else {
+		vp->count = first.count + c->vp.count;
+		st = 0;
+	}
+out:
+	if (c)
+		ctf_ss_free(&c->ss);
+	free(c);
+	return st;
+}
+
 /* ctf_ss_each()'s visitor for the output on one thread. */
 static int visit_item(void *ctx, struct ctf_ss_stream *s)
 {
@@ -315,15 +398,23 @@ static int visit_item(void *ctx, struct ctf_ss_stream *s)
 }
 
 /*
- * How the text output runs (TRAX_VIEW_THREADS): 1 on one thread, "pipeline"
- * read on one and printed on the other, else (2, the default) two threads
- * reading the whole trace and formatting every other chunk (view-twin.h).
+ * How the output runs (TRAX_VIEW_THREADS): 1 on one thread; else text on
+ * two threads reading the whole trace and formatting every other chunk
+ * (view-twin.h), or with "pipeline" read on one and printed on the other;
+ * --count on two threads, each counting one half of the trace.
  */
+static bool single_thread(void)
+{
+	const char *e = getenv("TRAX_VIEW_THREADS");
+
+	return e && strcmp(e, "1") == 0;
+}
+
 static int threads_wanted(enum view_mode mode)
 {
 	const char *e = getenv("TRAX_VIEW_THREADS");
 
-	if (mode != MODE_TEXT || (e && strcmp(e, "1") == 0))
+	if (mode != MODE_TEXT || single_thread())
 		return 1;
 	return e && strcmp(e, "pipeline") == 0 ? 3 : 2;
 }
@@ -347,6 +438,8 @@ static int run(struct ctf_stream_set *ss, const char *const *paths, size_t npath
 	st = -2;
 	if (threads_wanted(mode) == 2)
 		st = run_twin(ss, paths, npaths, opt, &vp);
+	else if (mode == MODE_COUNT && !single_thread())
+		st = run_count_halves(ss, paths, npaths, &vp);
 	if (st != -2) {
 		/* (done) */
 	} else if (threads_wanted(mode) == 3) {

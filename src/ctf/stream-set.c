@@ -740,3 +740,58 @@ int ctf_ss_each(struct ctf_stream_set *ss, int (*visit)(void *ctx, struct ctf_ss
 	}
 	return st;
 }
+
+/* A packet of an index, for ctf_ss_middle_ns(): its start and its size. */
+struct packet_start {
+	int64_t ns;
+	uint64_t bits;
+};
+
+static int packet_start_cmp(const void *a, const void *b)
+{
+	const struct packet_start *x = a, *y = b;
+
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+int ctf_ss_middle_ns(const struct ctf_stream_set *ss, int64_t *ns)
+{
+	struct packet_start *v;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0, sum = 0;
+	int result = -1;
+
+	for (size_t i = 0; i < ss->nfiles; i++) {
+		const struct ctf_stream_reader *r = ss->files[i].sr;
+
+		if (!r || !r->index || !r->packet.clock)
+			return -1;
+		cap += r->index_count;
+	}
+	if (cap < 2 || !(v = malloc(cap * sizeof(*v))))
+		return -1;
+	for (size_t i = 0; i < ss->nfiles; i++) {
+		const struct ctf_stream_reader *r = ss->files[i].sr;
+		struct ctf_clock_conv cv;
+
+		ctf_clock_conv_init(&cv, r->packet.clock);
+		for (size_t k = 0; k < r->index_count; k++) {
+			if (ctf_clock_conv_ns(&cv, r->index[k].timestamp_begin, &v[n].ns))
+				goto out;
+			v[n].bits = r->index[k].content_size;
+			total += v[n++].bits;
+		}
+	}
+	qsort(v, n, sizeof(*v), packet_start_cmp);
+	for (size_t k = 0; k < n; k++) {
+		sum += v[k].bits;
+		if (sum > total / 2) {
+			*ns = v[k].ns;
+			result = 0;
+			break;
+		}
+	}
+out:
+	free(v);
+	return result;
+}

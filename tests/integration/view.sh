@@ -99,9 +99,21 @@ if [ -d "$CONFORMANCE/ctf/succeed" ]; then
 			report "conf:$name: lines made on the pipeline's reading thread, the output differs"
 			continue
 		fi
+		# --count: one line per event, on one thread and on two (each a half
+		# of the trace, when its packet indexes tell where the half is)
+		for threads in 2 1; do
+			rc=0
+			c=$(TZ=UTC TRAX_VIEW_THREADS=$threads $TIMEOUT "$TRAX" view --count "succeed/$name" \
+				2>"$ERR.c") || rc=$?
+			if [ "$rc" != 0 ] || [ "$c" != "$(wc -l <"$OUT" | tr -d ' ') events" ]; then
+				cat "$ERR.c" >&2
+				report "conf:$name: --count on $threads thread(s): '$c' (status $rc), $(wc -l <"$OUT") lines"
+				continue 2
+			fi
+		done
 		n=$((n + 1))
 	done
-	ok "conformance succeed: $n traces match babeltrace2 (one thread, two readers, the pipeline)"
+	ok "conformance succeed: $n traces match babeltrace2 (one thread, two readers, the pipeline; --count)"
 
 	# --- invalid traces ---
 	n=0
@@ -124,6 +136,16 @@ if [ -d "$CONFORMANCE/ctf/succeed" ]; then
 			report "$d: the error does not name the file"
 			continue
 		}
+		# --count: the same error on one thread and on two
+		rc=0
+		TZ=UTC $TIMEOUT "$TRAX" view --count "$d" >"$OUT.c2" 2>"$ERR.c2" || rc=$?
+		rc1=0
+		TZ=UTC TRAX_VIEW_THREADS=1 $TIMEOUT "$TRAX" view --count "$d" >"$OUT.c1" 2>"$ERR.c1" || rc1=$?
+		if [ "$rc" != 1 ] || [ "$rc1" != 1 ] || ! cmp -s "$ERR.c1" "$ERR.c2" || [ -s "$OUT.c2" ]; then
+			cat "$ERR.c1" "$ERR.c2" >&2
+			report "$d: --count: status $rc on two threads, $rc1 on one, or not the same error"
+			continue
+		fi
 		n=$((n + 1))
 	done
 	# The events before the fault are printed.

@@ -259,6 +259,35 @@ static void side_item(void *ctx, struct ctf_ss_stream *s, struct ctf_text_buf *o
 }
 
 /*
+ * Whether two stream sets opened on the same paths see the same traces: the
+ * same stream files of the same sizes, the same event classes. A trace
+ * being written (a live session) may have grown between the two openings;
+ * two readers of different traces would disagree on the chunks.
+ */
+static bool same_traces(const struct ctf_stream_set *a, const struct ctf_stream_set *b)
+{
+	if (a->ntraces != b->ntraces || a->nfiles != b->nfiles)
+		return false;
+	for (size_t i = 0; i < a->nfiles; i++) {
+		const struct ctf_ss_file *x = &a->files[i], *y = &b->files[i];
+
+		if (strcmp(x->path, y->path) || !x->sr != !y->sr ||
+		    (x->sr && x->sr->file_size != y->sr->file_size))
+			return false;
+	}
+	for (size_t i = 0; i < a->ntraces; i++) {
+		const struct ctf_trace *x = a->traces[i].trace, *y = b->traces[i].trace;
+
+		if (x->stream_count != y->stream_count)
+			return false;
+		for (unsigned int k = 0; k < x->stream_count; k++)
+			if (x->streams[k]->event_count != y->streams[k]->event_count)
+				return false;
+	}
+	return true;
+}
+
+/*
  * The text output on two threads, each with a stream set of the traces
  * (ss, and another one opened here): 0, -1 (error: ss->error), or -2 when
  * the second one could not be had (nothing read: the caller goes on alone).
@@ -273,7 +302,7 @@ static int run_twin(struct ctf_stream_set *ss, const char *const *paths, size_t 
 	int st = -2;
 
 	if (ctf_ss_load(&ss2, paths, npaths, CTF_SS_RANK_BY_NAME) || ctf_ss_open(&ss2, false, 0) ||
-	    ss2.ntraces != ss->ntraces ||
+	    !same_traces(ss, &ss2) ||
 	    !(sides[1].info = calloc(ss2.ntraces, sizeof(*sides[1].info))))
 		goto out;
 	sides[0].info = vp->info;

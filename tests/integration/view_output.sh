@@ -16,9 +16,10 @@
 # - tmpfs (O_DIRECT accepted), ramfs (O_DIRECT refused at open), and direct
 #   writes failing at the first write or later (an LD_PRELOAD shim): the same
 #   text, through plain writes;
-# - the text read on a second thread (src/cli/view-pipeline.c, batches of
-#   4096 events, the default) and on one (TRAX_VIEW_THREADS=1): the same
-#   bytes, warnings in the same places.
+# - the text made by two readers taking chunks in turn (src/cli/view-twin.c,
+#   the default, chunks of 4096 items, and of 1 to 7 for the tests), by the
+#   pipeline (src/cli/view-pipeline.c, TRAX_VIEW_THREADS=pipeline) and on one
+#   thread (TRAX_VIEW_THREADS=1): the same bytes, warnings in the same places.
 # Needs root (it mounts tmpfs and ramfs).
 . "$TRAX_SRC/tests/integration/lib.sh"
 

@@ -57,8 +57,10 @@ struct twin {
 		struct slot slots[SLOTS];
 		unsigned int first, filled; /* the filled slots, oldest first (a ring) */
 		struct slot *cur;	    /* the chunk being formatted, NULL: passing over */
-		uint64_t item;		    /* items seen */
-		int status;		    /* ctf_ss_each()'s, or -1: out of memory */
+		uint64_t chunk;		    /* the next chunk to start */
+		uint64_t left;		    /* items left in the current one (0: none started) */
+		int status;		    /* ctf_ss_each()'s; -1 also out of memory, 2 stopped */
+		bool failed;		    /* out of memory (ss->error says so) */
 		bool done;		    /* every chunk of it is in out */
 		/* (each side on lines of its own: they are written at every item) */
 	} __attribute__((aligned(128))) sides[2];
@@ -195,15 +197,16 @@ static int visit(void *ctx, struct ctf_ss_stream *s)
 	bool warns;
 	size_t off;
 
-	if (sd->item % tw->chunk_items == 0) {
-		uint64_t c = sd->item / tw->chunk_items;
+	/* (a count down, not a division per item) */
+	if (sd->left-- == 0) {
+		uint64_t c = sd->chunk++;
 
+		sd->left = tw->chunk_items - 1;
 		if (sd->cur)
 			finish(sd);
 		if ((c & 1) == sd->k && !(sd->cur = take_slot(sd, c)))
 			return 2;
 	}
-	sd->item++;
 	if (!(cur = sd->cur)) {
 		tw->fn(sd->ctx, s, NULL, NULL);
 		return 0;
@@ -229,6 +232,7 @@ static void *side_main(void *arg)
 	if (st == 2 && !tw->stop) {
 		/* (out of memory: the other side must not wait for this one) */
 		snprintf(sd->ss->error, sizeof(sd->ss->error), "out of memory");
+		sd->failed = true;
 		tw->stop = true;
 		pthread_cond_broadcast(&tw->turn);
 	}
@@ -242,7 +246,8 @@ static void *side_main(void *arg)
 		}
 		pthread_cond_wait(&tw->turn, &tw->lock);
 	}
-	sd->status = st == 2 ? -1 : st;
+	/* (2: stopped because the other side failed, which says why) */
+	sd->status = st == 2 && !sd->failed ? 2 : st == 2 ? -1 : st;
 	sd->done = true;
 	pthread_cond_broadcast(&tw->turn);
 	pthread_mutex_unlock(&tw->lock);
@@ -282,9 +287,9 @@ int view_twin_run(struct ctf_stream_set *ss[2], void *ctx[2], view_twin_fn fn,
 		side_main(&tw->sides[0]);
 		pthread_join(second, NULL);
 		/* an error of either side (the same one when the trace has it) */
-		if (tw->sides[0].status < 0)
+		if (tw->sides[0].status == -1) {
 			result = -1;
-		else if (tw->sides[1].status < 0) {
+		} else if (tw->sides[1].status == -1) {
 			memcpy(ss[0]->error, ss[1]->error, sizeof(ss[0]->error));
 			result = -1;
 		} else if (tw->stop) {

@@ -339,13 +339,18 @@ struct count_half {
 static int count_before(void *ctx, struct ctf_ss_stream *s)
 {
 	struct count_half *h = ctx;
-	/* (in a run of events, s->key is the run's first: event_ns is the event's) */
-	int64_t key =
-	    s->kind == CTF_SS_EVENT && s->item_file->sr->event.has_clock ? s->event_ns : s->key;
 
-	if (key >= h->end)
+	/*
+	 * Every event has a time (ctf_ss_middle_ns() wants clocks); in a run
+	 * of events, s->key is the run's first: event_ns is the event's.
+	 */
+	if (s->kind == CTF_SS_EVENT) {
+		if (s->event_ns >= h->end)
+			return 1;
+		h->count++;
+	} else if (s->key >= h->end) {
 		return 1;
-	h->count += s->kind == CTF_SS_EVENT;
+	}
 	return 0;
 }
 

@@ -368,13 +368,15 @@ static struct ctf_stream_class_info *info_of(struct ctf_stream_reader *r,
  * Gives back the pages of the packets already decoded (the file stays in the
  * page cache): memory stays bounded whatever the size of the trace. Nothing
  * still in use points there: the values of a packet and of its events live
- * until the next packet is read.
+ * until the next packet is read. In steps of 1 MiB or more: one madvise()
+ * per step (4 MiB before: the same time, 8-14 MiB more peak RSS for `trax
+ * view` with its two readers of a two-stream trace).
  */
 static void release_read_pages(struct ctf_stream_reader *r)
 {
 	uint64_t page = 4096, upto = r->next_offset & ~(page - 1);
 
-	if (!r->map || upto < r->released + (4u << 20))
+	if (!r->map || upto < r->released + (1u << 20))
 		return;
 	madvise((void *)(r->map + r->released), upto - r->released, MADV_DONTNEED);
 	r->released = upto;

@@ -97,14 +97,12 @@ struct plan_hints {
 	const struct ctf_text_plan **last_hint;
 };
 
-/* Where the plan of prog's events is kept; NULL (no hint) when memory runs out. */
-static const struct ctf_text_plan **hint_of(struct plan_hints *h,
-					    const struct ctf_decode_prog *prog)
+/* hint_of() for another program than the last one's. */
+static __attribute__((noinline)) const struct ctf_text_plan **
+hint_find(struct plan_hints *h, const struct ctf_decode_prog *prog)
 {
 	size_t i;
 
-	if (prog == h->last_prog)
-		return h->last_hint;
 	if (2 * (h->n + 1) > h->cap) {
 		size_t cap = h->cap ? 2 * h->cap : 64;
 		struct plan_hint *n = calloc(cap, sizeof(*n));
@@ -131,6 +129,26 @@ static const struct ctf_text_plan **hint_of(struct plan_hints *h,
 	}
 	h->last_prog = prog; /* (v may have moved: last_hint is set anew) */
 	return h->last_hint = &h->v[i].plan;
+}
+
+/* Where the plan of prog's events is kept; NULL (no hint) when memory runs out. */
+static inline const struct ctf_text_plan **hint_of(struct plan_hints *h,
+						   const struct ctf_decode_prog *prog)
+{
+	return prog == h->last_prog ? h->last_hint : hint_find(h, prog);
+}
+
+/* The text line of the event reader r has just read, with the plan hints h. */
+static inline void print_line(struct ctf_text_printer *pr, struct plan_hints *h,
+			      const struct ctf_text_trace *t, const struct ctf_stream_reader *r,
+			      int64_t ns)
+{
+	const struct ctf_text_plan **hint = r->body_prog ? hint_of(h, r->body_prog) : NULL;
+
+	if (hint)
+		ctf_text_print_event_hinted(pr, t, &r->packet, &r->event, ns, hint);
+	else
+		ctf_text_print_event(pr, t, &r->packet, &r->event, ns);
 }
 
 /* What printing needs, for print_item(). */
@@ -198,7 +216,6 @@ static int line_of(void *ctx, const struct view_item *it, const struct view_time
 		   struct ctf_text_buf *out)
 {
 	struct view_lines *vl = ctx;
-	const struct ctf_decode_prog *prog = it->file->sr->body_prog;
 
 	/* a negative time may warn (stderr): the printer's, in its order */
 	if (it->event->has_clock && it->event_ns < 0)
@@ -206,12 +223,7 @@ static int line_of(void *ctx, const struct view_item *it, const struct view_time
 	vl->pr.out = out;
 	vl->pr.last_ns = prev->set ? (uint64_t)prev->ns : (uint64_t)-1;
 	vl->pr.last_cycles = prev->set ? prev->cycles : (uint64_t)-1;
-	if (prog)
-		ctf_text_print_event_hinted(&vl->pr, &vl->info[it->file->t->index], it->packet,
-					    it->event, it->event_ns, hint_of(&vl->hints, prog));
-	else
-		ctf_text_print_event(&vl->pr, &vl->info[it->file->t->index], it->packet, it->event,
-				     it->event_ns);
+	print_line(&vl->pr, &vl->hints, &vl->info[it->file->t->index], it->file->sr, it->event_ns);
 	return 0;
 }
 
@@ -246,16 +258,12 @@ static void side_item(void *ctx, struct ctf_ss_stream *s, struct ctf_text_buf *o
 	}
 	sd->pr.out = out;
 	sd->pr.err = err;
-	view_item_of(&item, s);
-	if (s->kind != CTF_SS_EVENT)
+	if (s->kind == CTF_SS_EVENT) {
+		print_line(&sd->pr, &sd->hints, &sd->info[s->item_file->t->index], r, s->event_ns);
+	} else {
+		view_item_of(&item, s);
 		print_discard(&sd->pr, &item);
-	else if (r->body_prog)
-		ctf_text_print_event_hinted(&sd->pr, &sd->info[s->item_file->t->index], item.packet,
-					    item.event, item.event_ns,
-					    hint_of(&sd->hints, r->body_prog));
-	else
-		ctf_text_print_event(&sd->pr, &sd->info[s->item_file->t->index], item.packet,
-				     item.event, item.event_ns);
+	}
 }
 
 /*
@@ -421,12 +429,14 @@ out:
 static int visit_item(void *ctx, struct ctf_ss_stream *s)
 {
 	struct view_printer *vp = ctx;
-	const struct ctf_decode_prog *prog = s->item_file->sr->body_prog;
 	struct view_item item;
 
+	if (s->kind == CTF_SS_EVENT && vp->mode == MODE_TEXT) {
+		print_line(&vp->pr, &vp->hints, &vp->info[s->item_file->t->index], s->item_file->sr,
+			   s->event_ns);
+		return 0;
+	}
 	view_item_of(&item, s);
-	if (prog && s->kind == CTF_SS_EVENT && vp->mode == MODE_TEXT)
-		item.plan_hint = hint_of(&vp->hints, prog);
 	print_item(ctx, &item);
 	return 0;
 }

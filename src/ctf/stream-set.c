@@ -741,7 +741,7 @@ int ctf_ss_each(struct ctf_stream_set *ss, int (*visit)(void *ctx, struct ctf_ss
 	return st;
 }
 
-/* A packet of an index, for ctf_ss_middle_ns(): its start and its size. */
+/* A packet of an index, for ctf_ss_split_ns(): its start and its size. */
 struct packet_start {
 	int64_t ns;
 	uint64_t bits;
@@ -754,7 +754,7 @@ static int packet_start_cmp(const void *a, const void *b)
 	return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
-int ctf_ss_middle_ns(const struct ctf_stream_set *ss, int64_t *ns)
+int ctf_ss_split_ns(const struct ctf_stream_set *ss, unsigned int permille, int64_t *ns)
 {
 	struct packet_start *v;
 	size_t n = 0, cap = 0;
@@ -785,7 +785,7 @@ int ctf_ss_middle_ns(const struct ctf_stream_set *ss, int64_t *ns)
 	qsort(v, n, sizeof(*v), packet_start_cmp);
 	for (size_t k = 0; k < n; k++) {
 		sum += v[k].bits;
-		if (sum > total / 2) {
+		if (sum > total / 1000 * permille) {
 			*ns = v[k].ns;
 			result = 0;
 			break;

@@ -157,11 +157,12 @@ int ctf_ss_each(struct ctf_stream_set *ss, int (*visit)(void *ctx, struct ctf_ss
 		void *ctx);
 
 /*
- * A time that splits the events of an open set about in halves: the start
- * of the packet before which half the bytes of the streams' packets lie,
- * from the packet indexes (LTTng's TRACE/index/). 0 with *ns, or -1 when a
- * stream file has no index (or no clock): the halves are not known.
+ * A time that splits the events of an open set in two parts: the start of
+ * the packet before which permille thousandths of the bytes of the
+ * streams' packets lie, from the packet indexes (LTTng's TRACE/index/). 0
+ * with *ns, or -1 when a stream file has no index (or no clock): the parts
+ * are not known.
  */
-int ctf_ss_middle_ns(const struct ctf_stream_set *ss, int64_t *ns);
+int ctf_ss_split_ns(const struct ctf_stream_set *ss, unsigned int permille, int64_t *ns);
 
 #endif /* TRAX_CTF_STREAM_SET_H */

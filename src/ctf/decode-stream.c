@@ -91,8 +91,18 @@ struct ctf_stream_class_info {
 	 * tried yet, &not_fused: cannot be. NULL array: none made yet.
 	 */
 	struct fused_event **fused;
-	struct event_body *bodies; /* by event ID, BODY_CACHE_IDS of them, allocated on use */
+	/*
+	 * By event ID, BODY_CACHE_IDS of them, allocated on use: mapped pages,
+	 * of which only those of the IDs met are ever touched (384 KiB from the
+	 * heap were cleared for every stream file, and read through on closing:
+	 * 1.5 ms per file on a guest where a new page costs).
+	 */
+	struct event_body *bodies;
+	uint16_t *built; /* the IDs whose bodies were built, in that order */
+	unsigned int nbuilt, cap_built;
 };
+
+#define BODIES_SIZE (BODY_CACHE_IDS * sizeof(struct event_body))
 
 static int field_index(const struct ctf_type *t, const char *name)
 {
@@ -268,10 +278,11 @@ void ctf_stream_close(struct ctf_stream_reader *r)
 				free(r->info[i].fused);
 			}
 			ctf_decode_prog_free(r->info[i].header_prog);
+			for (unsigned int k = 0; k < r->info[i].nbuilt; k++)
+				ctf_decode_prog_free(r->info[i].bodies[r->info[i].built[k]].prog);
 			if (r->info[i].bodies)
-				for (unsigned int k = 0; k < BODY_CACHE_IDS; k++)
-					ctf_decode_prog_free(r->info[i].bodies[k].prog);
-			free(r->info[i].bodies);
+				munmap(r->info[i].bodies, BODIES_SIZE);
+			free(r->info[i].built);
 		}
 	free(r->info);
 	free(r->index);
@@ -516,13 +527,26 @@ static struct event_body *body_of(struct ctf_stream_reader *r, struct ctf_stream
 	if (id >= BODY_CACHE_IDS)
 		return NULL;
 	if (!info->bodies) {
-		info->bodies = calloc(BODY_CACHE_IDS, sizeof(*info->bodies));
-		if (!info->bodies)
+		void *m = mmap(NULL, BODIES_SIZE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
 			return NULL;
+		info->bodies = m;
 	}
 	b = &info->bodies[id];
 	if (b->built)
 		return b;
+	if (info->nbuilt == info->cap_built) {
+		unsigned int cap = info->cap_built ? 2 * info->cap_built : 16;
+		uint16_t *n = realloc(info->built, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		info->built = n;
+		info->cap_built = cap;
+	}
+	info->built[info->nbuilt++] = (uint16_t)id;
 	b->built = true;
 	b->cls = ctf_stream_event(sc, id);
 	if (!b->cls)

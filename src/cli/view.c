@@ -338,46 +338,26 @@ static int count_item(void *ctx, struct ctf_ss_stream *s)
 	return 0;
 }
 
-/* The first half of a count on two threads: the events before a time. */
-struct count_half {
-	uint64_t count;
-	int64_t end; /* the second half's first time */
-};
-
-static int count_before(void *ctx, struct ctf_ss_stream *s)
-{
-	struct count_half *h = ctx;
-
-	/*
-	 * Every event has a time (ctf_ss_split_ns() wants clocks); in a run
-	 * of events, s->key is the run's first: event_ns is the event's.
-	 */
-	if (s->kind == CTF_SS_EVENT) {
-		if (s->event_ns >= h->end)
-			return 1;
-		h->count++;
-	} else if (s->key >= h->end) {
-		return 1;
-	}
-	return 0;
-}
-
+/* The second part of a count on two threads (ctf_ss_split_packets()). */
 struct count_second {
 	const char *const *paths;
 	size_t npaths;
-	int64_t start; /* the second half's first time */
+	const size_t *cut;
+	size_t nfiles; /* the first set's: the second one must find as many */
 	struct ctf_stream_set ss;
 	struct view_printer vp; /* (only its count) */
 	int status;
 };
 
-/* The second half: the traces opened again, seeking its start meanwhile. */
+/* The second part: the traces loaded and opened again, from each file's cut on. */
 static void *count_second_main(void *arg)
 {
 	struct count_second *c = arg;
 
+	c->ss.part = 2;
+	c->ss.part_cut = c->cut;
 	if (ctf_ss_load(&c->ss, c->paths, c->npaths, CTF_SS_RANK_BY_NAME) ||
-	    ctf_ss_open(&c->ss, true, c->start))
+	    c->ss.nfiles != c->nfiles || ctf_ss_open(&c->ss, false, 0))
 		c->status = -1;
 	else
 		c->status = ctf_ss_each(&c->ss, count_item, &c->vp);
@@ -385,50 +365,52 @@ static void *count_second_main(void *arg)
 }
 
 /*
- * --count on two threads: the events before about the middle of the trace
- * (ctf_ss_split_ns()) on this one, through ss, the others on a second,
- * through the traces opened again and seeking there. 0 (vp->count set), -1
- * on error (ss->error: the first half's, else the second's, as one thread
- * would meet them), or -2 when the halves are not known or no thread can
- * be had (nothing read).
+ * --count on two threads, each reading about half of the packets
+ * (ctf_ss_split_packets()): those that begin before a time on this one,
+ * through ss opened again, the others on a second thread, through the
+ * traces opened anew. Nothing is decoded twice, no event is compared with
+ * the cut. 0 (vp->count set), -1 on error (ss->error), or -2 when the
+ * parts are not known, no thread can be had, or either part met an error:
+ * ss is then open at its start again, for one thread to count, and to
+ * report the error as it meets it.
  */
 static int run_count_halves(struct ctf_stream_set *ss, const char *const *paths, size_t npaths,
 			    struct view_printer *vp)
 {
 	struct count_second *c = calloc(1, sizeof(*c));
-	struct count_half first = {0};
+	size_t *cut = calloc(ss->nfiles ? ss->nfiles : 1, sizeof(*cut));
+	struct view_printer first = {0};
 	pthread_t second;
 	int st = -2;
 
-	/*
-	 * This thread takes 55% of the bytes: the other one first opens the
-	 * traces and seeks, decoding the packets it starts within one event at
-	 * a time. On the benchmark's trace (10M events, 8 MiB packets) the two
-	 * halves then end within 2-13 ms of each other; at 50% the second
-	 * ended 18-33 ms after the first (of about 100 ms).
-	 */
-	if (!c || ctf_ss_split_ns(ss, 550, &first.end))
+	if (!c || !cut || ctf_ss_split_packets(ss, cut))
 		goto out;
 	c->paths = paths;
 	c->npaths = npaths;
-	c->start = first.end;
+	c->cut = cut;
+	c->nfiles = ss->nfiles;
 	if (pthread_create(&second, NULL, count_second_main, c) != 0)
 		goto out;
-	st = ctf_ss_each(ss, count_before, &first);
+	ctf_ss_close(ss);
+	ss->part = 1;
+	ss->part_cut = cut;
+	st = ctf_ss_open(ss, false, 0);
+	if (!st)
+		st = ctf_ss_each(ss, count_item, &first);
 	pthread_join(second, NULL);
-	if (st < 0) {
-		st = -1;
-	} else if (c->status < 0) {
-		memcpy(ss->error, c->ss.error, sizeof(ss->error));
-		st = -1;
-	} else {
+	ss->part = 0;
+	ss->part_cut = NULL;
+	if (st == 0 && c->status == 0) {
 		vp->count = first.count + c->vp.count;
-		st = 0;
+	} else {
+		ctf_ss_close(ss);
+		st = ctf_ss_open(ss, false, 0) ? -1 : -2;
 	}
 out:
 	if (c)
 		ctf_ss_free(&c->ss);
 	free(c);
+	free(cut);
 	return st;
 }
 

@@ -122,6 +122,17 @@ struct ctf_stream_reader {
 	int state;
 	uint64_t next_offset; /* bytes: where the next packet starts */
 	uint64_t released;    /* bytes of the mapping given back (read already) */
+	uint64_t end_offset;  /* bytes: where reading stops (the file's size unless limited) */
+	/*
+	 * ctf_stream_run()'s copy of the file: bytes [win_off, win_off +
+	 * win_len) in win (NULL when it could not be had: the mapping is read).
+	 */
+	int fd;
+	uint8_t *win;
+	size_t win_size;
+	uint64_t win_off, win_len;
+	size_t first_packet; /* the index's entry of the first packet read */
+	bool limited;	     /* ctf_stream_set_packets() was called */
 	struct ctf_decode_ctx ctx;
 	struct ctf_value_pool packet_pool;
 	struct ctf_value_pool event_pool;
@@ -138,6 +149,18 @@ struct ctf_stream_reader {
 struct ctf_stream_reader *ctf_stream_open(const struct ctf_trace *trace, const char *path,
 					  char *err, size_t errlen);
 void ctf_stream_close(struct ctf_stream_reader *r);
+
+/*
+ * Limits a reader just opened to the packets [first, end) of its index
+ * (end is clamped to the number of entries): so that two readers can share
+ * a file's packets between them, one reading [0, k), the other [k, end).
+ * The first fails where a packet crosses its end (the index placed the
+ * part's end elsewhere than between two packets: then the second part
+ * does not start on a packet either); the caller then reads the file
+ * whole, to learn what is wrong. 0, or -1 when the file has no index, was
+ * read already, or first > end.
+ */
+int ctf_stream_set_packets(struct ctf_stream_reader *r, size_t first, size_t end);
 
 /* Reads the next packet beginning or event: an enum ctf_stream_status. */
 int ctf_stream_next(struct ctf_stream_reader *r);

@@ -457,6 +457,12 @@ int ctf_ss_open(struct ctf_stream_set *ss, bool skip, int64_t min_ns)
 			set_error(ss, "%s", err);
 			return -1;
 		}
+		if (ss->part && f->sr->file_size &&
+		    ctf_stream_set_packets(f->sr, ss->part == 1 ? 0 : ss->part_cut[i],
+					   ss->part == 1 ? ss->part_cut[i] : SIZE_MAX)) {
+			set_error(ss, "%s: no packet index to read a part of its packets", f->path);
+			return -1;
+		}
 		st = ctf_stream_next(f->sr);
 		if (st == CTF_STREAM_END) {
 			/* an empty file: no stream */
@@ -741,7 +747,7 @@ int ctf_ss_each(struct ctf_stream_set *ss, int (*visit)(void *ctx, struct ctf_ss
 	return st;
 }
 
-/* A packet of an index, for ctf_ss_split_ns(): its start and its size. */
+/* A packet of an index, for ctf_ss_split_packets(): its start and its size. */
 struct packet_start {
 	int64_t ns;
 	uint64_t bits;
@@ -754,44 +760,81 @@ static int packet_start_cmp(const void *a, const void *b)
 	return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
-int ctf_ss_split_ns(const struct ctf_stream_set *ss, unsigned int permille, int64_t *ns)
+/* The start times of the packets of every file, in order: NULL when one is not known. */
+static struct packet_start *packet_starts(const struct ctf_stream_set *ss, size_t *count)
 {
 	struct packet_start *v;
 	size_t n = 0, cap = 0;
-	uint64_t total = 0, sum = 0;
-	int result = -1;
 
 	for (size_t i = 0; i < ss->nfiles; i++) {
 		const struct ctf_stream_reader *r = ss->files[i].sr;
 
-		if (!r || !r->index || !r->packet.clock)
-			return -1;
-		cap += r->index_count;
+		if (r && (!r->index || !r->packet.clock))
+			return NULL;
+		cap += r ? r->index_count : 0;
 	}
 	if (cap < 2 || !(v = malloc(cap * sizeof(*v))))
-		return -1;
+		return NULL;
 	for (size_t i = 0; i < ss->nfiles; i++) {
 		const struct ctf_stream_reader *r = ss->files[i].sr;
 		struct ctf_clock_conv cv;
 
+		if (!r)
+			continue;
 		ctf_clock_conv_init(&cv, r->packet.clock);
-		for (size_t k = 0; k < r->index_count; k++) {
-			if (ctf_clock_conv_ns(&cv, r->index[k].timestamp_begin, &v[n].ns))
-				goto out;
-			v[n].bits = r->index[k].content_size;
-			total += v[n++].bits;
+		for (size_t k = 0; k < r->index_count; k++, n++) {
+			if (ctf_clock_conv_ns(&cv, r->index[k].timestamp_begin, &v[n].ns) ||
+			    (k && v[n].ns < v[n - 1].ns)) {
+				free(v);
+				return NULL; /* (a part must be a file's first packets) */
+			}
+			v[n].bits = r->index[k].content_size; /* (what is decoded) */
 		}
 	}
+	*count = n;
+	return v;
+}
+
+int ctf_ss_split_packets(const struct ctf_stream_set *ss, size_t *cut)
+{
+	size_t n, best = 0;
+	struct packet_start *v = packet_starts(ss, &n);
+	uint64_t total = 0, before = 0, best_gap = UINT64_MAX;
+	int64_t at;
+
+	if (!v)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		total += v[k].bits;
 	qsort(v, n, sizeof(*v), packet_start_cmp);
-	for (size_t k = 0; k < n; k++) {
-		sum += v[k].bits;
-		if (sum > total / 1000 * permille) {
-			*ns = v[k].ns;
-			result = 0;
-			break;
+	/* the time that leaves the bytes before it closest to a half */
+	for (size_t k = 0; k < n; before += v[k++].bits) {
+		uint64_t gap = 2 * before > total ? 2 * before - total : total - 2 * before;
+
+		if (k && v[k].ns != v[k - 1].ns && gap < best_gap) {
+			best_gap = gap;
+			best = k;
 		}
 	}
-out:
+	if (!best) {
+		free(v);
+		return -1;
+	}
+	at = v[best].ns;
 	free(v);
-	return result;
+	for (size_t i = 0; i < ss->nfiles; i++) {
+		const struct ctf_stream_reader *r = ss->files[i].sr;
+		struct ctf_clock_conv cv;
+		int64_t ns;
+
+		cut[i] = 0;
+		if (!r)
+			continue;
+		ctf_clock_conv_init(&cv, r->packet.clock);
+		while (cut[i] < r->index_count &&
+		       ctf_clock_conv_ns(&cv, r->index[cut[i]].timestamp_begin, &ns) == 0 &&
+		       ns < at)
+			cut[i]++;
+	}
+	return 0;
 }

@@ -118,6 +118,13 @@ struct ctf_stream_set {
 	 * an event before it is an error, as in Babeltrace 2's muxer.
 	 */
 	int64_t last_event_ns;
+	/*
+	 * Set before ctf_ss_open() to read a part of the packets
+	 * (ctf_ss_split_packets()): with part 1, file i's packets [0,
+	 * part_cut[i]); with part 2, those from part_cut[i] on. 0: all.
+	 */
+	int part;
+	const size_t *part_cut;
 	char error[1200]; /* the last error, one line */
 };
 
@@ -157,12 +164,14 @@ int ctf_ss_each(struct ctf_stream_set *ss, int (*visit)(void *ctx, struct ctf_ss
 		void *ctx);
 
 /*
- * A time that splits the events of an open set in two parts: the start of
- * the packet before which permille thousandths of the bytes of the
- * streams' packets lie, from the packet indexes (LTTng's TRACE/index/). 0
- * with *ns, or -1 when a stream file has no index (or no clock): the parts
- * are not known.
+ * Splits the packets of an open set in two parts of about as many bytes,
+ * from the packet indexes (LTTng's TRACE/index/): the packets that begin
+ * before a time, and the others. cut (ss->nfiles entries) receives, for
+ * each file, how many of its packets are in the first part: reading each
+ * part through a set of its own (part, part_cut) yields every event once.
+ * 0, or -1 when the parts are not known: a stream file without an index or
+ * a clock, packets out of time order, or too few packets.
  */
-int ctf_ss_split_ns(const struct ctf_stream_set *ss, unsigned int permille, int64_t *ns);
+int ctf_ss_split_packets(const struct ctf_stream_set *ss, size_t *cut);
 
 #endif /* TRAX_CTF_STREAM_SET_H */

@@ -7,7 +7,8 @@
  * between streams, 27-bit clock wrap-arounds, extended headers, events
  * that cannot be fused, discarded events and packets, a clock going back,
  * a truncated stream), both must give the same items (kind, stream, file,
- * time, position, class, every value), then the same status and error.
+ * time, position, class, every value), then the same status and error;
+ * with runs reading the files through windows of several sizes.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -509,6 +510,12 @@ int main(void)
 	size_t ntraces = 0;
 	long items = 0, errors = 0;
 
+	/*
+	 * Runs read the files through a window (decode-stream.c): a small one
+	 * here, moved a few times per packet; then for the generated traces,
+	 * none (the mapping), small ones and the default.
+	 */
+	setenv("TRAX_READ_WINDOW", "100", 1);
 	if (corpus) {
 		snprintf(p, sizeof(p), "%s/ctf/succeed", corpus);
 		ntraces += check_dir(p);
@@ -530,6 +537,9 @@ int main(void)
 		int back = seed % 5 == 0, cut = seed % 7 == 0;
 		long n;
 
+		static const char *const windows[] = {"0", "64", "200", "4096", ""};
+
+		setenv("TRAX_READ_WINDOW", windows[seed % 5], 1);
 		rng = 0x2545F4914F6CDD1Dull * seed;
 		snprintf(p, sizeof(p), "%s/t%u", tmp, seed);
 		gen_trace(p, 200 + rnd_below(6000), back, cut);

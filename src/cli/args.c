@@ -80,6 +80,25 @@ int cli_option_error(const char *cmd, int c, char **argv)
 	return cli_usage_error("Unknown option '%.*s' (see 'trax %s --help')", len, arg, cmd);
 }
 
+int cli_parse_help_only(int argc, char **argv, const char *cmd, void (*usage)(FILE *))
+{
+	static const struct option opts[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c != 'h')
+			return cli_option_error(cmd, c, argv);
+		usage(stdout);
+		return CLI_OK;
+	}
+	return -1;
+}
+
 int cli_extra_argument(const char *cmd, const char *arg)
 {
 	return cli_usage_error("Unexpected argument '%s' (see 'trax %s --help')", arg, cmd);

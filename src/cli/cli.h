@@ -46,6 +46,12 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_option_error(const char *cmd, int c, char **argv);
 /* An argument left over after the expected ones: CLI_USAGE. */
 int cli_extra_argument(const char *cmd, const char *arg);
+/*
+ * The options of a command that takes only -h/--help: -1 when the command
+ * goes on (its arguments start at optind), else the exit status (the help
+ * printed with usage, or a wrong option reported).
+ */
+int cli_parse_help_only(int argc, char **argv, const char *cmd, void (*usage)(FILE *));
 /* Neither -u nor --userspace: CLI_USAGE. */
 int cli_missing_domain(void);
 

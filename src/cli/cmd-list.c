@@ -412,25 +412,12 @@ int cmd_list(int argc, char **argv)
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct trax_msg req, reply;
 	const char *session;
-	int c, rc;
+	int rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage_status(stdout);
-			return CLI_OK;
-		default:
-			return cli_option_error("status", c, argv);
-		}
-	}
+	if ((rc = cli_parse_help_only(argc, argv, "status", usage_status)) >= 0)
+		return rc;
 	if (optind < argc)
 		return cli_extra_argument("status", argv[optind]);
 	if (!(session = cli_session(NULL)))

@@ -20,25 +20,12 @@ void usage_set_session(FILE *f)
 
 int cmd_set_session(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct trax_msg req, reply;
 	const char *name;
-	int c, rc;
+	int rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage_set_session(stdout);
-			return CLI_OK;
-		default:
-			return cli_option_error("set-session", c, argv);
-		}
-	}
+	if ((rc = cli_parse_help_only(argc, argv, "set-session", usage_set_session)) >= 0)
+		return rc;
 	if (optind >= argc)
 		return cli_usage_error("Missing session name (see 'trax set-session --help')");
 	name = argv[optind++];

@@ -31,25 +31,12 @@ void usage_stop(FILE *f)
 
 static int start_stop(int argc, char **argv, bool start)
 {
-	static const struct option opts[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	const char *cmd = start ? "start" : "stop", *session = NULL;
 	struct trax_msg req, reply;
-	int c, rc;
+	int rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			(start ? usage_start : usage_stop)(stdout);
-			return CLI_OK;
-		default:
-			return cli_option_error(cmd, c, argv);
-		}
-	}
+	if ((rc = cli_parse_help_only(argc, argv, cmd, start ? usage_start : usage_stop)) >= 0)
+		return rc;
 	if (optind < argc)
 		session = argv[optind++];
 	if (optind < argc)

@@ -70,6 +70,17 @@ const struct ctf_env_entry *ctf_trace_env(const struct ctf_trace *trace, const c
 	return NULL;
 }
 
+bool ctf_field_is_packet_bookkeeping(const struct ctf_field *f)
+{
+	const char *n = f->name;
+
+	if (f->type->kind != CTF_TYPE_INTEGER)
+		return false;
+	return !strcmp(n, "timestamp_begin") || !strcmp(n, "timestamp_end") ||
+	       !strcmp(n, "content_size") || !strcmp(n, "packet_size") ||
+	       !strcmp(n, "events_discarded") || !strcmp(n, "packet_seq_num");
+}
+
 const struct ctf_field *ctf_struct_field(const struct ctf_type *type, const char *name)
 {
 	if (!type || type->kind != CTF_TYPE_STRUCT)

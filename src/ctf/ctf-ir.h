@@ -246,6 +246,13 @@ const struct ctf_clock *ctf_trace_clock(const struct ctf_trace *trace, const cha
 const struct ctf_env_entry *ctf_trace_env(const struct ctf_trace *trace, const char *key);
 /* The field of a struct with that TSDL name, NULL when absent or not a struct. */
 const struct ctf_field *ctf_struct_field(const struct ctf_type *type, const char *name);
+/*
+ * Whether a packet context member is one of the integers CTF gives a meaning
+ * (timestamp_begin, timestamp_end, content_size, packet_size,
+ * events_discarded, packet_seq_num): readers use them to frame packets and
+ * leave them out of what they print.
+ */
+bool ctf_field_is_packet_bookkeeping(const struct ctf_field *f);
 /* The TSDL prefix of a scope, e.g. "stream.event.header". */
 const char *ctf_scope_name(enum ctf_scope scope);
 

@@ -153,17 +153,6 @@ static void put_enum(struct ctf_text_buf *b, const struct ctf_enum_type *et, uin
 	PUTL(b, "]}");
 }
 
-static bool is_special_packet_field(const struct ctf_field *f)
-{
-	const char *n = f->name;
-
-	if (f->type->kind != CTF_TYPE_INTEGER)
-		return false;
-	return !strcmp(n, "timestamp_begin") || !strcmp(n, "timestamp_end") ||
-	       !strcmp(n, "content_size") || !strcmp(n, "packet_size") ||
-	       !strcmp(n, "events_discarded") || !strcmp(n, "packet_seq_num");
-}
-
 static void put_value(struct ctf_text_buf *b, const struct ctf_value *v);
 
 /*
@@ -245,7 +234,7 @@ static void put_value(struct ctf_text_buf *b, const struct ctf_value *v)
 static bool skip_special(const struct ctf_field *f, const void *arg)
 {
 	(void)arg;
-	return is_special_packet_field(f);
+	return ctf_field_is_packet_bookkeeping(f);
 }
 
 /* A stream-context member hidden by an event-context member of its name. */
@@ -301,7 +290,7 @@ void ctf_json_print_event(struct ctf_text_buf *b, const struct ctf_packet *pkt,
 		bool any = false;
 
 		for (unsigned int i = 0; i < st->field_count && !any; i++)
-			any = !is_special_packet_field(&st->fields[i]);
+			any = !ctf_field_is_packet_bookkeeping(&st->fields[i]);
 		if (any) {
 			printed = 0;
 			PUTL(b, ", \"packet_context\": {");

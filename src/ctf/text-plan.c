@@ -109,9 +109,9 @@ static bool is_text(const struct ctf_type *t)
  * Whether values of type t are left out of the text, as Babeltrace 2 leaves
  * them out of its trace IR: integers and enums mapped to a clock (their
  * values only move the clock), structs whose members all are (not empty
- * ones), arrays and sequences of such elements. (Babeltrace keeps one that
- * a sequence's length or a variant's tag names; trax does not, yet:
- * docs/text-format.md.)
+ * ones), arrays and sequences of such elements. One that a sequence's
+ * length or a variant's tag names is kept (length_or_tag), as Babeltrace
+ * keeps it: docs/text-format.md.
  */
 static bool is_clock_only(const struct ctf_type *t)
 {
@@ -135,21 +135,10 @@ static bool is_clock_only(const struct ctf_type *t)
 	}
 }
 
-static bool is_special_packet_field(const struct ctf_field *f)
-{
-	const char *n = f->name;
-
-	if (f->type->kind != CTF_TYPE_INTEGER)
-		return false;
-	return !strcmp(n, "timestamp_begin") || !strcmp(n, "timestamp_end") ||
-	       !strcmp(n, "content_size") || !strcmp(n, "packet_size") ||
-	       !strcmp(n, "events_discarded") || !strcmp(n, "packet_seq_num");
-}
-
 /* A struct member the text leaves out. */
 static bool is_hidden_member(const struct ctf_field *f, bool packet_context)
 {
-	return (packet_context && is_special_packet_field(f)) ||
+	return (packet_context && ctf_field_is_packet_bookkeeping(f)) ||
 	       (!f->length_or_tag && is_clock_only(f->type));
 }
 

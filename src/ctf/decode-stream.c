@@ -261,6 +261,7 @@ struct ctf_stream_reader *ctf_stream_open(const struct ctf_trace *trace, const c
 	}
 	r->ctx.trace_byte_order = trace->byte_order;
 	r->end_offset = r->file_size;
+	r->release_pos = UINT64_MAX;
 	r->state = r->file_size ? STATE_NEED_PACKET : STATE_DONE;
 	return r;
 oom:
@@ -285,6 +286,7 @@ int ctf_stream_set_packets(struct ctf_stream_reader *r, size_t first, size_t end
 	r->next_offset = first < r->index_count ? r->index[first].offset : r->file_size;
 	r->end_offset = end < r->index_count ? r->index[end].offset : r->file_size;
 	r->released = r->next_offset & ~(uint64_t)4095;
+	r->release_pos = UINT64_MAX;
 	r->limited = true;
 	r->state = r->next_offset < r->end_offset ? STATE_NEED_PACKET : STATE_DONE;
 	return 0;
@@ -423,14 +425,46 @@ static struct ctf_stream_class_info *info_of(struct ctf_stream_reader *r,
  * per step (4 MiB before: the same time, 8-14 MiB more peak RSS for `trax
  * view` with its two readers of a two-stream trace).
  */
-static void release_read_pages(struct ctf_stream_reader *r)
-{
-	uint64_t page = 4096, upto = r->next_offset & ~(page - 1);
+/*
+ * The mapping's pages read already are given back a mebibyte at a time:
+ * the peak memory stays bounded whatever the size of the file and of its
+ * packets. (A page given back and read again, as a string of the packet's
+ * context can be, is read from the file again: the mapping is private and
+ * never written.)
+ */
+#define RELEASE_STEP ((uint64_t)1 << 20)
 
-	if (!r->map || upto < r->released + (1u << 20))
+static void release_read_pages_upto(struct ctf_stream_reader *r, uint64_t end)
+{
+	uint64_t upto = end & ~(uint64_t)4095;
+
+	if (!r->map || upto < r->released + RELEASE_STEP)
 		return;
 	madvise((void *)(r->map + r->released), upto - r->released, MADV_DONTNEED);
 	r->released = upto;
+}
+
+static void release_read_pages(struct ctf_stream_reader *r)
+{
+	release_read_pages_upto(r, r->next_offset);
+}
+
+/* Where in the current packet (bits) the next release within it is due. */
+static void arm_release(struct ctf_stream_reader *r)
+{
+	const uint64_t at = r->released + RELEASE_STEP + 4096;
+
+	r->release_pos = r->map && at > r->packet.offset && at < r->next_offset
+			     ? (at - r->packet.offset) * 8
+			     : UINT64_MAX;
+}
+
+/* A packet larger than the step: the pages before the current event go back. */
+static __attribute__((noinline)) void release_in_packet(struct ctf_stream_reader *r)
+{
+	if (r->state == STATE_IN_PACKET)
+		release_read_pages_upto(r, r->packet.offset + r->ctx.pos / 8);
+	arm_release(r);
 }
 
 static int read_packet(struct ctf_stream_reader *r)
@@ -535,6 +569,7 @@ static int read_packet(struct ctf_stream_reader *r)
 			       "the packet crosses the end of the packets to read (byte %llu)",
 			       (unsigned long long)r->end_offset);
 	r->state = STATE_IN_PACKET;
+	arm_release(r);
 	return CTF_STREAM_PACKET;
 }
 
@@ -955,6 +990,8 @@ int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run)
 	struct ctf_decode_ctx *c = &r->ctx;
 	struct ctf_stream_class_info *info = r->cur_info;
 
+	if (__builtin_expect(c->pos >= r->release_pos, 0))
+		release_in_packet(r);
 	/* (headers that start on a byte: fu->decode takes the byte) */
 	if (r->state != STATE_IN_PACKET || !info || !info->fused || !r->packet.clock ||
 	    info->header_prog->fixed_align_mask < 7)
@@ -1105,6 +1142,8 @@ static __attribute__((noinline)) int stream_next_slow(struct ctf_stream_reader *
 
 int ctf_stream_next(struct ctf_stream_reader *r)
 {
+	if (__builtin_expect(r->ctx.pos >= r->release_pos, 0))
+		release_in_packet(r);
 	if (__builtin_expect(r->state == STATE_IN_PACKET && r->ctx.pos < r->ctx.limit &&
 				 r->cur_info->fast_header,
 			     1)) {

@@ -122,6 +122,7 @@ struct ctf_stream_reader {
 	int state;
 	uint64_t next_offset; /* bytes: where the next packet starts */
 	uint64_t released;    /* bytes of the mapping given back (read already) */
+	uint64_t release_pos; /* bits into the packet: from there on, give back more of it */
 	uint64_t end_offset;  /* bytes: where reading stops (the file's size unless limited) */
 	/*
 	 * ctf_stream_run()'s copy of the file: bytes [win_off, win_off +

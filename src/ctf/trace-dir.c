@@ -21,11 +21,15 @@ static void set_error(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* dir/name, with one slash between them however many dir ends with ("/" stays "/"). */
 static char *join(const char *dir, const char *name)
 {
+	size_t n = strlen(dir);
 	char *p;
 
-	if (asprintf(&p, "%s/%s", dir, name) < 0)
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (asprintf(&p, "%.*s%s%s", (int)n, dir, n && dir[n - 1] == '/' ? "" : "/", name) < 0)
 		return NULL;
 	return p;
 }

@@ -138,6 +138,18 @@ if [ -d "$CONFORMANCE/ctf/succeed" ]; then
 			report "$d: the error does not name the file"
 			continue
 		}
+		# ... and the position in it: metadata line and column, or packet and bit
+		grep -Eq "^trax view: $d/[^:]+(:[0-9]+:[0-9]+|: packet at byte [0-9]+: bit [0-9]+|: metadata packet [0-9]+ \(byte [0-9]+\)): [a-z]" "$ERR" || {
+			cat "$ERR" >&2
+			report "$d: the error does not name the position"
+			continue
+		}
+		# nothing printed but the events before the fault (only this trace has some)
+		[ "$d" = fail/valid-events-then-invalid-events ] || [ ! -s "$OUT" ] || {
+			head -n 5 "$OUT" >&2
+			report "$d: events printed from an invalid trace"
+			continue
+		}
 		# --count: the same error on one thread and on two
 		rc=0
 		TZ=UTC $TIMEOUT "$TRAX" view --count "$d" >"$OUT.c2" 2>"$ERR.c2" || rc=$?
@@ -150,6 +162,12 @@ if [ -d "$CONFORMANCE/ctf/succeed" ]; then
 		fi
 		n=$((n + 1))
 	done
+	# A path given with trailing slashes is named with one slash before the file.
+	"$TRAX" view fail/fail1// >/dev/null 2>"$ERR" && report "fail/fail1//: exit status 0"
+	grep -q "^trax view: fail/fail1/metadata:15:10: " "$ERR" || {
+		cat "$ERR" >&2
+		report "fail/fail1//: the file is not named as fail/fail1/metadata"
+	}
 	# The events before the fault are printed.
 	rc=0
 	"$TRAX" view fail/valid-events-then-invalid-events >"$OUT" 2>/dev/null || rc=$?

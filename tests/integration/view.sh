@@ -117,6 +117,35 @@ if [ -d "$CONFORMANCE/ctf/succeed" ]; then
 	done
 	ok "conformance succeed: $n traces match babeltrace2 (one thread, two readers, the pipeline; --count)"
 
+	# --- meta-ctx-sequence, which Babeltrace 2.0.4 cannot read (no expected
+	# file): sequences whose lengths are in the packet and event contexts.
+	# The corpus trace declares no event and its stream is empty: nothing.
+	rc=0
+	"$TRAX" view succeed/meta-ctx-sequence >"$OUT" 2>"$ERR" || rc=$?
+	[ "$rc" = 0 ] && [ ! -s "$OUT" ] && [ ! -s "$ERR" ] ||
+		report "conf:meta-ctx-sequence: status $rc, $(wc -c <"$OUT") bytes out, $(wc -c <"$ERR") err"
+	# Its metadata with an event class, and a stream built by hand: packet
+	# context 2 [7 8]; events 3 [1 2 3] x=42 and 0 [] x=43. The expected
+	# lines are written by hand, as the other traces' rules give them.
+	m="$TEST_TMP/meta-ctx-sequence"
+	mkdir -p "$m"
+	cat succeed/meta-ctx-sequence/metadata >"$m/metadata"
+	echo 'event { name = ev; fields := struct { uint8_t x; }; };' >>"$m/metadata"
+	printf '\002\007\010\003\001\002\003\052\000\053' >"$m/stream"
+	cat >"$TEST_TMP/mcs.exp" <<'EOF'
+ev: { _pkt_ctx_seq_length = 2, pkt_ctx_seq = [ [0] = 7, [1] = 8 ] }, { _evt_ctx_seq_length = 3, evt_ctx_seq = [ [0] = 1, [1] = 2, [2] = 3 ] }, { x = 42 }
+ev: { _pkt_ctx_seq_length = 2, pkt_ctx_seq = [ [0] = 7, [1] = 8 ] }, { _evt_ctx_seq_length = 0, evt_ctx_seq = [ ] }, { x = 43 }
+{"timestamp": null, "name": "ev", "stream_id": 0, "fields": {"x": 42}, "context": {"_evt_ctx_seq_length": 3, "evt_ctx_seq": [1, 2, 3]}, "packet_context": {"_pkt_ctx_seq_length": 2, "pkt_ctx_seq": [7, 8]}}
+{"timestamp": null, "name": "ev", "stream_id": 0, "fields": {"x": 43}, "context": {"_evt_ctx_seq_length": 0, "evt_ctx_seq": []}, "packet_context": {"_pkt_ctx_seq_length": 2, "pkt_ctx_seq": [7, 8]}}
+EOF
+	{ "$TRAX" view "$m" && "$TRAX" view --format=json "$m"; } >"$OUT" 2>"$ERR" || report "meta-ctx-sequence with events: exit status $?"
+	cmp -s "$OUT" "$TEST_TMP/mcs.exp" && [ ! -s "$ERR" ] || {
+		show_diff "$TEST_TMP/mcs.exp" "$OUT"
+		cat "$ERR" >&2
+		report "meta-ctx-sequence with events: not the values written in the stream"
+	}
+	ok "meta-ctx-sequence: empty as recorded; with a hand-built stream, the values in it"
+
 	# --- invalid traces ---
 	n=0
 	for d in fail/*/; do

@@ -208,6 +208,41 @@ static int cmp_file_group(const void *a, const void *b)
 	return x->order < y->order ? -1 : (x->order > y->order);
 }
 
+/* By trace, then by the opening order (file names) of their first files. */
+static int cmp_stream_opening(const void *a, const void *b)
+{
+	const struct ctf_ss_stream *x = *(struct ctf_ss_stream *const *)a;
+	const struct ctf_ss_stream *y = *(struct ctf_ss_stream *const *)b;
+
+	if (x->t->rank != y->t->rank)
+		return x->t->rank < y->t->rank ? -1 : 1;
+	return x->files[0]->order < y->files[0]->order ? -1
+						       : x->files[0]->order > y->files[0]->order;
+}
+
+/*
+ * Streams without a stream_instance_id are numbered as Babeltrace 2 numbers
+ * them: 0, 1, ... across the trace's stream classes, in the order of their
+ * files' names. (Numbered in stream class order instead, the merge's ties,
+ * which compare stream classes first, would come out the same.) `tmp` has
+ * room for a pointer per stream.
+ */
+static void number_streams(struct ctf_stream_set *ss, void *tmp)
+{
+	struct ctf_ss_stream **v = tmp;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ss->nstreams; i++)
+		if (!ss->streams[i].files[0]->has_instance)
+			v[n++] = &ss->streams[i];
+	qsort(v, n, sizeof(*v), cmp_stream_opening);
+	for (size_t i = 0, id = 0; i < n; i++) {
+		if (i && v[i]->t->rank != v[i - 1]->t->rank)
+			id = 0;
+		v[i]->stream_id = id++;
+	}
+}
+
 static int cmp_stream(const void *a, const void *b)
 {
 	const struct ctf_ss_stream *x = a, *y = b;
@@ -516,22 +551,11 @@ int ctf_ss_open(struct ctf_stream_set *ss, bool skip, int64_t min_ns)
 		s->sc_id = order[i]->sc_id;
 		s->ordinal = ss->nstreams;
 		s->key = s->last_key = INT64_MIN;
-		if (order[i]->has_instance) {
-			s->stream_id = order[i]->instance;
-		} else {
-			/* Babeltrace numbers them per stream class, in opening order */
-			uint64_t id = 0;
-
-			for (size_t p = 0; p < ss->nstreams; p++)
-				if (ss->streams[p].t->rank == s->t->rank &&
-				    ss->streams[p].sc_id == s->sc_id &&
-				    !ss->streams[p].files[0]->has_instance)
-					id++;
-			s->stream_id = id;
-		}
+		s->stream_id = order[i]->has_instance ? order[i]->instance : 0;
 		ss->nstreams++;
 		i = e;
 	}
+	number_streams(ss, order);
 	free(order);
 
 	ctf_merge_init(&ss->heap, cmp_stream);

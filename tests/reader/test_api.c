@@ -4,6 +4,7 @@
  * output (one line per event, TZ=UTC), chosen field values, environment
  * and clocks, seeking, merging two traces, errors and bad arguments.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -677,11 +678,168 @@ static void test_errors(void)
 	}
 }
 
+static char golden[4096];
+
+struct event_ids {
+	uint64_t stream_class, stream;
+	const char *name;
+	uint64_t id;
+};
+
+/*
+ * Each event's stream class id, stream id, name and class id, in order,
+ * against Babeltrace 2's (sink.text.details of the same trace: streams
+ * without stream_instance_id numbered as it numbers them).
+ */
+static void check_ids(const char *trace, const struct event_ids *exp, size_t n)
+{
+	char path[8192];
+	struct trax_reader *r;
+	const struct trax_event *ev;
+	size_t i = 0;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/%s", golden, trace);
+	if (!(r = open1(path)))
+		return;
+	while ((st = trax_reader_next(r, &ev)) > 0) {
+		if (i < n)
+			CHECK(trax_event_stream_class_id(ev) == exp[i].stream_class &&
+				  trax_event_stream_id(ev) == exp[i].stream &&
+				  !strcmp(trax_event_name(ev), exp[i].name) &&
+				  trax_event_id(ev) == exp[i].id,
+			      "%s: event %zu: stream class %llu, stream %llu, %s, id %llu; "
+			      "expected %llu, %llu, %s, %llu",
+			      trace, i, (unsigned long long)trax_event_stream_class_id(ev),
+			      (unsigned long long)trax_event_stream_id(ev), trax_event_name(ev),
+			      (unsigned long long)trax_event_id(ev),
+			      (unsigned long long)exp[i].stream_class,
+			      (unsigned long long)exp[i].stream, exp[i].name,
+			      (unsigned long long)exp[i].id);
+		i++;
+	}
+	CHECK(st == 0 && i == n, "%s: %zu events (expected %zu), status %d: %s", trace, i, n, st,
+	      trax_reader_error(r));
+	trax_reader_close(r);
+}
+
+static void test_stream_ids(void)
+{
+	static const struct event_ids hm_clock[] = {
+	    {0, 1, "a:ev", 0}, {0, 1, "a:ev", 0}, {0, 1, "a:ev", 0}, {1, 0, "b:ev", 0},
+	    {0, 1, "a:ev", 0}, {1, 0, "b:ev", 0}, {0, 1, "a:ev", 0}, {0, 1, "a:ev", 0},
+	    {0, 1, "a:ev", 0}, {1, 0, "b:ev", 0}, {0, 1, "a:ev", 0}, {0, 1, "a:zz", 1},
+	    {1, 0, "b:ev", 0}, {1, 0, "b:ev", 0},
+	};
+	static const struct event_ids ust_fields[] = {
+	    {0, 0, "lttng_ust_statedump:start", 0},
+	    {0, 0, "lttng_ust_statedump:procname", 4},
+	    {0, 0, "lttng_ust_statedump:end", 5},
+	    {0, 1, "fields:integers", 26},
+	    {0, 1, "fields:integers_special", 27},
+	    {0, 1, "fields:floats", 28},
+	    {0, 1, "fields:strings", 29},
+	    {0, 1, "fields:null_string", 30},
+	    {0, 1, "fields:arrays", 31},
+	    {0, 1, "fields:sequences", 32},
+	    {0, 1, "fields:enums", 33},
+	    {0, 1, "fields:pair_first", 34},
+	    {0, 1, "fields:pair_second", 35},
+	    {0, 1, "fields:empty", 36},
+	    {0, 1, "fields:ten_args", 37},
+	    {0, 1, "fields:lvl_emerg", 38},
+	    {0, 1, "fields:lvl_alert", 39},
+	    {0, 1, "fields:lvl_crit", 40},
+	    {0, 1, "fields:lvl_err", 41},
+	    {0, 1, "fields:lvl_warning", 42},
+	    {0, 1, "fields:lvl_notice", 43},
+	    {0, 1, "fields:lvl_info", 44},
+	    {0, 1, "fields:lvl_debug_system", 45},
+	    {0, 1, "fields:lvl_debug_program", 46},
+	    {0, 1, "fields:lvl_debug_process", 47},
+	    {0, 1, "fields:lvl_debug_module", 48},
+	    {0, 1, "fields:lvl_debug_unit", 49},
+	    {0, 1, "fields:lvl_debug_function", 50},
+	    {0, 1, "fields:lvl_debug_line", 51},
+	    {0, 1, "fields:lvl_debug", 52},
+	    {0, 1, "fields:lvl_default", 53},
+	};
+
+	check_ids("hm-clock", hm_clock, sizeof(hm_clock) / sizeof(hm_clock[0]));
+	check_ids("ust-fields", ust_fields, sizeof(ust_fields) / sizeof(ust_fields[0]));
+}
+
+/* A float field's value from trax_field_double, within what its type holds. */
+static double double_field(const struct trax_event *ev, const char *name)
+{
+	const struct trax_field *f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, name);
+	double d = -12345;
+
+	CHECK(f && trax_field_kind(f) == TRAX_FIELD_FLOAT, "%s: not a float field", name);
+	CHECK(f && trax_field_double(f, &d) == 0, "%s: trax_field_double failed", name);
+	return d;
+}
+
+/* Floats and TSDL names on the golden hm-types trace (values in make-handmade.sh). */
+static void test_floats_and_names(void)
+{
+	char path[8192];
+	struct trax_reader *r;
+	const struct trax_event *ev = NULL;
+	const struct trax_field *f;
+	int64_t v;
+	double d;
+
+	snprintf(path, sizeof(path), "%s/hm-types", golden);
+	if (!(r = open1(path)))
+		return;
+	CHECK(trax_reader_next(r, &ev) > 0 && !strcmp(trax_event_name(ev), "hm:ints"), "hm:ints");
+	/* _under and __double lose one underscore when displayed */
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "under");
+	CHECK(f && !strcmp(trax_field_name(f), "under") &&
+		  !strcmp(trax_field_tsdl_name(f), "_under") && !trax_field_int(f, &v) && v == 1,
+	      "_under: %s / %s", f ? trax_field_name(f) : "-", f ? trax_field_tsdl_name(f) : "-");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "__double");
+	CHECK(f && !strcmp(trax_field_name(f), "_double") &&
+		  !strcmp(trax_field_tsdl_name(f), "__double") && !trax_field_int(f, &v) && v == 2,
+	      "__double found by its TSDL name");
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "_under");
+	CHECK(f && !strcmp(trax_field_tsdl_name(f), "_under"), "_under found by its TSDL name");
+	/* an integer converts to a double */
+	CHECK(trax_field_double(trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "s5"), &d) == 0 &&
+		  d == -3.0,
+	      "s5 as a double: %g", d);
+
+	CHECK(trax_reader_next(r, &ev) > 0 && !strcmp(trax_event_name(ev), "hm:floats"),
+	      "hm:floats");
+	CHECK(double_field(ev, "f_tenth") == (double)0.1f, "f_tenth");
+	CHECK(double_field(ev, "f_be") == -2.5, "f_be (big endian)");
+	CHECK(double_field(ev, "f_max") == (double)3.40282346638528859812e+38F, "f_max");
+	CHECK(double_field(ev, "f_denorm") == (double)1.40129846432481707092e-45F, "f_denorm");
+	d = double_field(ev, "f_mzero");
+	CHECK(d == 0 && signbit(d), "f_mzero is -0");
+	CHECK(isnan(double_field(ev, "f_nan")), "f_nan");
+	CHECK(isinf(d = double_field(ev, "f_minf")) && d < 0, "f_minf");
+	CHECK(double_field(ev, "d_tenth") == 0.1, "d_tenth");
+	CHECK(double_field(ev, "d_third") == 1.0 / 3.0, "d_third");
+	CHECK(double_field(ev, "d_max") == 1.7976931348623157e308, "d_max");
+	CHECK(double_field(ev, "d_denorm") == 4.9406564584124654e-324, "d_denorm");
+	CHECK(double_field(ev, "d_m2") == -2.0, "d_m2");
+	/* not a string, not an integer */
+	f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "d_tenth");
+	CHECK(!trax_field_string(f, NULL) && trax_field_int(f, &v) == -1,
+	      "a float is only a float");
+	trax_reader_close(r);
+}
+
 int main(void)
 {
 	const char *c = getenv("TRAX_CONFORMANCE");
 
+	const char *src = getenv("TRAX_SRC");
+
 	snprintf(corpus, sizeof(corpus), "%s", c && *c ? c : "../shared/conformance");
+	snprintf(golden, sizeof(golden), "%s/tests/reader/golden", src && *src ? src : ".");
 	test_counts();
 	test_each();
 	test_heartbeat();
@@ -690,6 +848,8 @@ int main(void)
 	test_variant();
 	test_seek();
 	test_errors();
+	test_stream_ids();
+	test_floats_and_names();
 	if (failures) {
 		fprintf(stderr, "%d failure(s)\n", failures);
 		return 1;

@@ -146,6 +146,56 @@ EOF
 	}
 	ok "meta-ctx-sequence: empty as recorded; with a hand-built stream, the values in it"
 
+	# --- sequence lengths reached by every kind of path: absolute from each
+	# scope (trace.packet.header included), relative, and inside a struct;
+	# against babeltrace2, which reads the same values (on stdout; its log
+	# warns of user fields in the packet and event headers).
+	m="$TEST_TMP/length-paths"
+	mkdir -p "$m"
+	cat >"$m/metadata" <<'EOF'
+/* CTF 1.8 */
+typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
+typealias integer { size = 32; align = 8; signed = false; } := uint32_t;
+trace {
+	major = 1; minor = 8; byte_order = le;
+	packet.header := struct { uint32_t magic; uint8_t hn; };
+};
+stream {
+	packet.context := struct { uint8_t pn; };
+	event.header := struct { uint8_t en; };
+	event.context := struct { uint8_t sn; };
+};
+event {
+	name = ev;
+	context := struct { uint8_t cn; };
+	fields := struct {
+		uint8_t fn;
+		uint8_t a_h[trace.packet.header.hn];
+		uint8_t a_p[stream.packet.context.pn];
+		uint8_t a_e[stream.event.header.en];
+		uint8_t a_s[stream.event.context.sn];
+		uint8_t a_c[event.context.cn];
+		uint8_t a_f[event.fields.fn];
+		uint8_t a_r[fn];
+		struct { uint8_t k; uint8_t v[k]; } nested;
+	};
+};
+EOF
+	# magic, hn = 1, pn = 2; event: en 3, sn 1, cn 2, fn 2, then the arrays
+	# (10; 20 21; 30 31 32; 40; 50 51; 60 61; 70 71; k 1, 80); an event of
+	# empty ones but a_h (11) and a_p (22 23)
+	printf '\301\037\374\301\001\002\003\001\002\002\012\024\025\036\037\040\050\062\063\074\075\106\107\001\120\000\000\000\000\013\026\027\000' >"$m/stream"
+	babeltrace2 "$m" >"$TEST_TMP/paths.bt2" 2>/dev/null || report "length-paths: babeltrace2 failed"
+	grep -q 'a_e = \[ \[0\] = 30, \[1\] = 31, \[2\] = 32 \], a_s = \[ \[0\] = 40 \]' "$TEST_TMP/paths.bt2" ||
+		report "length-paths: babeltrace2 did not read the values written"
+	"$TRAX" view "$m" >"$OUT" 2>"$ERR" || report "length-paths: exit status $?"
+	cmp -s "$OUT" "$TEST_TMP/paths.bt2" && [ ! -s "$ERR" ] || {
+		show_diff "$TEST_TMP/paths.bt2" "$OUT"
+		cat "$ERR" >&2
+		report "length-paths: not babeltrace2's output"
+	}
+	ok "sequence lengths by absolute paths from every scope, relative and nested: as babeltrace2"
+
 	# --- invalid traces ---
 	n=0
 	for d in fail/*/; do

@@ -8,10 +8,12 @@
 #endif
 #include "cli/client.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,6 +460,51 @@ void cli_clear_current_session(const char *name)
 	unlink(path);
 }
 
+static bool is_true(const char *v)
+{
+	return v && strcmp(v, "0") != 0;
+}
+
+/*
+ * The newest snapshot of a snapshot session: the directory snapshot-N-...
+ * of the largest N in its output (each snapshot holds the whole buffers,
+ * so two of them hold the same events). NULL and a message when none.
+ */
+static char *last_snapshot(const char *session, const char *output, char *err, size_t errlen)
+{
+	DIR *d = opendir(output);
+	struct dirent *e;
+	unsigned long best = 0, n;
+	char *path = NULL, *end;
+
+	if (!d && errno != ENOENT) {
+		snprintf(err, errlen,
+			 "no trace path given, and the output %s of the current session %s "
+			 "cannot be read: %s",
+			 output, session, strerror(errno));
+		return NULL;
+	}
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "snapshot-", 9) ||
+		    (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
+		    (n = strtoul(e->d_name + 9, &end, 10)) <= best || *end != '-')
+			continue;
+		free(path);
+		best = n;
+		if (asprintf(&path, "%s/%s", output, e->d_name) < 0)
+			path = NULL;
+	}
+	if (d)
+		closedir(d);
+	if (!path)
+		snprintf(
+		    err, errlen,
+		    "no trace path given, and the current session %s has no snapshot in %s yet "
+		    "(trax snapshot record takes one)",
+		    session, output);
+	return path;
+}
+
 char *cli_current_output(char *err, size_t errlen)
 {
 	const char *cur = cli_current_session(), *rec, *out;
@@ -484,6 +531,8 @@ char *cli_current_output(char *err, size_t errlen)
 				 "no trace path given, and the current session %s has "
 				 "no output directory",
 				 cur);
+		else if (is_true(cli_record_get(&reply, rec, "snapshot")))
+			path = last_snapshot(cur, out, err, errlen);
 		else if (!(path = strdup(out)))
 			snprintf(err, errlen, "out of memory");
 	}

@@ -72,8 +72,9 @@ int cli_set_current_session(const char *name);
 void cli_clear_current_session(const char *name);
 
 /*
- * The output directory of the current session, asked of the daemon
- * (never started for this): a malloc'ed path, or NULL with why in err.
+ * The last trace of the current session, asked of the daemon (never
+ * started for this): its output directory, or for a snapshot session its
+ * newest snapshot there. A malloc'ed path, or NULL with why in err.
  */
 char *cli_current_output(char *err, size_t errlen);
 

@@ -36,7 +36,7 @@ static void usage_to(FILE *f)
 	fputs("Usage: trax view [OPTIONS] [PATH...]\n"
 	      "Print the events of the CTF traces found under each PATH, in time order,\n"
 	      "as babeltrace2 does by default. Without PATH, the trace of the current\n"
-	      "session (its output directory).\n"
+	      "session (its output directory, or its newest snapshot).\n"
 	      "\n"
 	      "Options:\n"
 	      "  --clock-cycles        print time stamps in clock cycles\n"

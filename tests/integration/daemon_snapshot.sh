@@ -64,3 +64,15 @@ bt2 "$(sed -n 's/^Snapshot written at: //p' snap1.out)" >again.txt
 cmp snap1.out.txt again.txt || fail "the first snapshot changed"
 ok "two snapshots of an overwrite-mode session, each with the newest events"
 trax stop >/dev/null || fail "trax stop"
+
+# trax view without a path reads the session's newest snapshot, not all of them
+trax view >noarg.view || fail "trax view without a path"
+cmp snap2.out.view noarg.view || fail "trax view without a path: not the second snapshot"
+# ... and says so when the session has none yet
+trax create snap0 --snapshot --output="$TEST_TMP/snapshots0" >/dev/null || fail "trax create snap0"
+rc=0
+trax view >none.view 2>none.err || rc=$?
+expect_eq "$rc" 2 "trax view without a path, no snapshot yet: exit status (as without a session)"
+expect_contains none.err "has no snapshot in $TEST_TMP/snapshots0 yet"
+[ ! -s none.view ] || fail "trax view printed something without a snapshot"
+ok "trax view without a path: the newest snapshot, or an error when there is none"

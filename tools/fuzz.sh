@@ -3,7 +3,8 @@
 # tests/fuzz/fuzz_NAME.c with clang (fuzzer + address + undefined
 # sanitizers) and runs it for SECONDS on its seed corpus
 # (tests/fuzz/corpus/NAME/). A target names the sources it needs on a line
-# "FUZZ-SOURCES: file...". Exit 1 when a target crashes; the input that
+# "FUZZ-SOURCES: file...", and may name more seed files on a line
+# "FUZZ-SEEDS: glob...". Exit 1 when a target crashes; the input that
 # crashed is kept in the work directory and named on stderr.
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,9 +30,19 @@ for name in $targets; do
 	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-D_GNU_SOURCE -Iinclude -Isrc -o "$bin" "$src" $sources
 	mkdir -p "$work/corpus-$name" "tests/fuzz/corpus/$name"
-	echo "fuzz: $name for ${secs}s"
+	# more seeds: the files a "FUZZ-SEEDS: glob..." line names (paths from
+	# the source tree), copied under names of their own
+	rm -rf "$work/seeds-$name"
+	mkdir -p "$work/seeds-$name"
+	seeds=$(sed -n 's/.*FUZZ-SEEDS:[[:space:]]*//p' "$src")
+	for f in $seeds; do
+		if [ -f "$f" ]; then
+			cp "$f" "$work/seeds-$name/$(echo "$f" | sed 's|^\(\.\./\)*||' | tr '/' '_')"
+		fi
+	done
+	echo "fuzz: $name for ${secs}s ($(ls "$work/seeds-$name" | wc -l) extra seeds)"
 	if ! (cd "$work" && "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-		-print_final_stats=1 "corpus-$name" "$OLDPWD/tests/fuzz/corpus/$name" \
+		-print_final_stats=1 "corpus-$name" "$OLDPWD/tests/fuzz/corpus/$name" "seeds-$name" \
 		>"$work/$name.log" 2>&1); then
 		echo "fuzz: $name FAILED; see $work/$name.log (crash input in $work)" >&2
 		tail -n 30 "$work/$name.log" >&2

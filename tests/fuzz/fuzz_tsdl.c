@@ -4,6 +4,7 @@
  * with the packet magic) read and parsed as `trax view` would.
  *
  * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c
+ * FUZZ-SEEDS: tests/reader/data/tsdl/[a-z]*.tsdl tests/reader/golden/[a-z]*[a-z]/metadata ../shared/conformance/ctf/[fs]*[a-z]/[a-z0-9]*[a-z0-9]/metadata
  *
  * Built and run by tools/fuzz.sh (make fuzz). By hand, from the source tree:
  *

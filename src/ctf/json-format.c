@@ -123,6 +123,9 @@ static void put_float(struct ctf_text_buf *b, const struct ctf_float_type *ft, d
 		}
 	}
 	ctf_text_put(b, buf, (size_t)n);
+	/* a float stays one for the reader: 16777216.0, -0.0 (whose sign "-0" loses) */
+	if (!memchr(buf, '.', (size_t)n) && !memchr(buf, 'e', (size_t)n))
+		PUTL(b, ".0");
 }
 
 static void put_int(struct ctf_text_buf *b, bool is_signed, uint64_t v)

@@ -1,3 +1,4 @@
+/* clang-format off */
 /*
  * fuzz_tsdl.c - libFuzzer target for the metadata layer of the reader: the
  * input is a metadata stream (plain TSDL text, or packetized when it starts
@@ -5,6 +6,7 @@
  *
  * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c
  * FUZZ-SEEDS: tests/reader/data/tsdl/[a-z]*.tsdl tests/reader/golden/[a-z]*[a-z]/metadata ../shared/conformance/ctf/[fs]*[a-z]/[a-z0-9]*[a-z0-9]/metadata
+ * (each of these on one line: tools/fuzz.sh reads them; clang-format is off for this comment.)
  *
  * Built and run by tools/fuzz.sh (make fuzz). By hand, from the source tree:
  *
@@ -19,6 +21,7 @@
  * that found bugs are kept as tests/reader/data/tsdl/regress-*, which
  * test_tsdl replays.
  */
+/* clang-format on */
 #include <stddef.h>
 #include <stdint.h>
 

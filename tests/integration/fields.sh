@@ -219,7 +219,8 @@ fi
 # On both traces of this every-field-type program: LTTng-UST's (recorded
 # here, just above) and trax's.
 for tr in "$LTTNG_TEST_HOME/trace" "$TEST_TMP/trax"; do
-	for opts in "" "--clock-seconds --no-delta" "--names=all --fields=all" "--clock-cycles"; do
+	for opts in "" "--clock-seconds --no-delta" "--names=all --fields=all" "--clock-cycles" \
+		"--clock-date" "--clock-date --clock-gmt"; do
 		# shellcheck disable=SC2086
 		babeltrace2 $opts "$tr" >view.bt2 2>view.bt2.err || check_fail "babeltrace2 $opts $tr failed"
 		# shellcheck disable=SC2086
@@ -228,6 +229,10 @@ for tr in "$LTTNG_TEST_HOME/trace" "$TEST_TMP/trax"; do
 		cmp -s view.bt2 view.trax || {
 			diff view.bt2 view.trax | head -n 10 >&2
 			check_fail "trax view $opts and babeltrace2 differ on $tr (diff above)"
+		}
+		cmp -s view.bt2.err view.trax.err || {
+			diff view.bt2.err view.trax.err | head -n 10 >&2
+			check_fail "trax view $opts and babeltrace2 warn differently on $tr (diff above)"
 		}
 	done
 done

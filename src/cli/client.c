@@ -460,9 +460,9 @@ void cli_clear_current_session(const char *name)
 	unlink(path);
 }
 
-static bool is_true(const char *v)
+bool cli_is_true(const char *v)
 {
-	return v && strcmp(v, "0") != 0;
+	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes"));
 }
 
 /*
@@ -531,7 +531,7 @@ char *cli_current_output(char *err, size_t errlen)
 				 "no trace path given, and the current session %s has "
 				 "no output directory",
 				 cur);
-		else if (is_true(cli_record_get(&reply, rec, "snapshot")))
+		else if (cli_is_true(cli_record_get(&reply, rec, "snapshot")))
 			path = last_snapshot(cur, out, err, errlen);
 		else if (!(path = strdup(out)))
 			snprintf(err, errlen, "out of memory");

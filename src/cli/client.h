@@ -54,6 +54,8 @@ const char *cli_record_next(const struct trax_msg *m, const char *rec, const cha
 const char *cli_record_kind(const char *rec);
 /* The value of key in the record, or NULL. */
 const char *cli_record_get(const struct trax_msg *m, const char *rec, const char *key);
+/* Whether a record's value says yes ("1", "true" or "yes"; NULL: no). */
+bool cli_is_true(const char *v);
 /* Walks a repeated key: *it is NULL to start; the next value, or NULL. */
 const char *cli_record_each(const struct trax_msg *m, const char *rec, const char *key,
 			    const char **it);

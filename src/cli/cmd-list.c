@@ -41,11 +41,6 @@ void usage_status(FILE *f)
 	      f);
 }
 
-static bool is_true(const char *v)
-{
-	return v && (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes"));
-}
-
 static const char * or (const char *v, const char *dflt)
 {
 	return v && *v ? v : dflt;
@@ -55,7 +50,7 @@ static const char *enabled_str(const char *v)
 {
 	if (!v)
 		return "";
-	return is_true(v) ? " [enabled]" : " [disabled]";
+	return cli_is_true(v) ? " [enabled]" : " [disabled]";
 }
 
 static void print_sessions(const struct trax_msg *m)
@@ -71,7 +66,7 @@ static void print_sessions(const struct trax_msg *m)
 		n++;
 		printf("  %d) %s [%s%s]\n", n, or (cli_record_get(m, rec, "name"), "?"),
 		       or (cli_record_get(m, rec, "state"), "inactive"),
-		       is_true(cli_record_get(m, rec, "snapshot")) ? " snapshot" : "");
+		       cli_is_true(cli_record_get(m, rec, "snapshot")) ? " snapshot" : "");
 		if (out && *out)
 			printf("    Trace output: %s\n", out);
 		printf("\n");
@@ -98,7 +93,7 @@ static void print_tracker(const struct trax_msg *m, const char *kind, const char
 		if (!strcmp(or (cli_record_get(m, rec, "kind"), ""), kind))
 			break;
 	printf("  %-22s", label);
-	if (!rec || is_true(cli_record_get(m, rec, "all"))) {
+	if (!rec || cli_is_true(cli_record_get(m, rec, "all"))) {
 		printf("all\n");
 		return;
 	}
@@ -113,7 +108,7 @@ static bool trackers_set(const struct trax_msg *m)
 	const char *rec = NULL;
 
 	while ((rec = cli_record_next(m, rec, "tracker")))
-		if (!is_true(cli_record_get(m, rec, "all")))
+		if (!cli_is_true(cli_record_get(m, rec, "all")))
 			return true;
 	return false;
 }
@@ -138,7 +133,7 @@ static void print_event_rule(const struct trax_msg *m, const char *rec)
 		const char *lname = cli_loglevel_name(level);
 
 		printf("      %s (loglevel%s %s (%d)) (type: tracepoint)%s", name,
-		       is_true(cli_record_get(m, rec, "loglevel_only")) ? " ==" : " <=",
+		       cli_is_true(cli_record_get(m, rec, "loglevel_only")) ? " ==" : " <=",
 		       lname ? lname : "TRACE_UNKNOWN", level, en);
 	} else {
 		printf("      %s (type: tracepoint)%s", name, en);
@@ -151,7 +146,7 @@ static void print_event_rule(const struct trax_msg *m, const char *rec)
 static void print_channel(const struct trax_msg *m, const char *ch, bool snapshot)
 {
 	const char *name = or (cli_record_get(m, ch, "name"), "?");
-	bool overwrite = is_true(cli_record_get(m, ch, "overwrite"));
+	bool overwrite = cli_is_true(cli_record_get(m, ch, "overwrite"));
 	const char *v, *rec;
 	int n;
 
@@ -220,7 +215,7 @@ static int print_session(const struct trax_msg *m, const char *channel, bool dom
 
 	if (!s)
 		return cli_error("The session daemon sent no session record");
-	snapshot = is_true(cli_record_get(m, s, "snapshot"));
+	snapshot = cli_is_true(cli_record_get(m, s, "snapshot"));
 	printf("Recording session %s: [%s%s]\n", or (cli_record_get(m, s, "name"), "?"),
 	       or (cli_record_get(m, s, "state"), "inactive"), snapshot ? " snapshot" : "");
 	out = cli_record_get(m, s, "output");

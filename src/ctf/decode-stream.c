@@ -416,21 +416,15 @@ static struct ctf_stream_class_info *info_of(struct ctf_stream_reader *r,
 	return &r->info[r->trace->stream_count]; /* not reached: zeroed, no clock */
 }
 
-/* Decodes the header and context of the packet at r->next_offset. */
 /*
- * Gives back the pages of the packets already decoded (the file stays in the
- * page cache): memory stays bounded whatever the size of the trace. Nothing
- * still in use points there: the values of a packet and of its events live
- * until the next packet is read. In steps of 1 MiB or more: one madvise()
+ * Gives back the pages of the mapping read already (the file stays in the
+ * page cache): memory stays bounded whatever the size of the trace and of
+ * its packets. At packet boundaries, and within a packet larger than the
+ * step as its events are read. A page given back and read again (a string
+ * of the packet's context can be) is read from the file again: the mapping
+ * is private and never written. In steps of 1 MiB or more: one madvise()
  * per step (4 MiB before: the same time, 8-14 MiB more peak RSS for `trax
  * view` with its two readers of a two-stream trace).
- */
-/*
- * The mapping's pages read already are given back a mebibyte at a time:
- * the peak memory stays bounded whatever the size of the file and of its
- * packets. (A page given back and read again, as a string of the packet's
- * context can be, is read from the file again: the mapping is private and
- * never written.)
  */
 #define RELEASE_STEP ((uint64_t)1 << 20)
 
@@ -467,6 +461,7 @@ static __attribute__((noinline)) void release_in_packet(struct ctf_stream_reader
 	arm_release(r);
 }
 
+/* Decodes the header and context of the packet at r->next_offset. */
 static int read_packet(struct ctf_stream_reader *r)
 {
 	struct ctf_packet *p = &r->packet;

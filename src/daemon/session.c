@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctf/writer-env.h"
 #include "daemon/traxd.h"
 
 #define DEFAULT_SUBBUF_SIZE (512u * 1024u)
@@ -201,7 +202,7 @@ static int do_create(struct reply *r, const struct trax_msg *req)
 	s->snapshot = snap != 0;
 	s->no_output = noout != 0;
 	s->vpid.all = s->vuid.all = true;
-	now_string(s->creation_time, sizeof(s->creation_time), "%Y%m%dT%H%M%S%z");
+	ctf_env_datetime(s->creation_time, sizeof(s->creation_time), (int64_t)time(NULL));
 	s->next = traxd.sessions;
 	traxd.sessions = s;
 	traxd.nsessions++;

@@ -19,12 +19,9 @@
 #include "common/cpu.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
+#include "ctf/writer-env.h"
 #include "ctf/writer-packet.h"
 #include "daemon/traxd.h"
-
-#ifndef TRAX_VERSION
-#define TRAX_VERSION "0.0.0"
-#endif
 
 /* The same packet header fields libtrax-ust writes (src/ust/channel.c). */
 static void packet_open(struct ringbuf *rb, void *subbuf, uint64_t ts, uint64_t seq)
@@ -49,31 +46,23 @@ static void metadata_append(struct dtrace *t, const struct strbuf *piece)
 
 static void metadata_header(struct dtrace *t, struct strbuf *sb)
 {
-	struct ctf_env_entry env[12];
+	struct ctf_env_entry env[CTF_ENV_UST_MAX];
+	struct ctf_env_ust_desc d = {0};
 	struct ctf_trace_desc td;
-	unsigned int n = 0;
-	env[n++] = (struct ctf_env_entry){"hostname", traxd.hostname, 0};
-	env[n++] = (struct ctf_env_entry){"domain", "ust", 0};
-	env[n++] = (struct ctf_env_entry){"tracer_name", "trax-ust", 0};
-	env[n++] = (struct ctf_env_entry){"tracer_major", NULL, strtol(TRAX_VERSION, NULL, 10)};
-	env[n++] = (struct ctf_env_entry){"tracer_minor", NULL,
-					  strtol(strchr(TRAX_VERSION, '.') + 1, NULL, 10)};
-	env[n++] = (struct ctf_env_entry){"tracer_patchlevel", NULL,
-					  strtol(strrchr(TRAX_VERSION, '.') + 1, NULL, 10)};
-	env[n++] = (struct ctf_env_entry){"trace_name", t->session->name, 0};
-	env[n++] = (struct ctf_env_entry){"trace_creation_datetime", t->session->creation_time, 0};
-	if (t->per_pid) {
-		env[n++] = (struct ctf_env_entry){"vpid", NULL, t->key};
-		env[n++] = (struct ctf_env_entry){"procname", t->procname, 0};
-		env[n++] = (struct ctf_env_entry){"trace_buffering_scheme", "pid", 0};
-	} else {
-		env[n++] = (struct ctf_env_entry){"trace_buffering_scheme", "uid", 0};
-	}
+
+	d.per_pid = t->per_pid;
+	d.buffering_id = t->key;
+	d.bits = t->bits;
+	d.trace_name = t->session->name;
+	d.creation_datetime = t->session->creation_time;
+	d.hostname = traxd.hostname;
+	d.procname = t->procname;
+	d.vpid_datetime = t->vpid_datetime;
 	memset(&td, 0, sizeof(td));
 	memcpy(td.uuid, t->uuid, 16);
 	trax_clock_describe(&td.clock);
 	td.env = env;
-	td.nr_env = n;
+	td.nr_env = ctf_env_ust(env, &d);
 	ctf_metadata_trace(sb, &td);
 }
 
@@ -98,6 +87,8 @@ static struct dtrace *trace_get(struct session *s, const struct app *a, bool per
 	t->key = key;
 	t->metadata_fd = -1;
 	snprintf(t->procname, sizeof(t->procname), "%s", a->procname);
+	t->bits = a->bits;
+	ctf_env_datetime(t->vpid_datetime, sizeof(t->vpid_datetime), (int64_t)now);
 	pthread_mutex_init(&t->lock, NULL);
 	trax_uuid_generate(t->uuid);
 	localtime_r(&now, &tm);

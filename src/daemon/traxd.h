@@ -179,6 +179,8 @@ struct dtrace {
 	bool per_pid;
 	int key;			 /* uid, or pid */
 	char procname[32];		 /* per process: its name */
+	char vpid_datetime[32];		 /* per process: when it registered (env) */
+	unsigned int bits;		 /* the applications' word size */
 	char path[TRAXD_PATH_MAX + 128]; /* output (shorter than TRAXD_PATH_MAX - 512) + ust/... */
 	uint8_t uuid[16];
 	int metadata_fd;

@@ -28,10 +28,6 @@
 #include "common/uuid.h"
 #include "ust/ust.h"
 
-#ifndef TRAX_VERSION
-#define TRAX_VERSION "0.0.0"
-#endif
-
 struct trax_session *trax_embedded_session;
 static struct trax_session session_storage;
 
@@ -57,19 +53,31 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-static void add_env_str(struct trax_session *s, const char *key, const char *val)
+/*
+ * The env of an LTTng per-process trace. With no session, the trace is
+ * named after the output directory, as a session is after its own.
+ */
+static void make_env(struct trax_session *s, const char *dir, time_t now)
 {
-	s->env[s->nr_env].key = key;
-	s->env[s->nr_env].str = val;
-	s->nr_env++;
-}
+	struct ctf_env_ust_desc d = {0};
+	size_t n = strlen(dir);
+	const char *base;
 
-static void add_env_num(struct trax_session *s, const char *key, int64_t val)
-{
-	s->env[s->nr_env].key = key;
-	s->env[s->nr_env].str = NULL;
-	s->env[s->nr_env].num = val;
-	s->nr_env++;
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	for (base = dir + n; base > dir && base[-1] != '/'; base--)
+		;
+	snprintf(s->trace_name, sizeof(s->trace_name), "%.*s", (int)(dir + n - base), base);
+	ctf_env_datetime(s->env_datetime, sizeof(s->env_datetime), (int64_t)now);
+	d.per_pid = true;
+	d.buffering_id = getpid();
+	d.bits = sizeof(void *) * 8;
+	d.trace_name = s->trace_name;
+	d.creation_datetime = s->env_datetime;
+	d.hostname = s->hostname;
+	d.procname = s->procname;
+	d.vpid_datetime = s->env_datetime;
+	s->nr_env = ctf_env_ust(s->env, &d);
 }
 
 static int remember_file(int fd, struct trax_file_id *id)
@@ -117,6 +125,7 @@ static int open_output(struct trax_session *s, const char *dir)
 
 	localtime_r(&now, &tm);
 	strftime(s->datetime, sizeof(s->datetime), "%Y%m%d-%H%M%S", &tm);
+	make_env(s, dir, now);
 	if ((size_t)snprintf(s->path, sizeof(s->path), "%s/ust/pid/%s-%d-%s", dir, s->procname,
 			     (int)getpid(), s->datetime) >= sizeof(s->path))
 		return -ENAMETOOLONG;
@@ -220,16 +229,6 @@ void trax_embedded_init(void)
 	prctl(PR_GET_NAME, s->procname, 0, 0, 0);
 	if (!s->procname[0])
 		strcpy(s->procname, "app");
-	add_env_str(s, "hostname", s->hostname);
-	add_env_str(s, "domain", "ust");
-	add_env_str(s, "tracer_name", "trax-ust");
-	add_env_num(s, "tracer_major", strtol(TRAX_VERSION, NULL, 10));
-	add_env_num(s, "tracer_minor", strtol(strchr(TRAX_VERSION, '.') + 1, NULL, 10));
-	add_env_num(s, "tracer_patchlevel", strtol(strrchr(TRAX_VERSION, '.') + 1, NULL, 10));
-	add_env_num(s, "vpid", getpid());
-	add_env_str(s, "procname", s->procname);
-	add_env_str(s, "vpid_datetime", s->datetime);
-	add_env_str(s, "trace_buffering_scheme", "pid");
 
 	trax_channel_attr_default(&attr);
 	trax_channel_parse_contexts(&attr, trax_env_get("CONTEXT"), 0);

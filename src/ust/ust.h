@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "common/shm.h"
+#include "ctf/writer-env.h"
 #include "ctf/writer-metadata.h"
 #include "ctf/writer-packet.h"
 #include "ringbuf/bufset.h"
@@ -153,11 +154,13 @@ struct trax_file_id {
 struct trax_session {
 	char path[4096]; /* trace directory */
 	struct trax_channel channel;
-	struct ctf_env_entry env[12];
+	struct ctf_env_entry env[CTF_ENV_UST_MAX];
 	unsigned int nr_env;
 	char hostname[256];
 	char procname[32];
-	char datetime[32];
+	char datetime[32];     /* the directory's stamp, YYYYmmdd-HHMMSS */
+	char env_datetime[32]; /* the env's dates */
+	char trace_name[256];
 	int metadata_fd;
 	uint32_t metadata_generation_written;
 	uint32_t metadata_events_written;

@@ -18,6 +18,7 @@
 
 #include "common/io.h"
 #include "common/futex.h"
+#include "ctf/writer-index.h"
 #include "ctf/writer-packet.h"
 #include "daemon/traxd.h"
 
@@ -27,18 +28,22 @@
 /* Without a read timer, the consumer looks at least this often anyway. */
 #define DEFAULT_PERIOD_US 200000
 
+/* Opens cpu's stream file (the current one, with tracefile rotation) and its index. */
 static int open_stream(struct dchan *dc, unsigned int cpu)
 {
 	const struct channel_attr *at = &dc->chan->attr;
-	char path[TRAXD_PATH_MAX + 512];
+	char name[TRAXD_NAME_MAX + 64], path[TRAXD_PATH_MAX + 512];
 
 	if (at->tracefile_size)
-		snprintf(path, sizeof(path), "%s/%s_%u_%u", dc->trace->path, dc->chan->name, cpu,
-			 dc->file_index[cpu]);
+		snprintf(name, sizeof(name), "%s_%u_%u", dc->chan->name, cpu, dc->file_index[cpu]);
 	else
-		snprintf(path, sizeof(path), "%s/%s_%u", dc->trace->path, dc->chan->name, cpu);
+		snprintf(name, sizeof(name), "%s_%u", dc->chan->name, cpu);
+	snprintf(path, sizeof(path), "%s/%s", dc->trace->path, name);
 	if (dc->fds[cpu] >= 0)
 		close(dc->fds[cpu]);
+	if (dc->index_fds[cpu] >= 0)
+		close(dc->index_fds[cpu]);
+	dc->index_fds[cpu] = -1;
 	/*
 	 * Direct I/O: packets are whole 4 KiB blocks at page-aligned places of
 	 * the shared memory, so the device reads them from there, which costs
@@ -49,19 +54,31 @@ static int open_stream(struct dchan *dc, unsigned int cpu)
 	if (dc->fds[cpu] < 0 && errno == EINVAL)
 		dc->fds[cpu] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
 	dc->file_size[cpu] = 0;
-	return dc->fds[cpu] < 0 ? -errno : 0;
+	if (dc->fds[cpu] < 0)
+		return -errno;
+	dc->index_fds[cpu] = ctf_index_create(dc->trace->path, name, 0770, 0660);
+	if (dc->index_fds[cpu] < 0) {
+		int err = dc->index_fds[cpu];
+
+		traxd_log("%s/index/%s.idx: %s", dc->trace->path, name, strerror(-err));
+		close(dc->fds[cpu]);
+		dc->fds[cpu] = -1;
+		return err;
+	}
+	return 0;
 }
 
 int consumer_open_files(struct dchan *dc)
 {
 	dc->fds = malloc(dc->nr_cpus * sizeof(int));
+	dc->index_fds = malloc(dc->nr_cpus * sizeof(int));
 	dc->file_size = calloc(dc->nr_cpus, sizeof(uint64_t));
 	dc->file_index = calloc(dc->nr_cpus, sizeof(uint32_t));
 	dc->ow_written = calloc(dc->nr_cpus, sizeof(uint64_t));
-	if (!dc->fds || !dc->file_size || !dc->file_index || !dc->ow_written)
+	if (!dc->fds || !dc->index_fds || !dc->file_size || !dc->file_index || !dc->ow_written)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < dc->nr_cpus; i++)
-		dc->fds[i] = -1;
+		dc->fds[i] = dc->index_fds[i] = -1;
 	for (unsigned int i = 0; i < dc->nr_cpus; i++) {
 		int err = open_stream(dc, i);
 
@@ -71,13 +88,21 @@ int consumer_open_files(struct dchan *dc)
 	return 0;
 }
 
-/* Writes one packet of cpu's buffer; false when it is not a valid packet. */
+/*
+ * Writes one packet of cpu's buffer, then its index entry; false when it
+ * is not a valid packet.
+ */
 static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 {
-	const struct ctf_packet_header *h = sb;
 	const struct channel_attr *at = &dc->chan->attr;
-	uint64_t bytes = h->packet_size / 8;
+	struct ctf_packet_header copy;
+	const struct ctf_packet_header *h = &copy;
+	uint64_t bytes;
+	uint8_t entry[CTF_INDEX_ENTRY_LEN];
 
+	/* (checked, and indexed, from a copy: an application may write the shared one) */
+	memcpy(&copy, sb, sizeof(copy));
+	bytes = h->packet_size / 8;
 	if (h->magic != CTF_MAGIC || h->packet_size % 8 || bytes == 0 ||
 	    bytes > dc->cfg.subbuf_size || h->content_size > h->packet_size ||
 	    h->content_size < sizeof(*h) * 8)
@@ -98,6 +123,10 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 			  strerror(errno));
 		return true;
 	}
+	ctf_index_entry(entry, dc->file_size[cpu], h);
+	if (trax_write_all(dc->index_fds[cpu], entry, sizeof(entry), false) < 0)
+		traxd_log("%s: channel %s, CPU %u: index entry: %s", dc->trace->path,
+			  dc->chan->name, cpu, strerror(errno));
 	dc->file_size[cpu] += bytes;
 	return true;
 }

@@ -388,12 +388,16 @@ static void chan_free(struct dchan *dc)
 	for (unsigned int i = 0; dc->fds && i < dc->nr_cpus; i++)
 		if (dc->fds[i] >= 0)
 			close(dc->fds[i]);
+	for (unsigned int i = 0; dc->index_fds && i < dc->nr_cpus; i++)
+		if (dc->index_fds[i] >= 0)
+			close(dc->index_fds[i]);
 	for (uint32_t i = 0; i < dc->nevents; i++) {
 		free(dc->events[i].name);
 		free(dc->events[i].signature);
 	}
 	free(dc->events);
 	free(dc->fds);
+	free(dc->index_fds);
 	free(dc->file_size);
 	free(dc->file_index);
 	free(dc->ow_written);

@@ -143,6 +143,7 @@ struct dchan {
 	struct ringbuf *rbs;
 	unsigned int nr_cpus;
 	int *fds;	      /* stream files, one per CPU */
+	int *index_fds;	      /* their index files (index/STREAM.idx) */
 	uint64_t *file_size;  /* bytes written to each */
 	uint32_t *file_index; /* tracefile rotation: current file number */
 	uint64_t *ow_written; /* overwrite mode: per CPU, written up to this position */

@@ -22,6 +22,7 @@
 #include "common/futex.h"
 #include "common/log.h"
 #include "common/strbuf.h"
+#include "ctf/writer-index.h"
 #include "ctf/writer-packet.h"
 #include "ust/ust.h"
 
@@ -103,14 +104,26 @@ static void write_metadata(struct trax_session *s)
 	strbuf_free(&sb);
 }
 
+/* Appends a packet to its stream file, then its entry to the file's index. */
 static void write_packet(struct trax_session *s, int cpu, const void *subbuf)
 {
 	const struct ctf_packet_header *h = subbuf;
+	const off_t at = s->stream_sizes[cpu];
+	uint8_t entry[CTF_INDEX_ENTRY_LEN];
 
 	if (s->output_failed || s->stream_fds[cpu] < 0)
 		return;
-	append(s, s->stream_fds[cpu], &s->stream_ids[cpu], &s->stream_sizes[cpu], subbuf,
-	       (size_t)(h->packet_size / 8), "a stream file");
+	if (append(s, s->stream_fds[cpu], &s->stream_ids[cpu], &s->stream_sizes[cpu], subbuf,
+		   (size_t)(h->packet_size / 8), "a stream file"))
+		return;
+	ctf_index_entry(entry, (uint64_t)at, h);
+	if (append(s, s->index_fds[cpu], &s->index_ids[cpu], &s->index_sizes[cpu], entry,
+		   sizeof(entry), "an index file")) {
+		/* no packet without its entry: the files keep agreeing */
+		if (ftruncate(s->stream_fds[cpu], at) == 0 &&
+		    lseek(s->stream_fds[cpu], at, SEEK_SET) == at)
+			s->stream_sizes[cpu] = at;
+	}
 }
 
 /* Writes every complete sub-buffer (discard mode); returns how many. */

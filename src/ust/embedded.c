@@ -26,6 +26,7 @@
 #include "common/log.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
+#include "ctf/writer-index.h"
 #include "ust/ust.h"
 
 struct trax_session *trax_embedded_session;
@@ -99,12 +100,21 @@ static void close_output(struct trax_session *s)
 	for (cpu = 0; s->stream_fds && cpu < s->channel.nr_cpus; cpu++)
 		if (s->stream_fds[cpu] >= 0)
 			close(s->stream_fds[cpu]);
+	for (cpu = 0; s->index_fds && cpu < s->channel.nr_cpus; cpu++)
+		if (s->index_fds[cpu] >= 0)
+			close(s->index_fds[cpu]);
 	if (s->metadata_fd >= 0)
 		close(s->metadata_fd);
 	s->metadata_fd = -1;
 	free(s->stream_fds);
 	free(s->stream_sizes);
 	free(s->stream_ids);
+	free(s->index_fds);
+	free(s->index_ids);
+	free(s->index_sizes);
+	s->index_fds = NULL;
+	s->index_ids = NULL;
+	s->index_sizes = NULL;
 	free(s->overwrite_written);
 	s->overwrite_written = NULL;
 	s->stream_fds = NULL;
@@ -137,10 +147,14 @@ static int open_output(struct trax_session *s, const char *dir)
 	s->stream_sizes = calloc((size_t)ch->nr_cpus, sizeof(off_t));
 	s->stream_ids = calloc((size_t)ch->nr_cpus, sizeof(*s->stream_ids));
 	s->overwrite_written = calloc((size_t)ch->nr_cpus, sizeof(uint64_t));
-	if (!s->stream_fds || !s->stream_sizes || !s->stream_ids || !s->overwrite_written)
+	s->index_fds = malloc(sizeof(int) * (size_t)ch->nr_cpus);
+	s->index_ids = calloc((size_t)ch->nr_cpus, sizeof(*s->index_ids));
+	s->index_sizes = calloc((size_t)ch->nr_cpus, sizeof(off_t));
+	if (!s->stream_fds || !s->stream_sizes || !s->stream_ids || !s->overwrite_written ||
+	    !s->index_fds || !s->index_ids || !s->index_sizes)
 		return -ENOMEM;
 	for (cpu = 0; cpu < ch->nr_cpus; cpu++)
-		s->stream_fds[cpu] = -1;
+		s->stream_fds[cpu] = s->index_fds[cpu] = -1;
 	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 		snprintf(path, sizeof(path), "%s/%s_%d", s->path, ch->name, cpu);
 		/*
@@ -159,6 +173,13 @@ static int open_output(struct trax_session *s, const char *dir)
 		if (s->stream_fds[cpu] < 0 ||
 		    remember_file(s->stream_fds[cpu], &s->stream_ids[cpu]))
 			return -errno;
+		snprintf(path, sizeof(path), "%s_%d", ch->name, cpu);
+		s->index_fds[cpu] = ctf_index_create(s->path, path, 0770, 0660);
+		if (s->index_fds[cpu] < 0)
+			return s->index_fds[cpu];
+		if (remember_file(s->index_fds[cpu], &s->index_ids[cpu]))
+			return -errno;
+		s->index_sizes[cpu] = CTF_INDEX_HEADER_LEN;
 	}
 	snprintf(path, sizeof(path), "%s/metadata", s->path);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
@@ -277,6 +298,9 @@ void trax_embedded_fini(void)
 	for (cpu = 0; s->stream_fds && cpu < s->channel.nr_cpus; cpu++)
 		if (s->stream_fds[cpu] >= 0)
 			close(s->stream_fds[cpu]);
+	for (cpu = 0; s->index_fds && cpu < s->channel.nr_cpus; cpu++)
+		if (s->index_fds[cpu] >= 0)
+			close(s->index_fds[cpu]);
 	if (s->metadata_fd >= 0)
 		close(s->metadata_fd);
 	s->metadata_fd = -1;

@@ -167,6 +167,9 @@ struct trax_session {
 	int *stream_fds;
 	off_t *stream_sizes; /* bytes of whole packets in each stream file */
 	struct trax_file_id *stream_ids;
+	int *index_fds; /* index/STREAM.idx of each stream file (-1: none) */
+	struct trax_file_id *index_ids;
+	off_t *index_sizes;
 	struct trax_file_id metadata_id;
 	uint64_t *overwrite_written; /* overwrite mode: next position to write, per CPU */
 	void *bounce;		     /* overwrite mode: a copy of one sub-buffer */

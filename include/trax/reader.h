@@ -114,8 +114,11 @@ int trax_reader_each(struct trax_reader *r, int (*fn)(void *ctx, const struct tr
  * after the last one makes trax_reader_next() return 0. Events without a
  * timestamp take the previous one of their stream (in a stream without a
  * clock, all events are before any ns but INT64_MIN, which rewinds).
- * It reopens the stream files and skips events: its cost grows with the
- * number of events before ns. Clears a sticky error. 0, or -1 on error.
+ * It reopens the stream files and passes over what comes before ns: the
+ * events of packets that end before it are not decoded, and where a
+ * stream file has LTTng's packet index (index/NAME.idx) those packets are
+ * not even read; only the events of the packet that holds ns are.
+ * Clears a sticky error. 0, or -1 on error.
  */
 int trax_reader_seek_ns(struct trax_reader *r, int64_t ns);
 

@@ -1111,6 +1111,21 @@ void ctf_stream_skip_packet(struct ctf_stream_reader *r)
 		r->ctx.pos = r->ctx.limit;
 }
 
+int ctf_stream_skip_to_packet(struct ctf_stream_reader *r, size_t k)
+{
+	struct ctf_packet *p = &r->packet;
+
+	if (!r->index || !p->stream_class || k >= r->index_count || k <= p->index ||
+	    (r->state != STATE_IN_PACKET && r->state != STATE_NEED_PACKET) ||
+	    r->index[k].offset < r->next_offset || r->index[k].offset >= r->end_offset)
+		return -1;
+	p->index = k - 1; /* (read_packet() numbers the next one k) */
+	r->next_offset = r->index[k].offset;
+	r->ctx.pos = r->ctx.limit;
+	r->state = STATE_NEED_PACKET;
+	return 0;
+}
+
 /* Everything but the common event: packets, the end, errors, unusual events. */
 static __attribute__((noinline)) int stream_next_slow(struct ctf_stream_reader *r)
 {

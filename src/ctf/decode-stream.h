@@ -214,4 +214,14 @@ int ctf_stream_run(struct ctf_stream_reader *r, struct ctf_stream_run *run);
  */
 void ctf_stream_skip_packet(struct ctf_stream_reader *r);
 
+/*
+ * With the file's index: passes over the packets from the one after the
+ * current packet up to entry k of the index (excluded) without reading
+ * them, nor the rest of the current one: the next call reads packet k.
+ * Returns 0, or -1 (nothing changed) without an index, before the first
+ * packet, when k is not after the current packet or not among the
+ * packets to read. For seeking, as ctf_stream_skip_packet().
+ */
+int ctf_stream_skip_to_packet(struct ctf_stream_reader *r, size_t k);
+
 #endif /* TRAX_CTF_DECODE_STREAM_H */

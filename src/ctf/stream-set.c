@@ -381,6 +381,28 @@ static int on_packet(struct ctf_stream_set *ss, struct ctf_ss_stream *s, struct 
 }
 
 /*
+ * Seeking, once the current packet ended before min_ns: with the file's
+ * index, the packets after it that end before min_ns too are passed over
+ * without reading even their headers (their events and counters would be
+ * passed over all the same: the discarded-events and lost-packets items
+ * that come before min_ns are skipped too).
+ */
+static void skip_indexed_packets(struct ctf_ss_file *f, int64_t min_ns)
+{
+	const struct ctf_stream_reader *r = f->sr;
+	size_t k = r->packet.index + 1;
+	int64_t end;
+
+	if (!r->index || !r->packet.clock || f->conv.clock != r->packet.clock)
+		return;
+	while (k + 1 < r->index_count &&
+	       ctf_clock_conv_ns(&f->conv, r->index[k].timestamp_end, &end) == 0 && end < min_ns)
+		k++;
+	if (k > r->packet.index + 1)
+		ctf_stream_skip_to_packet(f->sr, k);
+}
+
+/*
  * Reads the stream's next item (with skip: the next event at or after
  * min_ns): 1, 0 at its end, -1 on error.
  */
@@ -430,8 +452,10 @@ static int stream_advance(struct ctf_stream_set *ss, struct ctf_ss_stream *s, bo
 			 * the next one sets the clock anew.
 			 */
 			if (skip && s->prev_has_end && s->prev_end < min_ns &&
-			    f->sr->packet.has_timestamp_begin)
+			    f->sr->packet.has_timestamp_begin) {
 				ctf_stream_skip_packet(f->sr);
+				skip_indexed_packets(f, min_ns);
+			}
 			continue;
 		case CTF_STREAM_EVENT:
 			s->kind = CTF_SS_EVENT;

@@ -56,9 +56,15 @@ void ctf_index_entry(uint8_t out[CTF_INDEX_ENTRY_LEN], uint64_t offset,
 {
 	/* the order of CTF index 1.1's fields; the last two are 1.1's own */
 	const uint64_t v[CTF_INDEX_ENTRY_LEN / 8] = {
-	    offset,		 h->packet_size,      h->content_size,
-	    h->timestamp_begin,	 h->timestamp_end,    h->events_discarded,
-	    h->stream_id,	 h->stream_instance_id, h->packet_seq_num,
+	    offset,
+	    h->packet_size,
+	    h->content_size,
+	    h->timestamp_begin,
+	    h->timestamp_end,
+	    h->events_discarded,
+	    h->stream_id,
+	    h->stream_instance_id,
+	    h->packet_seq_num,
 	};
 
 	for (unsigned int i = 0; i < CTF_INDEX_ENTRY_LEN / 8; i++)

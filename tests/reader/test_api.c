@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "trax/reader.h"
 
@@ -540,6 +542,135 @@ static void test_seek(void)
 	test_seek_in("sequence", 9);
 }
 
+/* Copies file `name` of directory from into directory to. */
+static void copy_file(const char *from, const char *to, const char *name)
+{
+	char a[8192], b[8192], buf[65536];
+	FILE *in, *out;
+	size_t n;
+
+	snprintf(a, sizeof(a), "%s/%s", from, name);
+	snprintf(b, sizeof(b), "%s/%s", to, name);
+	in = fopen(a, "rb");
+	out = fopen(b, "wb");
+	CHECK(in && out, "copy %s to %s", a, b);
+	while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		CHECK(fwrite(buf, 1, n, out) == n, "write %s", b);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+}
+
+/* The events from the seek to ns on, as "timestamp name" lines; -1 on error. */
+static long events_from(const char *dir, int64_t ns, char *out, size_t len)
+{
+	const char *paths[1] = {dir};
+	struct trax_reader *r = trax_reader_open(paths, 1);
+	const struct trax_event *ev;
+	long n = 0;
+	size_t used = 0;
+	int st;
+
+	if (!r)
+		return -1;
+	out[0] = 0;
+	if (trax_reader_seek_ns(r, ns)) {
+		trax_reader_close(r);
+		return -1;
+	}
+	while ((st = trax_reader_next(r, &ev)) > 0) {
+		used +=
+		    (size_t)snprintf(out + used, used < len ? len - used : 0, "%lld %s\n",
+				     (long long)trax_event_timestamp_ns(ev), trax_event_name(ev));
+		n++;
+	}
+	trax_reader_close(r);
+	return st < 0 ? -1 : n;
+}
+
+/*
+ * Seeking uses LTTng's packet index: the packets that end before the time
+ * sought are passed over without being read. A copy of a kernel trace
+ * whose index lists 17 packets in kernel_channel_0 gets a broken packet
+ * header in its fourth packet: a seek past it reads the same events as in
+ * the intact trace, while without the index file the same seek reads that
+ * packet and fails.
+ */
+static void test_seek_index(void)
+{
+	const char *src = path_of("succeed", "multi-domains/kernel");
+	const char *files[] = {"metadata", "kernel_channel_0", "kernel_channel_1",
+			       "kernel_channel_2", "kernel_channel_3"};
+	char dir[] = "/tmp/trax-test-seek-XXXXXX", sub[64], idx[128], path[128];
+	static char want[1 << 16], got[1 << 16];
+	uint8_t e[8];
+	uint64_t off = 0;
+	int64_t last = 0;
+	const struct trax_event *ev;
+	struct trax_reader *r;
+	FILE *f;
+	long n;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(sub, sizeof(sub), "%s/index", dir);
+	CHECK(mkdir(sub, 0700) == 0, "mkdir %s", sub);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		copy_file(src, dir, files[i]);
+	for (int i = 0; i < 4; i++) {
+		char from[8192], name[64];
+
+		snprintf(from, sizeof(from), "%s/index", src);
+		snprintf(name, sizeof(name), "kernel_channel_%d.idx", i);
+		copy_file(from, sub, name);
+	}
+	/* the time of the trace's last event */
+	r = open1(dir);
+	while (r && trax_reader_next(r, &ev) > 0)
+		last = trax_event_timestamp_ns(ev);
+	trax_reader_close(r);
+	n = events_from(dir, last, want, sizeof(want));
+	CHECK(n > 0, "seek to the last event of the intact copy: %ld events", n);
+
+	/* entry 3's offset (the index's header is 16 bytes, each entry 72) */
+	snprintf(idx, sizeof(idx), "%s/kernel_channel_0.idx", sub);
+	f = fopen(idx, "rb");
+	CHECK(f && fseek(f, 16 + 3 * 72, SEEK_SET) == 0 && fread(e, 1, 8, f) == 8, "read %s", idx);
+	if (f)
+		fclose(f);
+	for (int i = 0; i < 8; i++)
+		off = off << 8 | e[i];
+	CHECK(off > 0, "packet 3 at byte %llu", (unsigned long long)off);
+	snprintf(path, sizeof(path), "%s/kernel_channel_0", dir);
+	f = fopen(path, "r+b");
+	CHECK(f && fseek(f, (long)off, SEEK_SET) == 0 && fwrite("\0\0\0\0", 1, 4, f) == 4,
+	      "break the magic of packet 3");
+	if (f)
+		fclose(f);
+
+	CHECK(events_from(dir, last, got, sizeof(got)) == n && strcmp(got, want) == 0,
+	      "seek over a broken packet with the index: not the intact trace's events");
+	CHECK(events_from(dir, INT64_MIN, got, sizeof(got)) < 0,
+	      "reading every packet does not meet the broken one");
+	unlink(idx);
+	CHECK(events_from(dir, last, got, sizeof(got)) < 0,
+	      "without the index the seek does not read the broken packet");
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/kernel_channel_%d.idx", sub, i);
+		unlink(path);
+	}
+	rmdir(sub);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 static void test_errors(void)
 {
 	const struct trax_event *ev = (const struct trax_event *)1;
@@ -845,6 +976,7 @@ int main(void)
 	test_heartbeat();
 	test_sequence();
 	test_multi_domains();
+	test_seek_index();
 	test_variant();
 	test_seek();
 	test_errors();

@@ -283,8 +283,7 @@ static void take_look(const void *ip, int record)
 	looked = 1;
 }
 
-void trax_objects_update(const void *ip, void (*visit)(const struct trax_object *, void *),
-			 void *arg)
+void trax_objects_update(const void *ip, const struct trax_objects_visitor *visitor, void *arg)
 {
 	struct trax_object v;
 	struct object *o;
@@ -292,12 +291,16 @@ void trax_objects_update(const void *ip, void (*visit)(const struct trax_object 
 	pthread_mutex_lock(&objects_lock);
 	/* The first look only learns what is there (at start-up, nothing is recorded yet). */
 	take_look(ip, looked);
-	for (o = objects; visit && o; o = o->next) {
-		resolve(o);
-		if (o->skipped)
-			continue;
-		view(o, &v);
-		visit(&v, arg);
+	if (visitor) {
+		visitor->begin(arg);
+		for (o = objects; o; o = o->next) {
+			resolve(o);
+			if (o->skipped)
+				continue;
+			view(o, &v);
+			visitor->object(&v, arg);
+		}
+		visitor->end(arg);
 	}
 	pthread_mutex_unlock(&objects_lock);
 }

@@ -35,19 +35,27 @@ struct trax_object {
  */
 void trax_objects_init(void);
 
-/*
- * Looks at the loaded objects again, records the changes with ip as the
- * events' ip context, then (visit not NULL) calls visit for each object in
- * load order, the program first. Under a lock of its own, which nests
- * inside the dynamic loader's (dlopen runs constructors with it held) and
- * outside the one dl_iterate_phdr takes: visit must not call dlopen,
- * dlclose, dladdr or dlsym.
- */
-void trax_objects_update(const void *ip, void (*visit)(const struct trax_object *, void *),
-			 void *arg);
+/* What trax_objects_update() calls once it has looked, in this order. */
+struct trax_objects_visitor {
+	void (*begin)(void *arg);
+	void (*object)(const struct trax_object *o, void *arg); /* in load order, program first */
+	void (*end)(void *arg);
+};
 
 /*
- * The same without visit, for libtrax-ust-dl.so after each dlopen, dlmopen
+ * Looks at the loaded objects again and records the changes (ip: the
+ * events' ip context); then, when visitor is not NULL, calls it, the list
+ * locked all along: no lttng_ust_lib event of another thread comes in
+ * between (Babeltrace 2's debug-info filter forgets a process's objects at
+ * lttng_ust_statedump:start, and aborts on an unload it does not know).
+ * The lock nests inside the dynamic loader's (dlopen runs constructors with
+ * it held) and outside the one dl_iterate_phdr takes: the visitor must not
+ * call dlopen, dlclose, dladdr or dlsym.
+ */
+void trax_objects_update(const void *ip, const struct trax_objects_visitor *visitor, void *arg);
+
+/*
+ * The same without visitor, for libtrax-ust-dl.so after each dlopen, dlmopen
  * and dlclose (LTTng-UST's liblttng-ust-dl does the same with its
  * library): part of libtrax-ust's ABI, not of its API.
  */

@@ -204,6 +204,23 @@ static void emit_object(const struct trax_object *o, void *arg)
 		debug_link(d->ev[EV_DEBUG_LINK].data, o->baddr, o->debug_link, o->crc);
 }
 
+/* start and procname, before the objects. */
+static void dump_begin(void *arg)
+{
+	struct dump *d = arg;
+
+	emit_marker(d, EV_START);
+	if (!without_procname)
+		emit_procname(d);
+}
+
+static void dump_end(void *arg)
+{
+	emit_marker(arg, EV_END);
+}
+
+static const struct trax_objects_visitor dump_visitor = {dump_begin, emit_object, dump_end};
+
 void trax_statedump_run(struct trax_channel *const *only, size_t nr_only)
 {
 	struct dump d;
@@ -211,17 +228,19 @@ void trax_statedump_run(struct trax_channel *const *only, size_t nr_only)
 	if (without_objects && without_procname)
 		return;
 	dump_prepare(&d, only, only ? nr_only : 0);
-	emit_marker(&d, EV_START);
-	if (!without_procname)
-		emit_procname(&d);
-	/*
-	 * The look records lttng_ust_lib events for what changed since the last
-	 * one (where they are enabled), as LTTng-UST's does.
-	 */
-	if (!without_objects)
-		trax_objects_update(__builtin_return_address(0), d.nr_recorded ? emit_object : NULL,
-				    &d);
-	emit_marker(&d, EV_END);
+	if (without_objects) {
+		dump_begin(&d);
+		dump_end(&d);
+	} else {
+		/*
+		 * The look records lttng_ust_lib events for what changed since the
+		 * last one (where they are enabled), as LTTng-UST's does, but before
+		 * start: Babeltrace 2's debug-info filter forgets the objects it
+		 * knows at start, and aborts on the unload of one it does not know.
+		 */
+		trax_objects_update(__builtin_return_address(0),
+				    d.nr_recorded ? &dump_visitor : NULL, &d);
+	}
 	dump_release(&d);
 	trax_debug("state dump: %u of its events recorded", d.nr_recorded);
 }

@@ -543,6 +543,13 @@ static void check_done(struct trax_msg *m, struct trax_channel *target)
 	case TRAX_MSG_APP_FLUSH:
 		CHECK(d);
 		break;
+	case TRAX_MSG_APP_STATEDUMP:
+		/* into channels of this connection only */
+		for (kv = trax_msg_first(m); kv; kv = trax_msg_next(m, kv))
+			if ((v = trax_kv_value(kv, "handle")))
+				CHECK(parse_u64(v, UINT32_MAX, &handle) &&
+				      channel_find(c, (uint32_t)handle));
+		break;
 	default:
 		break;
 	}

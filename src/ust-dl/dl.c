@@ -113,12 +113,33 @@ static int find_map(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
-/* The object a handle stands for, read from the loader's list (memory only). */
+/*
+ * The object a handle stands for, from its program headers in memory:
+ * dlinfo(RTLD_DI_PHDR) (glibc 2.36) finds them in any namespace,
+ * dl_iterate_phdr() only in this library's.
+ */
 static int handle_object(void *handle, struct handle_object *h)
 {
 	memset(h, 0, sizeof(*h));
 	if (!handle || dlinfo(handle, RTLD_DI_LINKMAP, &h->map) != 0 || !h->map)
 		return -1;
+#if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 36) /* RTLD_DI_PHDR, an enum */
+	{
+		const ElfW(Phdr) *phdr = NULL;
+		int n = dlinfo(handle, RTLD_DI_PHDR, &phdr);
+
+		if (n > 0 && phdr) {
+			struct dl_phdr_info info;
+
+			memset(&info, 0, sizeof(info));
+			info.dlpi_addr = h->map->l_addr;
+			info.dlpi_name = h->map->l_name ? h->map->l_name : "";
+			info.dlpi_phdr = phdr;
+			info.dlpi_phnum = (ElfW(Half))n;
+			return trax_elf_object_read(&info, !info.dlpi_name[0], &h->elf);
+		}
+	}
+#endif
 	dl_iterate_phdr(find_map, h);
 	return h->found ? 0 : -1;
 }

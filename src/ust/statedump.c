@@ -17,7 +17,6 @@
  * record an empty start/end pair, and ignores the second variable).
  */
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>

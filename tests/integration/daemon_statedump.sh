@@ -53,7 +53,6 @@ $CC $TRAX_CFLAGS -fPIC -shared -Wl,--build-id -I"$D" "$D/dllib.c" -o "$B/libsddl
 $CC $TRAX_CFLAGS -fPIC -shared -Wl,--build-id "$D/plain.c" -o "$B/libsdplain.so" ||
 	fail "cannot build libsdplain.so"
 DL=$TRAX_BUILD/libtrax-ust-dl.so
-[ -f "$DL" ] || fail "no $DL"
 
 APP_LINE=$(grep -n 'APP-TRACEPOINT-LINE' "$D/app.c" | cut -d: -f1)
 LIB_LINE=$(grep -n 'LIB-TRACEPOINT-LINE' "$D/lib.c" | cut -d: -f1)
@@ -200,6 +199,7 @@ expect_eq "$(count vars.txt $P3 'sdtest:where:')" 2 "program events with both"
 ok "TRAX_WITHOUT_PROCNAME_STATEDUMP, LTTNG_UST_WITHOUT_BADDR_STATEDUMP, both"
 
 # ---- 4. libtrax-ust-dl.so -------------------------------------------------
+[ -f "$DL" ] || fail "no $DL"
 session dl -a
 session dlnone 'sdtest:*'
 trax start dl >/dev/null || fail "trax start dl"

@@ -13,8 +13,9 @@
 #    debug_link, ..., end) and the process name;
 #  - bin_info, build_id and debug_link of the objects both processes load
 #    (the C library, the loader, the vDSO), field for field;
-#  - lttng_ust_dl:dlopen/build_id/dlclose and lttng_ust_lib:load/build_id/
-#    unload of the library without tracing (the same file for both);
+#  - lttng_ust_dl:dlopen/dlmopen/build_id/debug_link/dlclose and
+#    lttng_ust_lib:load/build_id/debug_link/unload of the library without
+#    tracing (the same file for both);
 #  - what babeltrace2 --debug-info says of the program's event, of the
 #    dlopen()ed library's event and of the dlopen call: the same function
 #    and source line.
@@ -71,8 +72,10 @@ as_lttng() {
 
 # ---- Build: the same sources twice, the untraced library once ----------
 # At -O2: a tracepoint that ends a function may become a tail call there,
-# which must not move its ip context out of the function.
-O="-O2"
+# which must not move its ip context out of the function. Functions in one
+# piece: Babeltrace 2.0 names no function split into hot and cold parts
+# (as the sanitizers' code makes GCC do with open_and_call).
+O="-O2 -fno-reorder-blocks-and-partition"
 $CC -g -O1 -fPIC -shared -Wl,--build-id "$D/plain.c" -o plain.so || fail "cannot build plain.so"
 (objcopy --only-keep-debug plain.so libsdplain.debug &&
 	objcopy --strip-debug --add-gnu-debuglink=libsdplain.debug plain.so libsdplain.so) ||
@@ -92,36 +95,57 @@ nm trax/dlapp | grep -q __trax_tp_sdtest___where || fail "trax/dlapp was not bui
 chmod -R a+rX "$T"
 
 # ---- Record -------------------------------------------------------------
+# Two sessions each: "cmp" for `dlapp dlopen`, "ns" for `dlapp dlmopen`.
+# lttng_session NAME ARGS...: a session of LTTng's recording dlapp ARGS.
+lttng_session() {
+	name=$1
+	shift
+	as_lttng lttng create "$name" --output="$LH/$name" >/dev/null || fail "lttng create $name"
+	as_lttng lttng enable-event -u -a >/dev/null || fail "lttng enable-event"
+	as_lttng lttng add-context -u -t ip -t vpid >/dev/null || fail "lttng add-context"
+	as_lttng lttng start >/dev/null || fail "lttng start"
+	as_lttng env LD_PRELOAD=liblttng-ust-dl.so "$T/lttng/dlapp" "$@" >lttng.out 2>lttng.err ||
+		fail "dlapp $1 (LTTng) failed: $(cat lttng.err)"
+	as_lttng lttng stop >/dev/null || fail "lttng stop"
+	as_lttng lttng destroy >/dev/null || fail "lttng destroy"
+}
+# trax_session NAME ARGS...: the same with trax.
+trax_session() {
+	name=$1
+	shift
+	trax create "$name" --output="$T/trax-$name" >/dev/null || fail "trax create $name"
+	trax enable-event -u -a >/dev/null || fail "trax enable-event"
+	trax add-context -u -t ip -t vpid >/dev/null || fail "trax add-context"
+	trax start >/dev/null || fail "trax start"
+	LD_PRELOAD=$TRAX_BUILD/libtrax-ust-dl.so "$T/trax/dlapp" "$@" >trax.out 2>trax.err ||
+		fail "dlapp $1 (trax) failed: $(cat trax.err)"
+	trax stop >/dev/null || fail "trax stop"
+	trax destroy >/dev/null || fail "trax destroy"
+}
 as_lttng lttng-sessiond --daemonize --no-kernel >sessiond.out 2>&1 || {
 	cat sessiond.out >&2
 	fail "lttng-sessiond did not start"
 }
 SESSIOND=$(cat "$LH/.lttng/lttng-sessiond.pid")
-as_lttng lttng create cmp --output="$LH/trace" >/dev/null || fail "lttng create"
-as_lttng lttng enable-event -u -a >/dev/null || fail "lttng enable-event"
-as_lttng lttng add-context -u -t ip -t vpid >/dev/null || fail "lttng add-context"
-as_lttng lttng start >/dev/null || fail "lttng start"
-as_lttng env LD_PRELOAD=liblttng-ust-dl.so "$T/lttng/dlapp" dlopen "$T/lttng/libsddl.so" \
-	"$T/libsdplain.so" >lttng.out 2>lttng.err || fail "dlapp (LTTng) failed: $(cat lttng.err)"
-as_lttng lttng stop >/dev/null || fail "lttng stop"
-as_lttng lttng destroy >/dev/null || fail "lttng destroy"
+lttng_session cmp dlopen "$T/lttng/libsddl.so" "$T/libsdplain.so"
+lttng_session ns dlmopen "$T/libsdplain.so"
 stop_sessiond
+trax_session cmp dlopen "$T/trax/libsddl.so" "$T/libsdplain.so"
+trax_session ns dlmopen "$T/libsdplain.so"
 
-trax create cmp --output="$T/trax-trace" >/dev/null || fail "trax create"
-trax enable-event -u -a >/dev/null || fail "trax enable-event"
-trax add-context -u -t ip -t vpid >/dev/null || fail "trax add-context"
-trax start >/dev/null || fail "trax start"
-LD_PRELOAD=$TRAX_BUILD/libtrax-ust-dl.so "$T/trax/dlapp" dlopen "$T/trax/libsddl.so" \
-	"$T/libsdplain.so" >trax.out 2>trax.err || fail "dlapp (trax) failed: $(cat trax.err)"
-trax stop >/dev/null || fail "trax stop"
-
+# IMPL.txt, IMPL-ns.txt: the payloads in order, without timestamps and
+# contexts; IMPL.di: babeltrace2 --debug-info; IMPL.tsdl: the metadata.
 for impl in lttng trax; do
-	if [ $impl = lttng ]; then dir=$LH/trace; else dir=$T/trax-trace; fi
+	for name in cmp ns; do
+		if [ $impl = lttng ]; then dir=$LH/$name; else dir=$T/trax-$name; fi
+		out=$impl
+		[ $name = ns ] && out=$impl-ns
+		bt2 "$dir" | sed 's/^\[[^]]*\] ([^)]*) [^ ]* //; s/: { cpu_id = [0-9]* }, { [^}]* }, /: /' >$out.txt
+	done
+	if [ $impl = lttng ]; then dir=$LH/cmp; else dir=$T/trax-cmp; fi
 	meta=$(dirname "$(find "$dir" -name metadata | head -n 1)")
 	[ -d "$meta" ] || fail "no $impl trace in $dir"
 	babeltrace2 -o ctf-metadata "$meta" >$impl.tsdl 2>$impl.tsdl.err || fail "$impl metadata: $(cat $impl.tsdl.err)"
-	# the payloads, in order, without timestamps and contexts
-	bt2 "$dir" | sed 's/^\[[^]]*\] ([^)]*) [^ ]* //; s/: { cpu_id = [0-9]* }, { [^}]* }, /: /' >$impl.txt
 	bt2 --debug-info "$dir" >$impl.di
 done
 
@@ -201,7 +225,18 @@ for impl in lttng trax; do
 	[ -s $impl.sddl ] || fail "$impl: no lttng_ust_dl:dlopen of libsddl.so"
 done
 diff lttng.sddl trax.sddl >&2 || fail "lttng_ust_dl:dlopen of libsddl.so differs from LTTng's"
-ok "libsdplain.so: lttng_ust_dl:dlopen/build_id/debug_link/dlclose, lttng_ust_lib:load/build_id/debug_link/unload as LTTng's"
+# dlmopen() into a new namespace: lttng_ust_dl:dlmopen (nsid -1), its
+# build_id and debug_link, dlclose; no lttng_ust_lib event (the loader's
+# list of this namespace does not show the other's).
+for impl in lttng trax; do
+	baddr=$(grep -F 'lttng_ust_dl:dlmopen:' $impl-ns.txt | sed 's/.*baddr = \(0x[0-9A-F]*\),.*/\1/')
+	[ -n "$baddr" ] || fail "$impl: no lttng_ust_dl:dlmopen event"
+	grep -F "baddr = $baddr" $impl-ns.txt | sed "s/$baddr/A/" | sort >$impl.nsplain
+done
+diff lttng.nsplain trax.nsplain >&2 || fail "the dlmopen/dlclose events of libsdplain.so differ from LTTng's"
+grep -q 'lttng_ust_dl:dlmopen: { baddr = A, memsz = [0-9]*, nsid = -1, flags = 0x2, path = "[^"]*/libsdplain.so"' trax.nsplain ||
+	fail "lttng_ust_dl:dlmopen: $(head -n 1 trax.nsplain)"
+ok "libsdplain.so: lttng_ust_dl:dlopen/dlmopen/build_id/debug_link/dlclose, lttng_ust_lib:load/build_id/debug_link/unload as LTTng's"
 
 # ---- 4. babeltrace2 --debug-info ----------------------------------------
 # where IMPL EVENT FILTER: function (without its offset) and source line of
@@ -210,8 +245,7 @@ where() {
 	grep -F "$2" $1.di | grep -F "$3" | head -n 1 |
 		sed -n 's/.*debug_info = { bin = "[^"]*", func = "\([^+"]*\)[^"]*", src = "\([^"]*\)" }.*/\1 \2/p'
 }
-for what in 'sdtest:where: from = "program"' 'sdtest:where: from = "dlopened"' \
-	'lttng_ust_dl:dlopen: /libsdplain.so"'; do
+for what in 'sdtest:where: from = "program"' 'sdtest:where: from = "dlopened"'; do
 	ev=${what%% *}
 	filter=${what#* }
 	want=$(where lttng "$ev" "$filter")
@@ -219,4 +253,10 @@ for what in 'sdtest:where: from = "program"' 'sdtest:where: from = "dlopened"' \
 	[ -n "$want" ] || fail "LTTng's trace does not resolve $ev with $filter"
 	expect_eq "$got" "$want" "--debug-info of $ev with $filter"
 done
-ok "--debug-info: $(where trax sdtest:where: '"program"'), $(where trax sdtest:where: '"dlopened"'), the dlopen call in $(where trax lttng_ust_dl:dlopen: libsdplain.so): as LTTng's"
+# The dlopen call: the caller's return address, whose line is that of the
+# code after the call (which the sanitizers change): the function only.
+want=$(where lttng lttng_ust_dl:dlopen: '/libsdplain.so"')
+got=$(where trax lttng_ust_dl:dlopen: '/libsdplain.so"')
+expect_eq "${got%% *}" "${want%% *}" "--debug-info of lttng_ust_dl:dlopen: the function"
+expect_eq "${got%% *}" open_and_call "--debug-info of lttng_ust_dl:dlopen: the function"
+ok "--debug-info: $(where trax sdtest:where: '"program"'), $(where trax sdtest:where: '"dlopened"'), the dlopen call in open_and_call: as LTTng's"

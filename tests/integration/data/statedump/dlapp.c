@@ -8,6 +8,8 @@
  *                             its sddl_work(), dlopen()s PLAIN (no tracing
  *                             at all) and calls plain_add(), closes both,
  *                             then emits sdtest:where itself
+ *   dlapp dlmopen PLAIN       dlmopen()s PLAIN in a new namespace, calls
+ *                             plain_add(), closes it
  *   dlapp stress LIB FILE     says "ready PID", then two threads dlopen() and
  *                             dlclose() LIB in a loop, calling sddl_work(),
  *                             while the main thread emits sdtest:where every
@@ -85,6 +87,20 @@ int main(int argc, char **argv)
 		emit_from_dlapp(2);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "dlmopen")) {
+		void *h = dlmopen(LM_ID_NEWLM, argv[2], RTLD_NOW);
+		int (*f)(int);
+
+		if (!h) {
+			fprintf(stderr, "dlmopen %s: %s\n", argv[2], dlerror());
+			return 1;
+		}
+		*(void **)&f = dlsym(h, "plain_add");
+		if (!f || f(1) != 2 || dlclose(h) != 0)
+			return 1;
+		emit_from_dlapp(3);
+		return 0;
+	}
 	if (argc == 4 && !strcmp(argv[1], "stress")) {
 		pthread_t t[2];
 
@@ -103,6 +119,6 @@ int main(int argc, char **argv)
 			pthread_join(t[i], NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: dlapp wait FILE | dlopen LIB PLAIN | stress LIB FILE\n");
+	fprintf(stderr, "usage: dlapp wait FILE | dlopen LIB PLAIN | dlmopen PLAIN | stress LIB FILE\n");
 	return 2;
 }

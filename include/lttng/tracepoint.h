@@ -66,6 +66,8 @@ extern
 #define lttng_ust_field_enum_nowrite		     ctf_enum_nowrite
 #define lttng_ust_field_enum_value		     ctf_enum_value
 #define lttng_ust_field_enum_range		     ctf_enum_range
+#define lttng_ust_field_unused			     ctf_unused
+#define lttng_ust_field_unused_nowrite		     ctf_unused_nowrite
 #define LTTNG_UST_TRACEPOINT_LOGLEVEL_EMERG	     TRACE_EMERG
 #define LTTNG_UST_TRACEPOINT_LOGLEVEL_ALERT	     TRACE_ALERT
 #define LTTNG_UST_TRACEPOINT_LOGLEVEL_CRIT	     TRACE_CRIT

@@ -34,7 +34,11 @@
 
 /*
  * The helper loads the probe once the branch in tracepoint() is taken; a NULL
- * probe (provider not loaded) makes do_tracepoint() a no-op.
+ * probe (provider not loaded) makes do_tracepoint() a no-op. The instruction
+ * after the call keeps the probe's return address (the ip context) in the
+ * inlined helper: a tracepoint that ends a function would otherwise be a tail
+ * call, its ip in the caller's caller, and Babeltrace 2's debug-info filter
+ * would name the wrong function, or the next line.
  */
 #ifndef _TRAX_DECLARE_TRACEPOINT
 #ifdef __cplusplus
@@ -51,8 +55,10 @@
 	{                                                                                          \
 		void *__tp_probe = __atomic_load_n(&_TRAX_TP(prov, name).probe, __ATOMIC_ACQUIRE); \
 		void *__tp_data = __atomic_load_n(&_TRAX_TP(prov, name).data, __ATOMIC_ACQUIRE);   \
-		if (__builtin_expect(__tp_probe != 0, 1))                                          \
+		if (__builtin_expect(__tp_probe != 0, 1)) {                                        \
 			((void (*)(void *_TRAX_CPARAMS(args)))__tp_probe)(                         \
 			    __tp_data _TRAX_CANAMES(args));                                        \
+			__asm__ __volatile__("nop");                                               \
+		}                                                                                  \
 	}
 #endif

@@ -79,6 +79,22 @@
 #define ctf_enum_nowrite(p, en, t, n, e)	   _trax_enum(p, en, t, n, e, 1)
 #define ctf_enum_value(label, v)		   _trax_enum_range(label, v, v)
 #define ctf_enum_range(label, s, e)		   _trax_enum_range(label, s, e)
+/* An argument that is no field (such as the one TP_IP_PARAM names). */
+#define ctf_unused(n)
+#define ctf_unused_nowrite(n)
+
+/*
+ * The ip context: the tracepoint's call site, unless the provider names the
+ * argument that holds it (LTTng-UST's TP_IP_PARAM, or 2.13's
+ * LTTNG_UST_TP_IP_PARAM), as wrappers of dlopen(3) do for their caller.
+ */
+#if defined(LTTNG_UST_TP_IP_PARAM)
+#define _TRAX_PROBE_IP LTTNG_UST_TP_IP_PARAM
+#elif defined(TP_IP_PARAM)
+#define _TRAX_PROBE_IP TP_IP_PARAM
+#else
+#define _TRAX_PROBE_IP __builtin_return_address(0)
+#endif
 
 /* Keeps its arguments for written fields, drops them for _nowrite ones. */
 #define _TRAX_IF_WRITE_0(...) __VA_ARGS__
@@ -251,8 +267,7 @@
 		__len = __trax_size_##p##___##c(&__d _TRAX_CANAMES(args));                         \
 		do {                                                                               \
 			struct trax_ctx __c;                                                       \
-			if (trax_event_reserve(&__c, __b, __len, __builtin_return_address(0)) ==   \
-			    0) {                                                                   \
+			if (trax_event_reserve(&__c, __b, __len, _TRAX_PROBE_IP) == 0) {           \
 				__trax_write_##p##___##c(&__c, &__d _TRAX_CANAMES(args));          \
 				trax_event_commit(&__c);                                           \
 			}                                                                          \
@@ -311,6 +326,7 @@ static void __attribute__((destructor)) _TRAX_PROV(__trax_provider_fini_)(void)
 #undef TRACEPOINT_HEADER_MULTI_READ
 #undef LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ
 #undef TRAX_CREATING_PROBES
+#undef _TRAX_PROBE_IP
 #include <trax/tp-declare.h>
 #endif /* TRACEPOINT_CREATE_PROBES */
 

@@ -388,6 +388,63 @@ static int update_channel(struct app *a, struct session *s, struct channel *c)
 	return err;
 }
 
+/* Whether a records, in channel ac, an event of the state dump or of its lttng_ust_lib look. */
+static bool records_statedump(const struct app *a, const struct app_channel *ac)
+{
+	static const char sd[] = "lttng_ust_statedump:", lib[] = "lttng_ust_lib:";
+
+	for (uint32_t i = 0; i < a->nevents; i++)
+		if (ac->bound[i] && (!strncmp(a->events[i].name, sd, sizeof(sd) - 1) ||
+				     !strncmp(a->events[i].name, lib, sizeof(lib) - 1)))
+			return true;
+	return false;
+}
+
+/*
+ * As LTTng-UST does, an application records its state dump into a session
+ * each time the session starts while it is registered, and when it
+ * registers (or is tracked) while the session is started: once per start
+ * of s, into the channels of s that record some of its events (the others
+ * are spared the work). The order comes after the bindings, in the
+ * application's order queue, and before its APP_REGISTERED at
+ * registration. -EPIPE when a does not take orders.
+ */
+static int request_statedump(struct app *a, struct session *s)
+{
+	struct trax_msg m;
+	unsigned int n = 0;
+	bool mine = false;
+
+	for (uint32_t i = 0; i < a->nchans; i++) {
+		struct app_channel *ac = &a->chans[i];
+
+		if (!ac->chan || ac->chan->trace->session != s)
+			continue;
+		if (ac->statedump_start == s->start_seq)
+			return 0; /* asked for this start already */
+		mine = true;
+	}
+	if (!mine)
+		return 0;
+	trax_msg_init(&m, TRAX_MSG_APP_STATEDUMP);
+	for (uint32_t i = 0; i < a->nchans; i++) {
+		struct app_channel *ac = &a->chans[i];
+
+		if (!ac->chan || ac->chan->trace->session != s)
+			continue;
+		ac->statedump_start = s->start_seq;
+		if (records_statedump(a, ac)) {
+			trax_msg_add_u64(&m, "handle", ac->handle);
+			n++;
+		}
+	}
+	if (!n) {
+		trax_msg_free(&m);
+		return 0;
+	}
+	return send_order(a, &m, NULL, 0);
+}
+
 /* Channels of s for a; false when a must be dropped (it does not take orders). */
 static bool configure_session(struct app *a, struct session *s)
 {
@@ -397,7 +454,7 @@ static bool configure_session(struct app *a, struct session *s)
 	for (unsigned int i = 0; i < s->nchannels; i++)
 		if (update_channel(a, s, &s->channels[i]) == -EPIPE)
 			return false;
-	return true;
+	return !s->active || request_statedump(a, s) != -EPIPE;
 }
 
 void app_configure(struct app *a)

@@ -757,6 +757,9 @@ static int do_add_context(struct reply *r, const struct trax_msg *req)
 	return 0;
 }
 
+/* Starts of any session so far: each start asks every application for a state dump. */
+static uint64_t start_count;
+
 static int do_start(struct reply *r, const struct trax_msg *req)
 {
 	struct session *s = need_session(r, req);
@@ -767,8 +770,10 @@ static int do_start(struct reply *r, const struct trax_msg *req)
 		return fail(r, "EALREADY", "tracing already started for session %s", s->name);
 	s->started_once = true;
 	s->active = true;
-	apps_update_session(s);
+	s->start_seq = ++start_count;
+	/* Active before the applications hear of it: their state dumps must be recorded. */
 	trace_set_active(s, true);
+	apps_update_session(s);
 	trax_msg_add(&r->m, "record", "session");
 	trax_msg_add(&r->m, "name", "%s", s->name);
 	return 0;

@@ -51,7 +51,8 @@ struct app_event {
 struct app_channel {
 	struct dchan *chan; /* NULL: slot free */
 	uint32_t handle;
-	uint8_t *bound; /* per event index: bound in this channel */
+	uint8_t *bound;		  /* per event index: bound in this channel */
+	uint64_t statedump_start; /* the session's start_seq when its state dump was asked for */
 };
 
 struct app {
@@ -117,7 +118,8 @@ struct session {
 	char output[TRAXD_PATH_MAX];
 	bool snapshot, no_output;
 	bool active;
-	bool started_once; /* channels can no longer be added or changed */
+	bool started_once;  /* channels can no longer be added or changed */
+	uint64_t start_seq; /* this start's number among all the daemon's (from 1) */
 	unsigned int snapshot_count;
 	struct channel *channels;
 	unsigned int nchannels;
@@ -254,7 +256,10 @@ void app_drop(struct app *a, const char *why);
 void apps_tick(int64_t now);
 /* Gives a just-ready or already-known application what the sessions need. */
 void app_configure(struct app *a);
-/* Recomputes the bindings of every application for one session. */
+/*
+ * Recomputes the bindings of every application for one session; an
+ * application that joins the started session records its state dump.
+ */
 void apps_update_session(struct session *s);
 /* Tells every application to forget a session's channels (it is destroyed). */
 void apps_forget_session(struct session *s);

@@ -12,8 +12,9 @@
  * daemon's orders one by one, acknowledging each: map a channel's buffers
  * (APP_CHANNEL), bind events to it with the daemon's ids (APP_BIND), unbind
  * them (APP_UNBIND), forget it (APP_CHANNEL_DEL), close its packets
- * (APP_FLUSH), run the state dump (APP_STATEDUMP). Events registered later
- * (a provider's constructor, dlopen) are described as they come.
+ * (APP_FLUSH), run the state dump into a session's channels (APP_STATEDUMP).
+ * Events registered later (a provider's constructor, dlopen) are described
+ * as they come.
  *
  * The start-up waits for the daemons that answered the connection to say
  * APP_REGISTERED, at most TRAX_REGISTER_TIMEOUT ms (default 3000, 0: not at
@@ -740,6 +741,53 @@ static int order_flush(struct client *c, struct trax_msg *m, struct order_result
 	return 0;
 }
 
+/*
+ * APP_STATEDUMP: the state dump, recorded into the channels named by
+ * `handle` (the session's that asks for it), every channel of this
+ * connection without any. Run here, on this thread (as LTTng-UST runs it on
+ * its listener thread), before the next order: at registration the daemon
+ * sends it before APP_REGISTERED, so that it is in the trace before the
+ * program's own events.
+ */
+static int order_statedump(struct client *c, struct trax_msg *m, struct order_result *r)
+{
+	struct trax_channel **chans;
+	struct dchannel *d;
+	const char *kv, *v;
+	size_t n = 0, cap = 0;
+	uint64_t handle;
+
+	for (kv = trax_msg_first(m); kv; kv = trax_msg_next(m, kv))
+		cap += trax_kv_value(kv, "handle") != NULL;
+	if (!cap)
+		cap = c->nr_channels;
+	chans = malloc((cap ? cap : 1) * sizeof(*chans));
+	if (!chans)
+		return refuse(r, ENOMEM, "APP_STATEDUMP: out of memory");
+	for (kv = trax_msg_first(m); kv; kv = trax_msg_next(m, kv)) {
+		if (!(v = trax_kv_value(kv, "handle")))
+			continue;
+		if (!parse_u64(v, UINT32_MAX, &handle)) {
+			free(chans);
+			return refuse(r, EINVAL, "APP_STATEDUMP: handle=%.16s", v);
+		}
+		d = channel_find(c, (uint32_t)handle);
+		if (!d) {
+			free(chans);
+			return refuse(r, ENOENT, "APP_STATEDUMP: no channel has handle %" PRIu64,
+				      handle);
+		}
+		chans[n++] = d->ch;
+	}
+	if (!n)
+		for (d = c->channels; d && n < cap; d = d->next)
+			chans[n++] = d->ch;
+	if (n)
+		trax_statedump_run(chans, n);
+	free(chans);
+	return 0;
+}
+
 static int on_registered(struct client *c, const struct trax_msg *m, struct order_result *r)
 {
 	const char *ev = trax_msg_get(m, "events");
@@ -791,7 +839,7 @@ static bool handle_message(struct client *c, int fd, struct trax_msg *m)
 		order_flush(c, m, &r);
 		break;
 	case TRAX_MSG_APP_STATEDUMP:
-		trax_statedump_run();
+		order_statedump(c, m, &r);
 		break;
 	default:
 		refuse(&r, ENOSYS, "message type %u is not an order to an application",

@@ -279,7 +279,7 @@ void trax_embedded_init(void)
 	if (events && !*events)
 		trax_debug("TRAX_EVENTS is empty: recording every event");
 	trax_registry_enable(&s->channel, events && *events ? events : "*");
-	trax_statedump_run();
+	trax_statedump_run(NULL, 0);
 	trax_debug("tracing to %s (%llu x %u bytes per CPU, %s mode)", s->path,
 		   (unsigned long long)attr.num_subbuf, (unsigned int)attr.subbuf_size,
 		   attr.overwrite ? "overwrite" : "discard");

@@ -1,7 +1,8 @@
 /*
  * statedump-provider.h - the LTTng-UST state dump events (lttng-ust(3),
- * "LTTng-UST state dump"): for each executable and shared object loaded when
- * tracing starts, its base address, size, path, build ID and debug link.
+ * "LTTng-UST state dump"): the process's name, and for each executable and
+ * shared object loaded when tracing starts, its base address, size, path,
+ * build ID and debug link.
  * Names, fields and field types are LTTng-UST's, so that Babeltrace 2's
  * flt.lttng-utils.debug-info component can use trax traces.
  */
@@ -16,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <trax/tracepoint.h>
+
+/* Bytes of the procname field: LTTng-UST's, the kernel's 16 and one more. */
+#define TRAX_STATEDUMP_PROCNAME_LEN 17
 
 TRACEPOINT_EVENT(lttng_ust_statedump, start, TP_ARGS(), TP_FIELDS())
 
@@ -37,6 +41,10 @@ TRACEPOINT_EVENT(lttng_ust_statedump, debug_link,
 		 TP_ARGS(uint64_t, baddr, const char *, filename, uint32_t, crc),
 		 TP_FIELDS(ctf_integer_hex(uint64_t, baddr, baddr) ctf_integer(uint32_t, crc, crc)
 			       ctf_string(filename, filename)))
+
+/* The process's name at start-up (LTTng-UST 2.12 and later), 16 bytes and a NUL. */
+TRACEPOINT_EVENT(lttng_ust_statedump, procname, TP_ARGS(const char *, name),
+		 TP_FIELDS(ctf_array_text(char, procname, name, TRAX_STATEDUMP_PROCNAME_LEN)))
 
 TRACEPOINT_EVENT(lttng_ust_statedump, end, TP_ARGS(), TP_FIELDS())
 

@@ -1,43 +1,31 @@
 /*
  * statedump.c - the LTTng-UST state dump (lttng-ust(3), "LTTng-UST state
- * dump"): when tracing starts, one lttng_ust_statedump:bin_info event per
- * executable and shared object loaded in the process, followed by its
- * lttng_ust_statedump:build_id and lttng_ust_statedump:debug_link events
- * when it has them, all between lttng_ust_statedump:start and :end. With the
- * ip and vpid contexts, Babeltrace 2's flt.lttng-utils.debug-info resolves
- * the addresses of events to functions and source lines with them.
+ * dump"): lttng_ust_statedump:start, the process's name (procname), one
+ * lttng_ust_statedump:bin_info event per loaded object followed by its
+ * build_id and debug_link events when it has them, then :end. With the ip
+ * and vpid contexts, Babeltrace 2's flt.lttng-utils.debug-info resolves the
+ * addresses of events to functions and source lines with them.
  *
- * TRAX_WITHOUT_BADDR_STATEDUMP (or LTTNG_UST_WITHOUT_BADDR_STATEDUMP) set in
- * the environment disables the state dump.
+ * When it runs: with a session daemon, when the daemon says so (a session
+ * starts, or the process joins a started one), on the thread that talks to
+ * that daemon, and only into that session's channels; without one
+ * (TRAX_OUTPUT), once when tracing starts.
  *
- * The loaded objects are listed with dl_iterate_phdr(3), which holds the
- * dynamic loader's lock: the callback only copies what it needs from memory
- * (addresses, build ID); the files are read (debug link) and the events
- * recorded once the lock is released.
- *
- * Values, as LTTng-UST records them: baddr is the load bias (dlpi_addr) of a
- * position-independent object (ELF type ET_DYN, is_pic = 1) and the lowest
- * PT_LOAD address of an executable that is not; memsz spans its PT_LOAD
- * segments from there; path is the canonical path of the file (the program's
- * comes from /proc/self/exe). The vDSO and objects without a file are left
- * out. The build ID is the NT_GNU_BUILD_ID note of the mapped PT_NOTE
- * segments; the debug link (file name and CRC-32) is read from the file's
- * .gnu_debuglink section, and a file that does not parse is skipped.
+ * TRAX_WITHOUT_BADDR_STATEDUMP (or LTTNG_UST_WITHOUT_BADDR_STATEDUMP) leaves
+ * the objects out, TRAX_WITHOUT_PROCNAME_STATEDUMP (or LTTNG_UST_...) the
+ * name; with both there is no state dump at all (LTTng-UST 2.13 would still
+ * record an empty start/end pair, and ignores the second variable).
  */
-#include <elf.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <link.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
-#include <sys/stat.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "common/env.h"
 #include "common/log.h"
-#include "ust/elf-debuglink.h"
+#include "ust/call-site.h"
+#include "ust/objects.h"
 #include "ust/ust.h"
 
 /*
@@ -51,279 +39,207 @@
 #include "ust/statedump-provider.h"
 
 /* The call sites of the state dump, registered like any module's. */
-static struct trax_tracepoint tp_start = {"lttng_ust_statedump:start", 0, 0, 0, 0};
-static struct trax_tracepoint tp_bin_info = {"lttng_ust_statedump:bin_info", 0, 0, 0, 0};
-static struct trax_tracepoint tp_build_id = {"lttng_ust_statedump:build_id", 0, 0, 0, 0};
-static struct trax_tracepoint tp_debug_link = {"lttng_ust_statedump:debug_link", 0, 0, 0, 0};
-static struct trax_tracepoint tp_end = {"lttng_ust_statedump:end", 0, 0, 0, 0};
-static struct trax_tracepoint *const statedump_tps[] = {&tp_start, &tp_bin_info, &tp_build_id,
-							&tp_debug_link, &tp_end};
+enum { EV_START, EV_PROCNAME, EV_BIN_INFO, EV_BUILD_ID, EV_DEBUG_LINK, EV_END, NR_EVENTS };
+static struct trax_tracepoint statedump_tp[NR_EVENTS] = {
+    [EV_START] = {"lttng_ust_statedump:start", 0, 0, 0, 0},
+    [EV_PROCNAME] = {"lttng_ust_statedump:procname", 0, 0, 0, 0},
+    [EV_BIN_INFO] = {"lttng_ust_statedump:bin_info", 0, 0, 0, 0},
+    [EV_BUILD_ID] = {"lttng_ust_statedump:build_id", 0, 0, 0, 0},
+    [EV_DEBUG_LINK] = {"lttng_ust_statedump:debug_link", 0, 0, 0, 0},
+    [EV_END] = {"lttng_ust_statedump:end", 0, 0, 0, 0},
+};
+static struct trax_tracepoint *const statedump_tps[NR_EVENTS] = {
+    &statedump_tp[EV_START],	&statedump_tp[EV_PROCNAME],   &statedump_tp[EV_BIN_INFO],
+    &statedump_tp[EV_BUILD_ID], &statedump_tp[EV_DEBUG_LINK], &statedump_tp[EV_END],
+};
+
+/* Read at start-up: getenv() is not safe on the daemon's thread, and the name is the start's. */
+static int without_objects, without_procname;
+static char start_procname[TRAX_STATEDUMP_PROCNAME_LEN];
+
+/* The process's name (the main thread's), as the kernel keeps it: 15 bytes at most. */
+static void read_procname(void)
+{
+	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, start_procname, sizeof(start_procname) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		memset(start_procname, 0, sizeof(start_procname));
+		prctl(PR_GET_NAME, start_procname, 0, 0, 0);
+	} else {
+		start_procname[n] = 0;
+	}
+	start_procname[strcspn(start_procname, "\n")] = 0;
+}
 
 void trax_statedump_register(void)
 {
+	without_objects = trax_env_get("WITHOUT_BADDR_STATEDUMP") != NULL;
+	without_procname = trax_env_get("WITHOUT_PROCNAME_STATEDUMP") != NULL;
+	read_procname();
 	trax_provider_register(&__trax_provider_lttng_ust_statedump);
-	trax_tracepoints_register(statedump_tps, sizeof(statedump_tps) / sizeof(statedump_tps[0]));
+	trax_tracepoints_register(statedump_tps, NR_EVENTS);
+	trax_objects_init();
 }
 
-/* The probe of a tracepoint when the event is recorded, else NULL. */
-static void *tp_probe(struct trax_tracepoint *tp, void **data)
-{
-	void *probe = __atomic_load_n(&tp->probe, __ATOMIC_ACQUIRE);
+/*
+ * Where one state dump is recorded, per event: the event's own state (every
+ * channel it is bound to), or a copy of the bindings into the channels the
+ * daemon named (its session's), which the generated probe walks the same way.
+ */
+struct dump {
+	struct dump_event {
+		void *probe;
+		void *data;
+		struct trax_event_state filtered;
+		struct trax_binding *copies;
+	} ev[NR_EVENTS];
+	unsigned int nr_recorded; /* events with somewhere to go */
+};
 
-	if (!probe || !__atomic_load_n(&tp->state, __ATOMIC_RELAXED))
+static int channel_listed(const void *ch, struct trax_channel *const *only, size_t nr_only)
+{
+	for (size_t i = 0; i < nr_only; i++)
+		if (only[i] == ch)
+			return 1;
+	return 0;
+}
+
+/* Copies the bindings of live into the channels listed; NULL when there is none. */
+static struct trax_binding *copy_bindings(const struct trax_event_state *live,
+					  struct trax_channel *const *only, size_t nr_only,
+					  struct trax_binding **copies)
+{
+	struct trax_binding *b, *first = NULL, **tail = &first;
+	size_t n = 0, cap = 0;
+
+	for (b = __atomic_load_n(&live->bindings, __ATOMIC_ACQUIRE); b;
+	     b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE))
+		cap += channel_listed(b->channel, only, nr_only);
+	*copies = cap ? calloc(cap, sizeof(**copies)) : NULL;
+	if (!*copies)
 		return NULL;
-	*data = __atomic_load_n(&tp->data, __ATOMIC_ACQUIRE);
-	return probe;
+	/* The list may change meanwhile (another daemon's orders): copy what fits. */
+	for (b = __atomic_load_n(&live->bindings, __ATOMIC_ACQUIRE); b && n < cap;
+	     b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE)) {
+		if (!channel_listed(b->channel, only, nr_only))
+			continue;
+		(*copies)[n] = *b;
+		(*copies)[n].next = NULL;
+		*tail = &(*copies)[n];
+		tail = &(*copies)[n].next;
+		n++;
+	}
+	return first;
 }
 
-static int tp_on(struct trax_tracepoint *tp)
+/*
+ * The channels listed stay mapped during the dump: only the thread that
+ * takes the daemon's orders, which runs the dump, forgets them.
+ */
+static void dump_prepare(struct dump *d, struct trax_channel *const *only, size_t nr_only)
 {
-	void *data;
+	memset(d, 0, sizeof(*d));
+	for (int k = 0; k < NR_EVENTS; k++) {
+		struct dump_event *e = &d->ev[k];
+		struct trax_event_state *live;
 
-	return tp_probe(tp, &data) != NULL;
+		e->probe = trax_call_site_probe(&statedump_tp[k], &e->data);
+		if (e->probe && only) {
+			live = e->data;
+			e->filtered.bindings = copy_bindings(live, only, nr_only, &e->copies);
+			e->filtered.desc = live->desc;
+			e->data = &e->filtered;
+			if (!e->filtered.bindings)
+				e->probe = NULL;
+		}
+		d->nr_recorded += e->probe != NULL;
+	}
 }
 
-static void emit_marker(struct trax_tracepoint *tp)
+static void dump_release(struct dump *d)
+{
+	for (int k = 0; k < NR_EVENTS; k++)
+		free(d->ev[k].copies);
+}
+
+static void emit_marker(struct dump *d, int k)
 {
 	void (*probe)(void *);
-	void *data;
 
-	*(void **)&probe = tp_probe(tp, &data);
+	*(void **)&probe = d->ev[k].probe;
 	if (probe)
-		probe(data);
+		probe(d->ev[k].data);
 }
 
-static void emit_bin_info(uint64_t baddr, uint64_t memsz, const char *path, uint8_t is_pic,
-			  uint8_t has_build_id, uint8_t has_debug_link)
+static void emit_procname(struct dump *d)
 {
-	void (*probe)(void *, uint64_t, uint64_t, const char *, uint8_t, uint8_t, uint8_t);
-	void *data;
+	void (*probe)(void *, const char *);
 
-	*(void **)&probe = tp_probe(&tp_bin_info, &data);
+	*(void **)&probe = d->ev[EV_PROCNAME].probe;
 	if (probe)
-		probe(data, baddr, memsz, path, is_pic, has_build_id, has_debug_link);
+		probe(d->ev[EV_PROCNAME].data, start_procname);
 }
 
-static void emit_build_id(uint64_t baddr, const uint8_t *id, size_t len)
+/* bin_info, build_id, debug_link of one object (objects.c's visitor). */
+static void emit_object(const struct trax_object *o, void *arg)
 {
-	void (*probe)(void *, uint64_t, const uint8_t *, size_t);
-	void *data;
+	struct dump *d = arg;
+	void (*bin_info)(void *, uint64_t, uint64_t, const char *, uint8_t, uint8_t, uint8_t);
+	void (*build_id)(void *, uint64_t, const uint8_t *, size_t);
+	void (*debug_link)(void *, uint64_t, const char *, uint32_t);
 
-	*(void **)&probe = tp_probe(&tp_build_id, &data);
-	if (probe)
-		probe(data, baddr, id, len);
+	*(void **)&bin_info = d->ev[EV_BIN_INFO].probe;
+	*(void **)&build_id = d->ev[EV_BUILD_ID].probe;
+	*(void **)&debug_link = d->ev[EV_DEBUG_LINK].probe;
+	if (bin_info)
+		bin_info(d->ev[EV_BIN_INFO].data, o->baddr, o->memsz, o->path, o->is_pic,
+			 o->build_id != NULL, o->debug_link != NULL);
+	if (build_id && o->build_id)
+		build_id(d->ev[EV_BUILD_ID].data, o->baddr, o->build_id, o->build_id_len);
+	if (debug_link && o->debug_link)
+		debug_link(d->ev[EV_DEBUG_LINK].data, o->baddr, o->debug_link, o->crc);
 }
 
-static void emit_debug_link(uint64_t baddr, const char *filename, uint32_t crc)
+/* start and procname, before the objects. */
+static void dump_begin(void *arg)
 {
-	void (*probe)(void *, uint64_t, const char *, uint32_t);
-	void *data;
+	struct dump *d = arg;
 
-	*(void **)&probe = tp_probe(&tp_debug_link, &data);
-	if (probe)
-		probe(data, baddr, filename, crc);
+	emit_marker(d, EV_START);
+	if (!without_procname)
+		emit_procname(d);
 }
 
-/* ---- Walking the loaded objects ---- */
-
-struct bin {
-	uint64_t baddr;
-	uint64_t memsz;
-	char *path;
-	uint8_t is_pic;
-	uint8_t *build_id;
-	size_t build_id_len;
-};
-
-struct walk {
-	struct bin *bins;
-	size_t nr, cap;
-	unsigned int index; /* of the object the callback sees */
-	uintptr_t vdso;	    /* ELF header of the vDSO, 0 if none */
-	int failed;
-};
-
-#define MAX_BUILD_ID 256 /* bytes; GNU tools make 20 (SHA-1) or 16 (MD5) */
-
-/* Whether [vaddr, vaddr + len) lies in the file-backed part of a PT_LOAD. */
-static int mapped(const struct dl_phdr_info *info, uint64_t vaddr, uint64_t len)
+static void dump_end(void *arg)
 {
-	int i;
-
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type == PT_LOAD && vaddr >= ph->p_vaddr && len <= ph->p_filesz &&
-		    vaddr - ph->p_vaddr <= ph->p_filesz - len)
-			return 1;
-	}
-	return 0;
+	emit_marker(arg, EV_END);
 }
 
-/* The NT_GNU_BUILD_ID note of the object, copied from its PT_NOTE segments. */
-static void find_build_id(const struct dl_phdr_info *info, struct bin *b)
+static const struct trax_objects_visitor dump_visitor = {dump_begin, emit_object, dump_end};
+
+void trax_statedump_run(struct trax_channel *const *only, size_t nr_only)
 {
-	int i;
+	struct dump d;
 
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		const unsigned char *notes;
-		uint64_t off = 0, size, align;
-
-		if (ph->p_type != PT_NOTE || !mapped(info, ph->p_vaddr, ph->p_filesz))
-			continue;
-		notes = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
-		size = ph->p_filesz;
-		align = ph->p_align == 8 ? 8 : 4;
-		while (size - off >= sizeof(ElfW(Nhdr))) {
-			ElfW(Nhdr) nh;
-			uint64_t name_off, desc_off, next;
-
-			memcpy(&nh, notes + off, sizeof(nh));
-			name_off = off + sizeof(nh);
-			desc_off = name_off + (((uint64_t)nh.n_namesz + align - 1) & ~(align - 1));
-			next = desc_off + (((uint64_t)nh.n_descsz + align - 1) & ~(align - 1));
-			if (desc_off > size || next > size || nh.n_descsz > size - desc_off)
-				break;
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    memcmp(notes + name_off, "GNU", 4) == 0 && nh.n_descsz > 0 &&
-			    nh.n_descsz <= MAX_BUILD_ID) {
-				b->build_id = malloc(nh.n_descsz);
-				if (b->build_id) {
-					memcpy(b->build_id, notes + desc_off, nh.n_descsz);
-					b->build_id_len = nh.n_descsz;
-				}
-				return;
-			}
-			if (next <= off)
-				break;
-			off = next;
-		}
-	}
-}
-
-static int walk_object(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct walk *w = arg;
-	int main_program = w->index++ == 0;
-	uint64_t lo = UINT64_MAX, hi = 0;
-	const ElfW(Ehdr) *ehdr = NULL;
-	char exe[PATH_MAX];
-	const char *path = info->dlpi_name;
-	struct bin b;
-	int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type != PT_LOAD)
-			continue;
-		if (ph->p_vaddr < lo)
-			lo = ph->p_vaddr;
-		if (ph->p_vaddr + ph->p_memsz > hi)
-			hi = ph->p_vaddr + ph->p_memsz;
-		if (ph->p_offset == 0 && ph->p_filesz >= sizeof(ElfW(Ehdr)))
-			ehdr = (const ElfW(Ehdr) *)(info->dlpi_addr + ph->p_vaddr);
-	}
-	if (hi <= lo)
-		return 0; /* nothing mapped */
-	if (w->vdso && (uintptr_t)ehdr == w->vdso)
-		return 0;
-	if (main_program) {
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-		if (n <= 0)
-			return 0;
-		exe[n] = 0;
-		path = exe;
-	}
-	if (!path || !*path)
-		return 0; /* no file behind it */
-
-	memset(&b, 0, sizeof(b));
-	if (ehdr && memcmp(ehdr->e_ident, ELFMAG, SELFMAG) == 0)
-		b.is_pic = ehdr->e_type == ET_DYN;
-	else
-		b.is_pic = !main_program || info->dlpi_addr != 0;
-	/*
-	 * Position-independent: addresses in the file are relative to the load
-	 * bias (dlpi_addr); otherwise they are absolute, and the object starts
-	 * at its lowest segment.
-	 */
-	if (b.is_pic) {
-		b.baddr = info->dlpi_addr;
-		b.memsz = hi;
-	} else {
-		b.baddr = info->dlpi_addr + lo;
-		b.memsz = hi - lo;
-	}
-	b.path = strdup(path);
-	if (!b.path) {
-		w->failed = 1;
-		return 1;
-	}
-	find_build_id(info, &b);
-	if (w->nr == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16;
-		struct bin *bins = realloc(w->bins, cap * sizeof(*bins));
-
-		if (!bins) {
-			free(b.path);
-			free(b.build_id);
-			w->failed = 1;
-			return 1;
-		}
-		w->bins = bins;
-		w->cap = cap;
-	}
-	w->bins[w->nr++] = b;
-	return 0;
-}
-
-void trax_statedump_run(void)
-{
-	struct walk w;
-	size_t i;
-
-	if (trax_env_get("WITHOUT_BADDR_STATEDUMP"))
+	if (without_objects && without_procname)
 		return;
-	if (!tp_on(&tp_start) && !tp_on(&tp_bin_info) && !tp_on(&tp_build_id) &&
-	    !tp_on(&tp_debug_link) && !tp_on(&tp_end))
-		return; /* nobody records these events */
-
-	memset(&w, 0, sizeof(w));
-	w.vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
-	dl_iterate_phdr(walk_object, &w);
-	if (w.failed)
-		trax_debug("state dump: out of memory, some objects are left out");
-
-	emit_marker(&tp_start);
-	for (i = 0; i < w.nr; i++) {
-		struct bin *b = &w.bins[i];
-		char *link = NULL, *real;
-		uint32_t crc = 0;
-		int has_link = 0;
-
-		/* The file itself, not a symbolic link that may change (like LTTng-UST). */
-		real = realpath(b->path, NULL);
-		if (real) {
-			free(b->path);
-			b->path = real;
-		}
-		if (tp_on(&tp_bin_info) || tp_on(&tp_debug_link))
-			has_link = trax_elf_debug_link(b->path, &link, &crc) == 0;
-		emit_bin_info(b->baddr, b->memsz, b->path, b->is_pic, b->build_id != NULL,
-			      (uint8_t)has_link);
-		if (b->build_id)
-			emit_build_id(b->baddr, b->build_id, b->build_id_len);
-		if (has_link)
-			emit_debug_link(b->baddr, link, crc);
-		free(link);
-		free(b->path);
-		free(b->build_id);
+	dump_prepare(&d, only, only ? nr_only : 0);
+	if (without_objects) {
+		dump_begin(&d);
+		dump_end(&d);
+	} else {
+		/*
+		 * The look records lttng_ust_lib events for what changed since the
+		 * last one (where they are enabled), as LTTng-UST's does, but before
+		 * start: Babeltrace 2's debug-info filter forgets the objects it
+		 * knows at start, and aborts on the unload of one it does not know.
+		 */
+		trax_objects_update(__builtin_return_address(0),
+				    d.nr_recorded ? &dump_visitor : NULL, &d);
 	}
-	emit_marker(&tp_end);
-	free(w.bins);
-	trax_debug("state dump: %zu objects", w.nr);
+	dump_release(&d);
+	trax_debug("state dump: %u of its events recorded", d.nr_recorded);
 }

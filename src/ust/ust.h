@@ -195,7 +195,11 @@ void trax_signals_install(void);
 
 /* statedump.c: the lttng_ust_statedump events, for a session that starts. */
 void trax_statedump_register(void);
-void trax_statedump_run(void);
+/*
+ * Records the state dump into the channels listed (a session's), or into
+ * every channel its events are bound to (only NULL).
+ */
+void trax_statedump_run(struct trax_channel *const *only, size_t nr_only);
 
 /* embedded.c */
 extern struct trax_session *trax_embedded_session;

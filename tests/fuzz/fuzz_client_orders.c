@@ -6,7 +6,7 @@
  * daemon sends, the application must not crash, leak a descriptor, or end
  * up with bindings that do not match what it acknowledged.
  *
- * FUZZ-SOURCES: src/common/proto.c src/common/env.c src/common/log.c src/common/shm.c src/common/clock.c src/common/cpu.c src/common/uuid.c src/common/strbuf.c src/ringbuf/ringbuf.c src/ringbuf/bufset.c src/ust/channel.c src/ust/record.c src/ust/context.c src/ust/statedump.c src/ust/elf-debuglink.c src/ctf/writer-metadata.c
+ * FUZZ-SOURCES: src/common/proto.c src/common/env.c src/common/log.c src/common/shm.c src/common/clock.c src/common/cpu.c src/common/uuid.c src/common/strbuf.c src/ringbuf/ringbuf.c src/ringbuf/bufset.c src/ust/channel.c src/ust/record.c src/ust/context.c src/ust/statedump.c src/ust/objects.c src/ust/elf-object.c src/ust/elf-debuglink.c src/ctf/writer-metadata.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
  *
  * daemon-client.c has no entry point to call without its thread and a
@@ -543,6 +543,13 @@ static void check_done(struct trax_msg *m, struct trax_channel *target)
 	case TRAX_MSG_APP_FLUSH:
 		CHECK(d);
 		break;
+	case TRAX_MSG_APP_STATEDUMP:
+		/* into channels of this connection only */
+		for (kv = trax_msg_first(m); kv; kv = trax_msg_next(m, kv))
+			if ((v = trax_kv_value(kv, "handle")))
+				CHECK(parse_u64(v, UINT32_MAX, &handle) &&
+				      channel_find(c, (uint32_t)handle));
+		break;
 	default:
 		break;
 	}
@@ -748,6 +755,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	unsetenv("LTTNG_UST_ALLOW_BLOCKING");
 	unsetenv("TRAX_WITHOUT_BADDR_STATEDUMP");
 	unsetenv("LTTNG_UST_WITHOUT_BADDR_STATEDUMP");
+	unsetenv("TRAX_WITHOUT_PROCNAME_STATEDUMP");
+	unsetenv("LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP");
 	trax_ust_ensure_init();
 	trax_statedump_register();
 	CHECK(trax_provider_register(&fuzz_provider) == 0);

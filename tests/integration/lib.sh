@@ -23,8 +23,8 @@ export LD_LIBRARY_PATH="$TRAX_BUILD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 export TZ=UTC LC_ALL=C
 # The state dump (lttng_ust_statedump:*) would add events to every trace;
-# statedump.sh turns it back on.
-export TRAX_WITHOUT_BADDR_STATEDUMP=1
+# statedump.sh and daemon_statedump.sh turn it back on.
+export TRAX_WITHOUT_BADDR_STATEDUMP=1 TRAX_WITHOUT_PROCNAME_STATEDUMP=1
 
 # A fresh scratch directory, removed at exit.
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/trax-test.XXXXXX")

@@ -401,10 +401,14 @@ for f in "$LIBDIR/libtrax-ust.so" "$LIBDIR/libtrax-ust.a" "$LIBDIR/pkgconfig/tra
 	[ -f "$f" ] || fail "9: $f is not installed"
 done
 [ -e "$LIBDIR/libtrax-ust.so.0" ] || fail "9: the soname link libtrax-ust.so.0 is not installed"
+# the dlopen/dlclose preload, under its own name only (not LTTng's: trax-ust-dl(3))
+[ -f "$LIBDIR/libtrax-ust-dl.so" ] && [ -e "$LIBDIR/libtrax-ust-dl.so.0" ] ||
+	fail "9: libtrax-ust-dl.so is not installed"
+[ -z "$(find "$P" -name 'liblttng*')" ] || fail "9: a library installed under LTTng's name: $(find "$P" -name 'liblttng*')"
 if [ -f "$TRAX_SRC/tools/trax-gen-tp" ]; then
 	[ -x "$P/bin/trax-gen-tp" ] || fail "9: bin/trax-gen-tp is not installed (or not executable)"
 fi
-ok "9: installed tree has the libraries, headers and pkg-config file"
+ok "9: installed tree has the libraries (libtrax-ust-dl.so too), headers and pkg-config file"
 
 mkdir -p "$W/inst"
 cp "$W"/manpage/tp.h "$W"/manpage/tp.c "$W"/manpage/app.h "$W"/manpage/app.c "$W/inst/"

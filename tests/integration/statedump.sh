@@ -1,11 +1,14 @@
 #!/bin/sh
 # statedump.sh - the LTTng-UST state dump (lttng-ust(3), "LTTng-UST state
-# dump"): lttng_ust_statedump:start, then bin_info / build_id / debug_link for
-# every loaded object, then :end. Checks the values against the files
+# dump") without a daemon: lttng_ust_statedump:start, procname, then
+# bin_info / build_id / debug_link for every loaded object (the vDSO as
+# LTTng-UST names it), then :end. Checks the values against the files
 # (readelf, objcopy, an independent CRC-32 computed with gzip) and against
 # where the program says its objects are loaded (dladdr), that
-# TRAX_WITHOUT_BADDR_STATEDUMP / LTTNG_UST_WITHOUT_BADDR_STATEDUMP and
-# TRAX_EVENTS turn it off, and that Babeltrace 2's flt.lttng-utils.debug-info
+# TRAX_WITHOUT_BADDR_STATEDUMP / LTTNG_UST_WITHOUT_BADDR_STATEDUMP leave the
+# objects out, TRAX_WITHOUT_PROCNAME_STATEDUMP /
+# LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP the name, both the whole dump, that
+# TRAX_EVENTS selects its events, and that Babeltrace 2's flt.lttng-utils.debug-info
 # resolves the program's and the library's call sites with it (the library's
 # source line only through its debug link, its DWARF being stripped).
 # Sources: tests/integration/data/statedump/.
@@ -21,8 +24,9 @@ for tool in babeltrace2 readelf objcopy gzip od; do
 done
 
 unset TRAX_OUTPUT TRAX_EVENTS TRAX_CONTEXT TRAX_DEBUG TRAX_WITHOUT_BADDR_STATEDUMP \
-	LTTNG_UST_OUTPUT LTTNG_UST_EVENTS LTTNG_UST_CONTEXT LTTNG_UST_DEBUG \
-	LTTNG_UST_WITHOUT_BADDR_STATEDUMP 2>/dev/null || :
+	TRAX_WITHOUT_PROCNAME_STATEDUMP LTTNG_UST_OUTPUT LTTNG_UST_EVENTS LTTNG_UST_CONTEXT \
+	LTTNG_UST_DEBUG LTTNG_UST_WITHOUT_BADDR_STATEDUMP LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP \
+	2>/dev/null || :
 
 # ---- Build -------------------------------------------------------------
 # libsdtest.so: build ID, DWARF moved to libsdtest.debug, debug link to it.
@@ -117,6 +121,15 @@ grep -F 'lttng_ust_statedump:start:' "$TXT" | grep -q '{ vpid = [0-9]*, ip = 0x'
 	fail "statedump events lack the vpid/ip contexts"
 ok "start, end, one event per object in between"
 
+# procname: once, right after start, the program's name (LTTng-UST 2.12+).
+expect_eq "$(count "$TXT" 'lttng_ust_statedump:procname:')" 1 "procname events"
+second=$(grep -F 'lttng_ust_statedump:' "$TXT" | sed -n 2p)
+case $second in
+*'lttng_ust_statedump:procname: '*'{ procname = "app" }') ;;
+*) fail "second state dump event: $second (expected procname = \"app\")" ;;
+esac
+ok "procname: \"app\", after start"
+
 # The program.
 set -- $(bin_info "$TXT" "$B/app")
 [ $# = 5 ] || fail "cannot parse the bin_info event of the program"
@@ -146,13 +159,16 @@ expect_eq "$4" 1 "library has_build_id"
 expect_eq "$5" 1 "library has_debug_link"
 ok "bin_info of libsdtest.so: baddr $LIB_BASE, memsz $7, is_pic 1, build ID, debug link"
 
-# Other objects: libtrax-ust and libc are listed, the vDSO is not, none twice.
+# Other objects: libtrax-ust and libc are listed, none twice. The vDSO is
+# listed as LTTng-UST 2.13 lists it: its name in brackets, nothing of a file.
 grep -F 'lttng_ust_statedump:bin_info:' "$TXT" | grep -q 'path = "[^"]*/libtrax-ust\.so[.0-9]*",' ||
 	fail "no bin_info event for libtrax-ust"
 grep -F 'lttng_ust_statedump:bin_info:' "$TXT" | grep -q 'path = "[^"]*/libc\.so\.6",' ||
 	fail "no bin_info event for libc"
-grep -F 'lttng_ust_statedump:bin_info:' "$TXT" | grep -q 'vdso\|path = "",\|memsz = 0,' &&
-	fail "bin_info event for the vDSO or an object without a file"
+vdso=$(grep -F 'lttng_ust_statedump:bin_info:' "$TXT" | grep -c 'memsz = 0, path = "\[linux-vdso\.so\.1\]", is_pic = 0, has_build_id = 0, has_debug_link = 0 }' || :)
+expect_eq "$vdso" 1 "bin_info events of the vDSO ([linux-vdso.so.1], memsz 0, is_pic 0)"
+grep -F 'lttng_ust_statedump:bin_info:' "$TXT" | grep -v 'linux-vdso' | grep -q 'path = "",\|memsz = 0,' &&
+	fail "bin_info event for an object without a file"
 nb=$(count "$TXT" 'lttng_ust_statedump:bin_info:')
 nu=$(grep -F 'lttng_ust_statedump:bin_info:' "$TXT" | sed 's/.*path = "\([^"]*\)".*/\1/' | sort -u | wc -l)
 expect_eq "$nb" "$nu" "bin_info events vs distinct paths"
@@ -161,7 +177,7 @@ expect_eq "$(count "$TXT" 'lttng_ust_statedump:build_id:')" \
 	"$(count "$TXT" 'has_build_id = 1,')" "build_id events vs has_build_id = 1"
 expect_eq "$(count "$TXT" 'lttng_ust_statedump:debug_link:')" \
 	"$(count "$TXT" 'has_debug_link = 1 }')" "debug_link events vs has_debug_link = 1"
-ok "$nb objects, no vDSO, no duplicate; build_id/debug_link events match the flags"
+ok "$nb objects, the vDSO among them, no duplicate; build_id/debug_link events match the flags"
 
 # build_id of the library: the bytes readelf prints.
 WANT_ID=$(readelf -nW "$B/libsdtest.so" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
@@ -204,7 +220,8 @@ for f in "size = 64; align = 8; signed = 0; encoding = none; base = 16; } _baddr
 	"size = 8; align = 8; signed = 0; encoding = none; base = 10; } _has_debug_link;" \
 	"size = 8; align = 8; signed = 0; encoding = none; base = 16; } _build_id[ __build_id_length ];" \
 	"size = 32; align = 8; signed = 0; encoding = none; base = 10; } _crc;" \
-	"string _filename;"; do
+	"string _filename;" \
+	"size = 8; align = 8; signed = 1; encoding = UTF8; base = 10; } _procname[17];"; do
 	expect_contains "$M" "$f"
 done
 ok "metadata field types"
@@ -258,13 +275,31 @@ cp "$B/app-pie" "$B/app"
 ok "non-PIE program: baddr $1, is_pic 0, memsz $2; debug-info resolves it (absolute address)"
 
 # ---- 4. Turning it off --------------------------------------------------
+# statedump EVENTS FILE: the names of its state dump events, in order, on one line.
+statedump_names() {
+	grep -F 'lttng_ust_statedump:' "$1" | sed 's/.* lttng_ust_statedump:\([a-z_]*\): .*/\1/' | uniq | tr '\n' ' '
+}
 for var in TRAX_WITHOUT_BADDR_STATEDUMP LTTNG_UST_WITHOUT_BADDR_STATEDUMP; do
 	run "off-$var" "$var=1"
-	expect_eq "$(count "$TEST_TMP/off-$var.txt" 'lttng_ust_statedump:')" 0 "statedump events with $var=1"
+	expect_eq "$(statedump_names "$TEST_TMP/off-$var.txt")" "start procname end " \
+		"state dump events with $var=1"
 	expect_eq "$(count "$TEST_TMP/off-$var.txt" 'sdtest:where:')" 2 "sdtest:where events with $var=1"
-	ok "$var=1: no state dump, the program's events are recorded"
+	ok "$var=1: no objects in the state dump, the program's events are recorded"
 done
+for var in TRAX_WITHOUT_PROCNAME_STATEDUMP LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP; do
+	run "noname-$var" "$var=1"
+	expect_eq "$(count "$TEST_TMP/noname-$var.txt" 'lttng_ust_statedump:procname:')" 0 \
+		"procname events with $var=1"
+	expect_eq "$(count "$TEST_TMP/noname-$var.txt" 'lttng_ust_statedump:bin_info:')" "$nb" \
+		"bin_info events with $var=1"
+	ok "$var=1: no procname event, the objects are there"
+done
+run off-both TRAX_WITHOUT_BADDR_STATEDUMP=1 LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP=1
+expect_eq "$(count "$TEST_TMP/off-both.txt" 'lttng_ust_statedump:')" 0 "state dump events with both off"
+expect_eq "$(count "$TEST_TMP/off-both.txt" 'sdtest:where:')" 2 "sdtest:where events with both off"
+ok "both off: no state dump at all"
 # Without the state dump the filter has nothing to resolve with.
+run off-objects TRAX_WITHOUT_BADDR_STATEDUMP=1
 babeltrace2 "$T" --debug-info >"$TEST_TMP/di-off.txt" 2>"$TEST_TMP/di-off.err" || {
 	cat "$TEST_TMP/di-off.err" >&2
 	fail "babeltrace2 --debug-info failed on the trace without state dump"

@@ -20,15 +20,13 @@
 #    dlopen()ed library's event and of the dlopen call: the same function
 #    and source line.
 #
-# The LTTng side runs as "nobody" when the test runs as root (root's
-# session daemon would use /var/run/lttng whatever LTTNG_HOME says), with
-# LTTNG_HOME in the test's directory; its session daemon is stopped at the
-# end whatever happens.
+# The LTTng side runs as "nobody" (data/lttng/env.sh).
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
+. "$TRAX_SRC/tests/integration/data/lttng/env.sh"
 
 D=$TRAX_SRC/tests/integration/data/statedump
-for tool in lttng lttng-sessiond babeltrace2 objcopy timeout; do
+for tool in babeltrace2 objcopy timeout; do
 	command -v $tool >/dev/null 2>&1 || fail "$tool is needed (tools/install-deps.sh test installs it)"
 done
 unset TRAX_WITHOUT_BADDR_STATEDUMP TRAX_WITHOUT_PROCNAME_STATEDUMP \
@@ -36,39 +34,9 @@ unset TRAX_WITHOUT_BADDR_STATEDUMP TRAX_WITHOUT_PROCNAME_STATEDUMP \
 export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
 
 T=$(cd "$TEST_TMP" && pwd -P)
-chmod 755 "$T"
 cd "$T"
 mkdir lttng trax
-LH=$T/lttng-home
-mkdir "$LH"
-AS=""
-if [ "$(id -u)" = 0 ]; then
-	command -v setpriv >/dev/null 2>&1 || fail "setpriv is needed to run LTTng as nobody"
-	AS="setpriv --reuid=$(id -u nobody) --regid=$(id -g nobody) --clear-groups --"
-	chown "$(id -u nobody):$(id -g nobody)" "$LH"
-fi
-# LTTng-UST programs leave a "wait" file in /dev/shm: those this test makes go.
-WAIT_SHM=""
-for f in /dev/shm/lttng-ust-wait-8 "/dev/shm/lttng-ust-wait-8-$(id -u)" \
-	/dev/shm/lttng-ust-wait-8-"$(id -u nobody 2>/dev/null || echo x)"; do
-	[ -e "$f" ] || WAIT_SHM="$WAIT_SHM $f"
-done
-SESSIOND=""
-stop_sessiond() {
-	if [ -n "$SESSIOND" ] && kill -0 "$SESSIOND" 2>/dev/null; then
-		kill -TERM "$SESSIOND" 2>/dev/null || :
-		for _ in $(seq 50); do
-			kill -0 "$SESSIOND" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$SESSIOND" 2>/dev/null || :
-	fi
-	for f in $WAIT_SHM; do rm -f "$f"; done
-}
-trap 'stop_sessiond; daemon_stop; rm -rf "$TEST_TMP"' EXIT INT TERM
-as_lttng() {
-	timeout 60 env LTTNG_HOME="$LH" $AS "$@"
-}
+LH=$LTTNG_TRACES
 
 # ---- Build: the same sources twice, the untraced library once ----------
 # At -O2: a tracepoint that ends a function may become a tail call there,
@@ -122,14 +90,10 @@ trax_session() {
 	trax stop >/dev/null || fail "trax stop"
 	trax destroy >/dev/null || fail "trax destroy"
 }
-as_lttng lttng-sessiond --daemonize --no-kernel >sessiond.out 2>&1 || {
-	cat sessiond.out >&2
-	fail "lttng-sessiond did not start"
-}
-SESSIOND=$(cat "$LH/.lttng/lttng-sessiond.pid")
+lttng_start
 lttng_session cmp dlopen "$T/lttng/libsddl.so" "$T/libsdplain.so"
 lttng_session ns dlmopen "$T/libsdplain.so"
-stop_sessiond
+lttng_stop
 trax_session cmp dlopen "$T/trax/libsddl.so" "$T/libsdplain.so"
 trax_session ns dlmopen "$T/libsdplain.so"
 

@@ -193,7 +193,7 @@ void ctf_metadata_stream(struct strbuf *out, const struct ctf_stream_desc *s)
 				break;
 			case CTF_CTX_IP:
 				strbuf_puts(out, "\t\tinteger { size = 64; align = 8; signed = 0; "
-						 "encoding = none; base = 16; } _ip;\n");
+						 "encoding = none; base = 10; } _ip;\n");
 				break;
 			}
 		}

@@ -117,7 +117,7 @@ case $first in *'lttng_ust_statedump:start:'*) ;; *) fail "first state dump even
 case $last in *'lttng_ust_statedump:end:'*) ;; *) fail "last state dump event: $last" ;; esac
 # The context fields the debug-info filter needs are there.
 expect_contains "$TXT" "lttng_ust_statedump:start: { cpu_id = "
-grep -F 'lttng_ust_statedump:start:' "$TXT" | grep -q '{ vpid = [0-9]*, ip = 0x' ||
+grep -F 'lttng_ust_statedump:start:' "$TXT" | grep -q '{ vpid = [0-9]*, ip = [0-9]* }' ||
 	fail "statedump events lack the vpid/ip contexts"
 ok "start, end, one event per object in between"
 

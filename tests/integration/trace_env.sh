@@ -7,6 +7,8 @@
 # applies its LTTng rules to tracer names starting with "lttng"). LTTng
 # itself records the reference traces: per-uid and per-pid buffers; trax
 # writes them with traxd (both layouts) and with TRAX_OUTPUT (per process).
+# The per-uid traces also have every context both tracers offer, whose
+# declarations (stream's event.context) must be LTTng's word for word.
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 . "$TRAX_SRC/tests/integration/data/lttng/env.sh"
@@ -41,12 +43,15 @@ env_of() {
 keys() { sed 's/ = .*//' "$1"; }
 val() { sed -n "s/^$2 = //p" "$1"; }
 
+CONTEXTS="-t vpid -t vtid -t procname -t pthread_id -t ip"
+
 # ---- the references, recorded by LTTng ----
 lttng_start
 for layout in uid pid; do
 	as_lttng lttng create "env-$layout" --output="$LTTNG_TRACES/$layout" >/dev/null
 	as_lttng lttng enable-channel -u "--buffers-$layout" ch >/dev/null
 	as_lttng lttng enable-event -u -c ch -a >/dev/null
+	[ $layout = pid ] || as_lttng lttng add-context -u -c ch $CONTEXTS >/dev/null
 	as_lttng lttng start >/dev/null
 	as_lttng ./app-lttng >"lttng-$layout.pid" || fail "the LTTng program failed"
 	as_lttng lttng stop >/dev/null
@@ -60,6 +65,7 @@ for layout in uid pid; do
 	trax create "env-$layout" --output="$W/trax-$layout" >/dev/null
 	trax enable-channel -u "--buffers-$layout" ch >/dev/null
 	trax enable-event -u -c ch -a >/dev/null
+	[ $layout = pid ] || trax add-context -u -c ch $CONTEXTS >/dev/null
 	trax start >/dev/null
 	./app-trax >"trax-$layout.pid" || fail "the trax program failed"
 	trax stop >/dev/null
@@ -109,3 +115,15 @@ babeltrace2 "$W/trax-pid" >bt-pid.txt 2>bt.err || fail "babeltrace2 cannot read 
 grep -q "] (+?.?????????) $(hostname):app-trax:($(cat trax-pid.pid)) lttng_ust_tracef:event:" bt-pid.txt ||
 	fail "babeltrace2 does not show host, process and pid: $(head -1 bt-pid.txt)"
 ok "babeltrace2 prints the per-process trace's host, process name and pid"
+
+# The contexts: the stream's event.context, declared as LTTng declares it.
+# ctx_of TRACE_DIR: its lines
+ctx_of() {
+	tr -d '\000' <"$(find "$1" -name metadata)" | sed -n '/^stream {/,/^};/p' |
+		sed -n '/event.context := struct {/,/};/p'
+}
+ctx_of "$LTTNG_TRACES/uid" >lttng.ctx
+ctx_of "$W/trax-uid" >trax.ctx
+[ "$(wc -l <lttng.ctx)" -eq 7 ] || fail "LTTng's trace does not have the five contexts: $(cat lttng.ctx)"
+diff -u lttng.ctx trax.ctx >&2 || fail "the contexts are not declared as LTTng declares them (+: trax)"
+ok "vpid, vtid, procname, pthread_id and ip are declared as LTTng declares them"

@@ -77,6 +77,14 @@ void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
 #define TP_FIELDS(...)	    __VA_ARGS__
 #define TP_ENUM_VALUES(...) __VA_ARGS__
 
+/*
+ * An event of a class: each reading of a provider header gives the 5-argument
+ * _TRAX_EVENT_INSTANCE (class provider, class, provider, event, arguments:
+ * LTTng-UST 2.13's LTTNG_UST_TRACEPOINT_EVENT_INSTANCE) its meaning.
+ */
+#define TRACEPOINT_EVENT_INSTANCE(prov, cls, name, args)                                           \
+	_TRAX_EVENT_INSTANCE(prov, cls, prov, name, TP_ARGS(args))
+
 #define _TRAX_TP(prov, name) __trax_tp_##prov##___##name
 
 /*
@@ -121,6 +129,8 @@ extern struct trax_tracepoint *const __start___trax_tracepoints_ptrs[]
     __attribute__((weak, visibility("hidden")));
 extern struct trax_tracepoint *const __stop___trax_tracepoints_ptrs[]
     __attribute__((weak, visibility("hidden")));
+/* The call sites' references to their providers' probes (<trax/tp-declare.h>). */
+extern const void *const __start___trax_provider_refs[] __attribute__((weak, visibility("hidden")));
 int __trax_tracepoints_registered __attribute__((weak, visibility("hidden")));
 #ifdef TRACEPOINT_PROBE_DYNAMIC_LINKAGE
 void *__trax_tracepoints_lib __attribute__((weak, visibility("hidden")));
@@ -130,6 +140,8 @@ static void __attribute__((constructor)) __trax_tracepoints_init(void)
 {
 	size_t n;
 
+	/* Uses the references' section, so that --gc-sections keeps them. */
+	__asm__ __volatile__("" : : "r"(__start___trax_provider_refs));
 	if (__trax_tracepoints_registered++)
 		return;
 	if (!__start___trax_tracepoints_ptrs)

@@ -334,6 +334,7 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 		e->signature = strdup("");
 	e->desc.name = e->name;
 	e->desc.fields = e->fields;
+	e->desc.model_emf_uri = e->emf_uri;
 	return e->signature != NULL;
 }
 

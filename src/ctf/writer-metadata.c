@@ -218,7 +218,9 @@ static void put_enum(struct strbuf *out, const struct trax_field_desc *f)
 		trax_enum_entry_values(m, &next, &start, &end);
 		strbuf_puts(out, "\t\t\t");
 		put_quoted(out, m->label);
-		if (f->elem.is_signed) {
+		if (m->flags & TRAX_ENUM_AUTO) {
+			/* As LTTng-UST writes it: TSDL numbers it the same way. */
+		} else if (f->elem.is_signed) {
 			strbuf_printf(out, " = %" PRId64, start);
 			if (end != start)
 				strbuf_printf(out, " ... %" PRId64, end);

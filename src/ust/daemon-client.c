@@ -413,6 +413,8 @@ static void describe_event(struct trax_msg *m, uint32_t index, const struct trax
 			trax_enum_entry_values(&en->entries[j], &next, &start, &end);
 			trax_msg_add(m, "enum", "%" PRId64 ":%" PRId64 ":%s", start, end,
 				     en->entries[j].label ? en->entries[j].label : "");
+			if (en->entries[j].flags & TRAX_ENUM_AUTO)
+				trax_msg_add(m, "enum_auto", "1");
 		}
 	}
 }

@@ -39,7 +39,19 @@
 #endif
 
 #include <trax/probe.h>
+/*
+ * What LTTng-UST's probe side brings along besides <lttng/tracepoint.h>'s
+ * headers: field expressions may use errno, pthread_self(), LONG_MAX,
+ * DBL_EPSILON, bswap_32(), CLOCK_MONOTONIC... without including them.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #define TRACEPOINT_HEADER_MULTI_READ
 #define LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ

@@ -24,8 +24,23 @@
 #ifndef TRAX_TRACEPOINT_H
 #define TRAX_TRACEPOINT_H
 
+/*
+ * The system headers LTTng-UST's <lttng/tracepoint.h> brings along: programs
+ * written for it use their names (stderr, exit, memset, uint32_t, bool,
+ * getpid, dlopen, pid_t, assert, SYS_gettid...) without including them.
+ */
+#include <assert.h>
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <syscall.h>
+#include <unistd.h>
 #include <trax/tp-args.h>
 
 #ifdef __cplusplus
@@ -119,9 +134,6 @@ void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
  */
 #if defined(TRACEPOINT_DEFINE) && !defined(TRAX_TRACEPOINT_DEFINE_DONE)
 #define TRAX_TRACEPOINT_DEFINE_DONE
-#ifdef TRACEPOINT_PROBE_DYNAMIC_LINKAGE
-#include <dlfcn.h>
-#endif
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -3,6 +3,7 @@
  * include this file unchanged and get trax's implementation, <trax/tracepoint.h>.
  */
 #include <trax/tracepoint.h>
+#include <lttng/ust-version.h>
 
 /* lttng_ust_loaded: LTTng-UST's name for trax_ust_loaded (set by the library). */
 #ifndef TRAX_LTTNG_COMPAT_LOADED

@@ -88,6 +88,25 @@ int trax_tracepoints_register(struct trax_tracepoint *const *start, size_t count
 void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
     __attribute__((visibility("default")));
 
+/*
+ * tracepoint_disable_destructors(): the process's tracepoints and probes
+ * stay registered at exit, so that tracepoints keep recording in
+ * destructors that run after those of the modules defining them (LTTng-UST
+ * 2.8 and later). A no-op while libtrax-ust is not loaded.
+ */
+void trax_disable_destructors(void) __attribute__((weak, visibility("default")));
+extern void *__trax_tracepoints_lib __attribute__((weak, visibility("hidden")));
+static inline void tracepoint_disable_destructors(void)
+{
+	void (*fn)(void) = trax_disable_destructors;
+
+	/* With TRACEPOINT_PROBE_DYNAMIC_LINKAGE, libtrax-ust came with dlopen. */
+	if (!fn && &__trax_tracepoints_lib && __trax_tracepoints_lib)
+		*(void **)&fn = dlsym(__trax_tracepoints_lib, "trax_disable_destructors");
+	if (fn)
+		fn();
+}
+
 #define TP_ARGS(...)	    __VA_ARGS__
 #define TP_FIELDS(...)	    __VA_ARGS__
 #define TP_ENUM_VALUES(...) __VA_ARGS__

@@ -55,6 +55,8 @@ struct enabler {
 };
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+/* tracepoint_disable_destructors(): nothing is unregistered any more. */
+static int keep_at_exit;
 static struct event_entry *events;
 /* Every event ever registered, by index (entries are never freed). */
 static struct event_entry **by_index;
@@ -326,10 +328,17 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 	return 0;
 }
 
+TRAX_API_EXPORT void trax_disable_destructors(void)
+{
+	__atomic_store_n(&keep_at_exit, 1, __ATOMIC_RELAXED);
+}
+
 TRAX_API_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
 {
 	struct event_entry **pe;
 
+	if (__atomic_load_n(&keep_at_exit, __ATOMIC_RELAXED))
+		return;
 	trax_registry_lock();
 	for (pe = &events; *pe;) {
 		struct event_entry *e = *pe;
@@ -387,6 +396,8 @@ TRAX_API_EXPORT void trax_tracepoints_unregister(struct trax_tracepoint *const *
 {
 	struct tp_module **pm;
 
+	if (__atomic_load_n(&keep_at_exit, __ATOMIC_RELAXED))
+		return;
 	trax_registry_lock();
 	for (pm = &modules; *pm; pm = &(*pm)->next) {
 		if ((*pm)->start == start) {

@@ -3,7 +3,13 @@
  * include this file unchanged and get trax's implementation, <trax/tracepoint.h>.
  */
 #include <trax/tracepoint.h>
+#include <lttng/ust-api-compat.h>
 #include <lttng/ust-version.h>
+
+/* LTTng-UST 2.13's bound on "provider:event" names, with the NUL. */
+#ifndef LTTNG_UST_TRACEPOINT_NAME_LEN_MAX
+#define LTTNG_UST_TRACEPOINT_NAME_LEN_MAX 256
+#endif
 
 /* lttng_ust_loaded: LTTng-UST's name for trax_ust_loaded (set by the library). */
 #ifndef TRAX_LTTNG_COMPAT_LOADED

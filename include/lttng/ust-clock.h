@@ -45,8 +45,7 @@ int lttng_ust_trace_clock_get_uuid_cb(lttng_ust_clock_uuid_function *uuid_cb);
 int lttng_ust_trace_clock_set_name_cb(lttng_ust_clock_name_function name_cb);
 int lttng_ust_trace_clock_get_name_cb(lttng_ust_clock_name_function *name_cb);
 int lttng_ust_trace_clock_set_description_cb(lttng_ust_clock_description_function description_cb);
-int lttng_ust_trace_clock_get_description_cb(
-    lttng_ust_clock_description_function *description_cb);
+int lttng_ust_trace_clock_get_description_cb(lttng_ust_clock_description_function *description_cb);
 
 /* Makes the callbacks the trace clock. */
 int lttng_ust_enable_trace_clock_override(void);

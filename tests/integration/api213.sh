@@ -10,8 +10,11 @@
 d="$TRAX_SRC/tests/integration/data/api213"
 . "$TRAX_SRC/tests/integration/data/fields/lttng.sh"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
+# Built with LTTNG_UST_COMPAT_API_VERSION=1: LTTng-UST then defines none of
+# its pre-2.13 names, so the sources surely use only 2.13's.
+NEW_ONLY=-DLTTNG_UST_COMPAT_API_VERSION=1
+$CC $TRAX_CFLAGS $NEW_ONLY -I"$d" -c "$d/tp.c" -o tp.o
+$CC $TRAX_CFLAGS $NEW_ONLY -I"$d" -c "$d/app.c" -o app.o
 $CC -o app213 app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
 TRAX_OUTPUT="$TEST_TMP/t" ./app213 >out.txt
 expect_contains out.txt done
@@ -50,8 +53,8 @@ expect_contains trax.decls '	model.emf.uri = "http://example.com/new_prov.emf";'
 if grep -q hidden trax.decls; then fail "a lttng_ust_field_*_nowrite field is declared in the metadata"; fi
 
 # The same sources recorded by LTTng-UST 2.13.
-$CC -g -O1 -Wall -I"$d" -c "$d/tp.c" -o lttng-tp.o || fail "tp.c does not compile against LTTng-UST"
-$CC -g -O1 -Wall -I"$d" -c "$d/app.c" -o lttng-app.o || fail "app.c does not compile against LTTng-UST"
+$CC -g -O1 -Wall $NEW_ONLY -I"$d" -c "$d/tp.c" -o lttng-tp.o || fail "tp.c does not compile against LTTng-UST"
+$CC -g -O1 -Wall $NEW_ONLY -I"$d" -c "$d/app.c" -o lttng-app.o || fail "app.c does not compile against LTTng-UST"
 $CC -o app213-lttng lttng-app.o lttng-tp.o -llttng-ust -ldl
 lttng_start
 lttng_record "$LTTNG_TEST_HOME/trace" "$TEST_TMP/app213-lttng"

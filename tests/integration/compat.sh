@@ -1,6 +1,7 @@
 #!/bin/sh
 # compat.sh - the rest of LTTng-UST's application API (docs/compatibility.md):
 #  1. data/compat/compat.c (LTTng-UST 2.13 names: version macros,
+#     LTTNG_UST_COMPAT_API(), LTTNG_UST_TRACEPOINT_NAME_LEN_MAX,
 #     tracepoint_disable_destructors(), <lttng/ust-fork.h>, lttng_ust__tracef(),
 #     the clock override API after start-up, lttng_ust_getcpu_override())
 #     compiles against LTTng-UST's headers and trax's, as C and C++; run with
@@ -35,6 +36,7 @@ for prog in compat-c compat; do
 	[ -n "$cpu" ] || fail "$prog: lttng_ust_getcpu_override() did not return 0: $(cat $prog.out)"
 	cat >expected.out <<EOF
 version 2.13.0 2.13.0
+compat api 0: 1, 1: 1, name len max 256
 fork hooks: signal mask kept
 set_read64_cb after start-up: -16
 enable after start-up: -16

@@ -161,6 +161,20 @@ EOF
 done
 ok "3b: provider preloaded: all events recorded"
 
+# The same with LTTng-UST 2.13's spellings (LTTNG_UST_TRACEPOINT_DEFINE,
+# LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE).
+$CC $TRAX_CFLAGS -c tp-define213.c
+$CC $SAN_LDFLAGS -o app-dl213 app-dl.o tp-define213.o -ldl
+if needed app-dl213 | grep -q trax; then fail "3b: app-dl213 is linked with libtrax-ust"; fi
+ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" LD_PRELOAD="$W/tp.so" \
+	run "$TEST_TMP/t3b" ./app-dl213
+expect_events "$TEST_TMP/t3b" "3b (2.13 spellings, LD_PRELOAD=tp.so)" <<'EOF'
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 0, s = "before" }
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 1, s = "after" }
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 2, s = "after" }
+EOF
+ok "3b: LTTNG_UST_TRACEPOINT_DEFINE and LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE"
+
 # (c) Neither: runs, tracepoints stay disabled; also when libtrax-ust itself
 # cannot be found.
 run "$TEST_TMP/t3c" ./app-dl

@@ -54,6 +54,8 @@ int main(void)
 
 	printf("version %d.%d.%d %s\n", LTTNG_UST_MAJOR_VERSION, LTTNG_UST_MINOR_VERSION,
 	       LTTNG_UST_PATCHLEVEL_VERSION, LTTNG_UST_VERSION);
+	printf("compat api 0: %d, 1: %d, name len max %d\n", LTTNG_UST_COMPAT_API(0) ? 1 : 0,
+	       LTTNG_UST_COMPAT_API(1) ? 1 : 0, LTTNG_UST_TRACEPOINT_NAME_LEN_MAX);
 
 	/* The fork hooks keep the signal mask the program had. */
 	sigemptyset(&usr1);

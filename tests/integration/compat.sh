@@ -16,14 +16,15 @@ cd "$TEST_TMP"
 echo '#include <lttng/tracepoint.h>' | $CC -E -x c - >/dev/null 2>&1 ||
 	fail "the system <lttng/tracepoint.h> is missing (liblttng-ust-dev is needed)"
 
+# The C++ build also defines _LGPL_SOURCE (lttng-ust(3) 2.13: accepted).
 for lang in c c++; do
-	cc=$CC
-	[ $lang = c++ ] && cc=$CXX
-	$cc -x $lang -Wall -Wextra -I"$L" -fsyntax-only "$D/compat.c" 2>cc.err || {
+	cc=$CC lgpl=
+	[ $lang = c++ ] && cc=$CXX lgpl=-D_LGPL_SOURCE
+	$cc -x $lang $lgpl -Wall -Wextra -I"$L" -fsyntax-only "$D/compat.c" 2>cc.err || {
 		cat cc.err >&2
 		fail "compat.c does not compile as $lang against LTTng-UST's headers"
 	}
-	$cc -x $lang $TRAX_CFLAGS -Werror -I"$L" -c "$D/compat.c" -o compat-$lang.o 2>cc.err || {
+	$cc -x $lang $lgpl $TRAX_CFLAGS -Werror -I"$L" -c "$D/compat.c" -o compat-$lang.o 2>cc.err || {
 		cat cc.err >&2
 		fail "compat.c does not compile as $lang against trax's headers"
 	}

@@ -44,6 +44,9 @@ TRACEPOINT_EVENT(fields, integers,
 		ctf_integer(short, short_val, -1234)
 		ctf_integer(unsigned char, uchar_val, 200)
 		ctf_integer(size_t, size_val, (size_t)123456789)
+		/* LTTng-UST 2.13: an argument used, nothing recorded. */
+		ctf_unused(v)
+		ctf_unused_nowrite(v)
 	)
 )
 

@@ -314,8 +314,12 @@ int _TRAX_PROV(__trax_probes_of_provider_) __attribute__((visibility("default"))
 #ifdef __cplusplus
 }
 #endif
-/* Lists the events in the header's order, then applies levels and URIs. */
-static void _TRAX_PROV(__trax_provider_link_)(struct trax_provider_desc *__trax_p)
+/*
+ * Lists the events in the header's order, then applies levels and URIs.
+ * Runs once: cold, out of the probes' way in the text section.
+ */
+static void __attribute__((cold))
+_TRAX_PROV(__trax_provider_link_)(struct trax_provider_desc *__trax_p)
 {
 	struct trax_event_desc **__trax_tail = &__trax_p->events;
 	unsigned int __trax_n = 0;

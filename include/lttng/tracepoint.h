@@ -3,6 +3,13 @@
  * include this file unchanged and get trax's implementation, <trax/tracepoint.h>.
  */
 #include <trax/tracepoint.h>
+#include <lttng/ust-api-compat.h>
+#include <lttng/ust-version.h>
+
+/* LTTng-UST 2.13's bound on "provider:event" names, with the NUL. */
+#ifndef LTTNG_UST_TRACEPOINT_NAME_LEN_MAX
+#define LTTNG_UST_TRACEPOINT_NAME_LEN_MAX 256
+#endif
 
 /* lttng_ust_loaded: LTTng-UST's name for trax_ust_loaded (set by the library). */
 #ifndef TRAX_LTTNG_COMPAT_LOADED
@@ -22,13 +29,15 @@ extern
  */
 #ifndef TRAX_LTTNG_COMPAT_213
 #define TRAX_LTTNG_COMPAT_213
-#define LTTNG_UST_TP_ARGS(...)			     __VA_ARGS__
-#define LTTNG_UST_TP_FIELDS(...)		     __VA_ARGS__
-#define LTTNG_UST_TP_ENUM_VALUES(...)		     __VA_ARGS__
-#define LTTNG_UST_TRACEPOINT_EVENT		     TRACEPOINT_EVENT
-#define LTTNG_UST_TRACEPOINT_EVENT_CLASS	     TRACEPOINT_EVENT_CLASS
-#define LTTNG_UST_TRACEPOINT_EVENT_INSTANCE	     TRACEPOINT_EVENT_INSTANCE
+#define LTTNG_UST_TP_ARGS(...)		 __VA_ARGS__
+#define LTTNG_UST_TP_FIELDS(...)	 __VA_ARGS__
+#define LTTNG_UST_TP_ENUM_VALUES(...)	 __VA_ARGS__
+#define LTTNG_UST_TRACEPOINT_EVENT	 TRACEPOINT_EVENT
+#define LTTNG_UST_TRACEPOINT_EVENT_CLASS TRACEPOINT_EVENT_CLASS
+/* (class provider, class, provider, event, arguments): five arguments in 2.13 */
+#define LTTNG_UST_TRACEPOINT_EVENT_INSTANCE	     _TRAX_EVENT_INSTANCE
 #define LTTNG_UST_TRACEPOINT_LOGLEVEL		     TRACEPOINT_LOGLEVEL
+#define LTTNG_UST_TRACEPOINT_MODEL_EMF_URI	     TRACEPOINT_MODEL_EMF_URI
 #define LTTNG_UST_TRACEPOINT_ENUM		     TRACEPOINT_ENUM
 #define lttng_ust_tracepoint			     tracepoint
 #define lttng_ust_tracepoint_enabled		     tracepoint_enabled
@@ -66,6 +75,7 @@ extern
 #define lttng_ust_field_enum_nowrite		     ctf_enum_nowrite
 #define lttng_ust_field_enum_value		     ctf_enum_value
 #define lttng_ust_field_enum_range		     ctf_enum_range
+#define lttng_ust_field_enum_auto		     ctf_enum_auto
 #define lttng_ust_field_unused			     ctf_unused
 #define lttng_ust_field_unused_nowrite		     ctf_unused_nowrite
 #define LTTNG_UST_TRACEPOINT_LOGLEVEL_EMERG	     TRACE_EMERG

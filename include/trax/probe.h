@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define TRAX_PROBE_ABI 1
+#define TRAX_PROBE_ABI 2
 
 #ifndef TRAX_API
 #define TRAX_API __attribute__((visibility("default")))
@@ -44,11 +44,15 @@ struct trax_integer_type {
 	uint8_t text;	   /* UTF-8 text (ctf_array_text, ctf_sequence_text) */
 };
 
+/* trax_enum_entry flags. */
+#define TRAX_ENUM_AUTO 1u /* ctf_enum_auto(): the value after the previous entry's end */
+
 /* One mapping of a TRACEPOINT_ENUM: a label for the values start..end. */
 struct trax_enum_entry {
 	const char *label;
 	int64_t start; /* read as uint64_t when the container is unsigned */
 	int64_t end;
+	unsigned int flags; /* TRAX_ENUM_AUTO: start and end are computed */
 };
 
 struct trax_enum_desc {
@@ -69,6 +73,23 @@ struct trax_field_desc {
 	const struct trax_enum_desc *enum_desc;
 };
 
+/*
+ * The values of an enumeration's entries, read in order: an entry's own, or
+ * for a ctf_enum_auto() entry the one after the previous entry's end (0 for
+ * the first entry), as LTTng-UST numbers them. `next` starts at 0.
+ */
+static inline void trax_enum_entry_values(const struct trax_enum_entry *m, uint64_t *next,
+					  int64_t *start, int64_t *end)
+{
+	if (m->flags & TRAX_ENUM_AUTO) {
+		*start = *end = (int64_t)*next;
+	} else {
+		*start = m->start;
+		*end = m->end;
+	}
+	*next = (uint64_t)*end + 1;
+}
+
 /* One event (a TRACEPOINT_EVENT or a TRACEPOINT_EVENT_INSTANCE). */
 struct trax_event_desc {
 	const char *name;	/* "provider:event" */
@@ -77,21 +98,49 @@ struct trax_event_desc {
 	void (*probe)(void);	/* called as probe(state, args...) */
 	const struct trax_field_desc *fields;
 	unsigned int nr_fields;
+	int loglevel;		      /* TRACEPOINT_LOGLEVEL, -1 when none was given */
+	const char *model_emf_uri;    /* TRACEPOINT_MODEL_EMF_URI, or NULL */
+	struct trax_event_desc *next; /* the provider's next event */
 };
 
-/* A TRACEPOINT_LOGLEVEL: the event "provider:event" has this level. */
-struct trax_loglevel_entry {
-	const char *event;
-	int level;
-};
-
+/*
+ * A provider: its events in a list (the generated code cannot build an
+ * array of them at compile time without reading the provider header inside
+ * an initializer, which breaks on headers it includes). `abi` stays at this
+ * offset in every version, so that an old probe is recognized and refused.
+ */
 struct trax_provider_desc {
 	const char *name;
-	struct trax_event_desc *const *events;
+	struct trax_event_desc *events; /* the first event, linked by next */
 	unsigned int nr_events;
 	unsigned int abi;
-	const struct trax_loglevel_entry *loglevels; /* ends with a NULL event; may be NULL */
+	/*
+	 * Links the events and gives them their levels and URIs (generated
+	 * code); the library calls it, under its lock, while events is NULL.
+	 */
+	void (*link)(struct trax_provider_desc *);
 };
+
+/* Used by the generated link(): TRACEPOINT_LOGLEVEL, TRACEPOINT_MODEL_EMF_URI. */
+static inline void trax_provider_set_loglevel(struct trax_provider_desc *p, const char *event,
+					      int level)
+{
+	struct trax_event_desc *d;
+
+	for (d = p->events; d; d = d->next)
+		if (!strcmp(d->name, event))
+			d->loglevel = level;
+}
+
+static inline void trax_provider_set_model_emf_uri(struct trax_provider_desc *p, const char *event,
+						   const char *uri)
+{
+	struct trax_event_desc *d;
+
+	for (d = p->events; d; d = d->next)
+		if (!strcmp(d->name, event))
+			d->model_emf_uri = uri;
+}
 
 /*
  * Where one event is recorded: a channel and the event's id in it. An event

@@ -7,18 +7,41 @@
  */
 #undef TRACEPOINT_EVENT
 #undef TRACEPOINT_EVENT_CLASS
-#undef TRACEPOINT_EVENT_INSTANCE
+#undef _TRAX_EVENT_INSTANCE
 #undef TRACEPOINT_LOGLEVEL
+#undef TRACEPOINT_MODEL_EMF_URI
 #undef TRACEPOINT_ENUM
 #undef _TRAX_TP_DEFINITION
 
 #define TRACEPOINT_EVENT(prov, name, args, fields)                                                 \
 	_TRAX_DECLARE_TRACEPOINT(prov, name, TP_ARGS(args))
 #define TRACEPOINT_EVENT_CLASS(prov, cls, args, fields)
-#define TRACEPOINT_EVENT_INSTANCE(prov, cls, name, args)                                           \
+#define _TRAX_EVENT_INSTANCE(cls_prov, cls, prov, name, args)                                      \
 	_TRAX_DECLARE_TRACEPOINT(prov, name, TP_ARGS(args))
 #define TRACEPOINT_LOGLEVEL(prov, name, level)
+#define TRACEPOINT_MODEL_EMF_URI(prov, name, uri)
 #define TRACEPOINT_ENUM(prov, name, values)
+
+#undef _TRAX_PROVIDER_REF
+#if defined(TRACEPOINT_DEFINE) && !defined(TRACEPOINT_PROBE_DYNAMIC_LINKAGE)
+/*
+ * A reference to the symbol only the provider's probes define
+ * (<trax/tracepoint-event.h>): linking the call sites pulls the probes out
+ * of an archive, or names the provider in an "undefined reference to
+ * __trax_probes_of_provider_PROV" error when they are missing, instead of a
+ * program that runs without its events. The section is kept by the
+ * registration constructor (<trax/tracepoint.h>) under --gc-sections too.
+ * Not with TRACEPOINT_PROBE_DYNAMIC_LINKAGE: the probes come at run time.
+ */
+#define _TRAX_PROVIDER_REF(prov, name)                                                             \
+	_TRAX_EXTERN_C int __trax_probes_of_provider_##prov                                        \
+	    __attribute__((visibility("default")));                                                \
+	static const void *const __trax_provider_ref_##prov##___##name                             \
+	    __attribute__((used, section("__trax_provider_refs"))) =                               \
+		&__trax_probes_of_provider_##prov;
+#else
+#define _TRAX_PROVIDER_REF(prov, name)
+#endif
 
 #ifdef TRACEPOINT_DEFINE
 /* The definition, and a pointer to it in the module's registration section. */
@@ -27,7 +50,8 @@
 	    __attribute__((weak, visibility("hidden"))) = {#prov ":" #name, 0, 0, 0,               \
 							   _TRAX_STR(_TRAX_PARAMS(args))};         \
 	static struct trax_tracepoint *const __trax_tp_ptr_##prov##___##name                       \
-	    __attribute__((used, section("__trax_tracepoints_ptrs"))) = &_TRAX_TP(prov, name);
+	    __attribute__((used, section("__trax_tracepoints_ptrs"))) = &_TRAX_TP(prov, name);     \
+	_TRAX_PROVIDER_REF(prov, name)
 #else
 #define _TRAX_TP_DEFINITION(prov, name, args)
 #endif

@@ -5,11 +5,14 @@
 #ifndef TRACEPOINT_EVENT_CLASS
 #define TRACEPOINT_EVENT_CLASS(p, c, args, fields)
 #endif
-#ifndef TRACEPOINT_EVENT_INSTANCE
-#define TRACEPOINT_EVENT_INSTANCE(p, c, n, args)
+#ifndef _TRAX_EVENT_INSTANCE
+#define _TRAX_EVENT_INSTANCE(tp, c, p, n, args)
 #endif
 #ifndef TRACEPOINT_LOGLEVEL
 #define TRACEPOINT_LOGLEVEL(p, n, level)
+#endif
+#ifndef TRACEPOINT_MODEL_EMF_URI
+#define TRACEPOINT_MODEL_EMF_URI(p, n, uri)
 #endif
 #ifndef TRACEPOINT_ENUM
 #define TRACEPOINT_ENUM(p, en, values)
@@ -34,4 +37,7 @@
 #endif
 #ifndef _trax_enum_range
 #define _trax_enum_range(label, s, e)
+#endif
+#ifndef _trax_enum_auto
+#define _trax_enum_auto(label)
 #endif

@@ -6,8 +6,9 @@
  * No include guard.
  */
 #undef TRACEPOINT_EVENT_CLASS
-#undef TRACEPOINT_EVENT_INSTANCE
+#undef _TRAX_EVENT_INSTANCE
 #undef TRACEPOINT_LOGLEVEL
+#undef TRACEPOINT_MODEL_EMF_URI
 #undef TRACEPOINT_ENUM
 #undef _trax_integer
 #undef _trax_float
@@ -16,3 +17,4 @@
 #undef _trax_sequence
 #undef _trax_enum
 #undef _trax_enum_range
+#undef _trax_enum_auto

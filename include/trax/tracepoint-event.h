@@ -12,8 +12,13 @@
  *   5. size function          bytes of the payload
  *   6. write function         serializes the payload (byte-packed)
  *   7. probe                  reserve, write, commit for each channel
- *   8. event descriptions     name, class, level, probe
- *   9. provider               the event and log level tables, registration
+ *   8. event descriptions     name, class, probe, fields
+ *   9. provider               links the events, sets their levels and URIs,
+ *                             registers; the symbol the call sites refer to
+ *
+ * Every reading happens at file scope or in a function body, never inside
+ * an initializer: headers a provider header includes in its multi-read part
+ * (<stddef.h> declares types again in clang++'s C++20 mode) stay valid.
  *
  * Every argument expression is evaluated once per record at most; strings and
  * sequence pointers and lengths are evaluated once per call.
@@ -34,7 +39,19 @@
 #endif
 
 #include <trax/probe.h>
+/*
+ * What LTTng-UST's probe side brings along besides <lttng/tracepoint.h>'s
+ * headers: field expressions may use errno, pthread_self(), LONG_MAX,
+ * DBL_EPSILON, bswap_32(), CLOCK_MONOTONIC... without including them.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #define TRACEPOINT_HEADER_MULTI_READ
 #define LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ
@@ -79,6 +96,7 @@
 #define ctf_enum_nowrite(p, en, t, n, e)	   _trax_enum(p, en, t, n, e, 1)
 #define ctf_enum_value(label, v)		   _trax_enum_range(label, v, v)
 #define ctf_enum_range(label, s, e)		   _trax_enum_range(label, s, e)
+#define ctf_enum_auto(label)			   _trax_enum_auto(label)
 /* An argument that is no field (such as the one TP_IP_PARAM names). */
 #define ctf_unused(n)
 #define ctf_unused_nowrite(n)
@@ -116,11 +134,12 @@
 #undef TRACEPOINT_EVENT
 #define TRACEPOINT_EVENT(p, n, args, fields)                                                       \
 	TRACEPOINT_EVENT_CLASS(p, n, TP_ARGS(args), TP_FIELDS(fields))                             \
-	TRACEPOINT_EVENT_INSTANCE(p, n, n, TP_ARGS(args))
+	_TRAX_EVENT_INSTANCE(p, n, p, n, TP_ARGS(args))
 
 /* ---- 1. Enumerations ---- */
 #include <trax/tp-reset.h>
-#define _trax_enum_range(label, s, e) {label, (int64_t)(s), (int64_t)(e)},
+#define _trax_enum_range(label, s, e) {label, (int64_t)(s), (int64_t)(e), 0},
+#define _trax_enum_auto(label)	      {label, 0, 0, TRAX_ENUM_AUTO},
 #define TRACEPOINT_ENUM(p, en, values)                                                             \
 	static const struct trax_enum_entry __trax_enum_entries_##p##___##en[] = {values};         \
 	static const struct trax_enum_desc __trax_enum_##p##___##en __attribute__((unused)) = {    \
@@ -279,36 +298,62 @@
 
 /* ---- 8. Event descriptions ---- */
 #include <trax/tp-reset.h>
-#define TRACEPOINT_EVENT_INSTANCE(p, c, n, args)                                                   \
+#define _TRAX_EVENT_INSTANCE(tp, c, p, n, args)                                                    \
 	static struct trax_event_desc __trax_event_##p##___##n = {                                 \
 	    #p ":" #n,                                                                             \
 	    #c,                                                                                    \
 	    _TRAX_STR(_TRAX_PARAMS(args)),                                                         \
-	    (void (*)(void))__trax_probe_##p##___##c,                                              \
-	    __trax_fields_##p##___##c,                                                             \
-	    sizeof(__trax_fields_##p##___##c) / sizeof(struct trax_field_desc) - 1};
+	    (void (*)(void))__trax_probe_##tp##___##c,                                             \
+	    __trax_fields_##tp##___##c,                                                            \
+	    sizeof(__trax_fields_##tp##___##c) / sizeof(struct trax_field_desc) - 1,               \
+	    -1,                                                                                    \
+	    0,                                                                                     \
+	    0};
 #include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
 /* ---- 9. The provider and its registration ---- */
+#define _TRAX_PROV(x) _TRAX_CAT(x, TRACEPOINT_PROVIDER)
+/*
+ * Defined here only: the tracepoints of TRACEPOINT_DEFINE refer to it
+ * (<trax/tp-declare.h>), so that the linker takes the probes out of an
+ * archive, or fails naming the provider when they are missing.
+ */
+#ifdef __cplusplus
+extern "C" {
+#endif
+int _TRAX_PROV(__trax_probes_of_provider_) __attribute__((visibility("default"))) = 1;
+#ifdef __cplusplus
+}
+#endif
+/*
+ * Lists the events in the header's order, then applies levels and URIs.
+ * Runs once: cold, out of the probes' way in the text section.
+ */
+static void __attribute__((cold))
+_TRAX_PROV(__trax_provider_link_)(struct trax_provider_desc *__trax_p)
+{
+	struct trax_event_desc **__trax_tail = &__trax_p->events;
+	unsigned int __trax_n = 0;
+
 #include <trax/tp-reset.h>
-#define TRACEPOINT_EVENT_INSTANCE(p, c, n, args) &__trax_event_##p##___##n,
-#define _TRAX_PROV(x)				 _TRAX_CAT(x, TRACEPOINT_PROVIDER)
+#define _TRAX_EVENT_INSTANCE(tp, c, p, n, args)                                                    \
+	*__trax_tail = &__trax_event_##p##___##n;                                                  \
+	__trax_tail = &__trax_event_##p##___##n.next;                                              \
+	__trax_n++;
 #include <trax/tp-defaults.h>
-static struct trax_event_desc *const _TRAX_PROV(__trax_provider_events_)[] = {
 #include TRACEPOINT_INCLUDE
-    0};
-/* The levels given by TRACEPOINT_LOGLEVEL (valid C and C++ alike). */
+	*__trax_tail = 0;
+	__trax_p->nr_events = __trax_n;
 #include <trax/tp-reset.h>
-#define TRACEPOINT_LOGLEVEL(p, n, level) {#p ":" #n, (level)},
+#define TRACEPOINT_LOGLEVEL(p, n, level) trax_provider_set_loglevel(__trax_p, #p ":" #n, (level));
+#define TRACEPOINT_MODEL_EMF_URI(p, n, uri)                                                        \
+	trax_provider_set_model_emf_uri(__trax_p, #p ":" #n, (uri));
 #include <trax/tp-defaults.h>
-static const struct trax_loglevel_entry _TRAX_PROV(__trax_provider_loglevels_)[] = {
 #include TRACEPOINT_INCLUDE
-    {0, 0}};
+}
 static struct trax_provider_desc _TRAX_PROV(__trax_provider_) = {
-    _TRAX_STR(TRACEPOINT_PROVIDER), _TRAX_PROV(__trax_provider_events_),
-    sizeof(_TRAX_PROV(__trax_provider_events_)) / sizeof(void *) - 1, TRAX_PROBE_ABI,
-    _TRAX_PROV(__trax_provider_loglevels_)};
+    _TRAX_STR(TRACEPOINT_PROVIDER), 0, 0, TRAX_PROBE_ABI, _TRAX_PROV(__trax_provider_link_)};
 static void __attribute__((constructor)) _TRAX_PROV(__trax_provider_init_)(void)
 {
 	trax_provider_register(&_TRAX_PROV(__trax_provider_));

@@ -24,8 +24,23 @@
 #ifndef TRAX_TRACEPOINT_H
 #define TRAX_TRACEPOINT_H
 
+/*
+ * The system headers LTTng-UST's <lttng/tracepoint.h> brings along: programs
+ * written for it use their names (stderr, exit, memset, uint32_t, bool,
+ * getpid, dlopen, pid_t, assert, SYS_gettid...) without including them.
+ */
+#include <assert.h>
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <syscall.h>
+#include <unistd.h>
 #include <trax/tp-args.h>
 
 #ifdef __cplusplus
@@ -73,9 +88,36 @@ int trax_tracepoints_register(struct trax_tracepoint *const *start, size_t count
 void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
     __attribute__((visibility("default")));
 
+/*
+ * tracepoint_disable_destructors(): the process's tracepoints and probes
+ * stay registered at exit, so that tracepoints keep recording in
+ * destructors that run after those of the modules defining them (LTTng-UST
+ * 2.8 and later). A no-op while libtrax-ust is not loaded.
+ */
+void trax_disable_destructors(void) __attribute__((weak, visibility("default")));
+extern void *__trax_tracepoints_lib __attribute__((weak, visibility("hidden")));
+static inline void tracepoint_disable_destructors(void)
+{
+	void (*fn)(void) = trax_disable_destructors;
+
+	/* With TRACEPOINT_PROBE_DYNAMIC_LINKAGE, libtrax-ust came with dlopen. */
+	if (!fn && &__trax_tracepoints_lib && __trax_tracepoints_lib)
+		*(void **)&fn = dlsym(__trax_tracepoints_lib, "trax_disable_destructors");
+	if (fn)
+		fn();
+}
+
 #define TP_ARGS(...)	    __VA_ARGS__
 #define TP_FIELDS(...)	    __VA_ARGS__
 #define TP_ENUM_VALUES(...) __VA_ARGS__
+
+/*
+ * An event of a class: each reading of a provider header gives the 5-argument
+ * _TRAX_EVENT_INSTANCE (class provider, class, provider, event, arguments:
+ * LTTng-UST 2.13's LTTNG_UST_TRACEPOINT_EVENT_INSTANCE) its meaning.
+ */
+#define TRACEPOINT_EVENT_INSTANCE(prov, cls, name, args)                                           \
+	_TRAX_EVENT_INSTANCE(prov, cls, prov, name, TP_ARGS(args))
 
 #define _TRAX_TP(prov, name) __trax_tp_##prov##___##name
 
@@ -111,9 +153,6 @@ void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
  */
 #if defined(TRACEPOINT_DEFINE) && !defined(TRAX_TRACEPOINT_DEFINE_DONE)
 #define TRAX_TRACEPOINT_DEFINE_DONE
-#ifdef TRACEPOINT_PROBE_DYNAMIC_LINKAGE
-#include <dlfcn.h>
-#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -121,6 +160,8 @@ extern struct trax_tracepoint *const __start___trax_tracepoints_ptrs[]
     __attribute__((weak, visibility("hidden")));
 extern struct trax_tracepoint *const __stop___trax_tracepoints_ptrs[]
     __attribute__((weak, visibility("hidden")));
+/* The call sites' references to their providers' probes (<trax/tp-declare.h>). */
+extern const void *const __start___trax_provider_refs[] __attribute__((weak, visibility("hidden")));
 int __trax_tracepoints_registered __attribute__((weak, visibility("hidden")));
 #ifdef TRACEPOINT_PROBE_DYNAMIC_LINKAGE
 void *__trax_tracepoints_lib __attribute__((weak, visibility("hidden")));
@@ -130,6 +171,8 @@ static void __attribute__((constructor)) __trax_tracepoints_init(void)
 {
 	size_t n;
 
+	/* Uses the references' section, so that --gc-sections keeps them. */
+	__asm__ __volatile__("" : : "r"(__start___trax_provider_refs));
 	if (__trax_tracepoints_registered++)
 		return;
 	if (!__start___trax_tracepoints_ptrs)

@@ -1,11 +1,13 @@
 /*
  * clock.c - the trace clock, and TRAX_CLOCK_PLUGIN: a shared object whose
  * trax_clock_plugin_init(struct trax_clock_plugin *) fills in the read
- * function, frequency, name and description.
+ * function, frequency, name and description, or, written for LTTng-UST,
+ * whose lttng_ust_clock_plugin_init() sets them through <lttng/ust-clock.h>.
  */
 #include "common/clock.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +21,7 @@ uint64_t (*trax_clock_override)(void);
 struct trax_tsc_model trax_tsc;
 static struct trax_clock_plugin plugin;
 static char clock_uuid[37];
+static int override_closed; /* trax_clock_init() is over */
 
 /* The kernel's boot id, a UUID; returns 1 when read. */
 static int read_boot_id(char out[37])
@@ -43,11 +46,74 @@ uint64_t trax_clock_fn(void)
 	return trax_clock_read();
 }
 
-int trax_clock_init(void)
+/* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", hexadecimal digits. */
+static int is_uuid(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 36; i++) {
+		int dash = i == 8 || i == 13 || i == 18 || i == 23;
+		char c = s[i];
+
+		if (dash ? c != '-'
+			 : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+			     (c >= 'A' && c <= 'F')))
+			return 0;
+	}
+	return s[36] == 0;
+}
+
+int trax_clock_override_open(void)
+{
+	return !override_closed && !trax_clock_override;
+}
+
+int trax_clock_override_install(const struct trax_clock_plugin *p, const char *uuid)
+{
+	if (!trax_clock_override_open())
+		return -EBUSY;
+	if (!p->read || !p->freq)
+		return -EINVAL;
+	plugin = *p;
+	if (uuid && is_uuid(uuid)) {
+		memcpy(clock_uuid, uuid, sizeof(clock_uuid));
+	} else {
+		if (uuid)
+			trax_debug("clock plugin: uuid '%.40s' is not a UUID; using a new one",
+				   uuid);
+		trax_uuid_string(clock_uuid); /* a clock of its own */
+	}
+	trax_clock_override = plugin.read;
+	return 0;
+}
+
+/* A plugin written for LTTng-UST: lttng_ust_clock_plugin_init(), then its override. */
+static int init_lttng_plugin(void *h, const char *path)
+{
+	void (*init)(void);
+
+	*(void **)&init = dlsym(h, "lttng_ust_clock_plugin_init");
+	if (!init) {
+		trax_debug("clock plugin %s: neither trax_clock_plugin_init() nor "
+			   "lttng_ust_clock_plugin_init(); using CLOCK_MONOTONIC",
+			   path);
+		return -1;
+	}
+	init();
+	if (!trax_clock_override) {
+		trax_debug("clock plugin %s enabled no clock override; using CLOCK_MONOTONIC",
+			   path);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_plugin(void)
 {
 	const char *path = trax_env_get("CLOCK_PLUGIN");
 	void *h;
 	void (*init)(struct trax_clock_plugin *);
+	struct trax_clock_plugin p;
 
 	/*
 	 * CLOCK_MONOTONIC is one clock per boot: name it by the boot id, as
@@ -65,21 +131,31 @@ int trax_clock_init(void)
 	}
 	*(void **)&init = dlsym(h, "trax_clock_plugin_init");
 	if (!init) {
-		trax_debug("clock plugin %s: no trax_clock_plugin_init(); using CLOCK_MONOTONIC",
-			   path);
-		return -1;
+		if (init_lttng_plugin(h, path))
+			return -1;
+	} else {
+		memset(&p, 0, sizeof(p));
+		init(&p);
+		if (trax_clock_override_install(&p, NULL)) {
+			trax_debug("clock plugin %s gave no read function or frequency; ignored",
+				   path);
+			return -1;
+		}
 	}
-	init(&plugin);
-	trax_uuid_string(clock_uuid); /* a clock of its own */
-	if (!plugin.read || !plugin.freq) {
-		trax_debug("clock plugin %s gave no read function or frequency; ignored", path);
-		memset(&plugin, 0, sizeof(plugin));
-		return -1;
-	}
-	trax_clock_override = plugin.read;
 	trax_debug("clock plugin %s loaded (%s, %llu Hz)", path,
 		   plugin.name ? plugin.name : "unnamed", (unsigned long long)plugin.freq);
 	return 0;
+}
+
+int trax_clock_init(void)
+{
+	int err = 0;
+
+	/* An override installed earlier (by a program's constructor) stays. */
+	if (!trax_clock_override)
+		err = load_plugin();
+	override_closed = 1;
+	return err;
 }
 
 void trax_clock_describe(struct trax_clock_info *info)

@@ -119,6 +119,15 @@ struct trax_clock_info {
 
 /* Loads TRAX_CLOCK_PLUGIN if set; returns 0 or -1 (plugin unusable). */
 int trax_clock_init(void);
+/*
+ * Makes p the trace clock (LTTng-UST's clock API, src/ust/lttng-plugins.c),
+ * with uuid when it is one ("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"), else a
+ * new one. Returns 0, or -EBUSY once a plugin is in place or trax_clock_init()
+ * is over: the traces already describe their clock.
+ */
+int trax_clock_override_install(const struct trax_clock_plugin *p, const char *uuid);
+/* Non-zero while an override may still be installed. */
+int trax_clock_override_open(void);
 /* Describes the current trace clock, measuring its offset from the epoch. */
 void trax_clock_describe(struct trax_clock_info *info);
 /* The function the ring buffers call for timestamps. */

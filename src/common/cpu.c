@@ -20,8 +20,10 @@ int trax_getcpu_slow(void)
 {
 	int c;
 
-	if (trax_getcpu_override)
-		return trax_getcpu_override();
+	int (*over)(void) = __atomic_load_n(&trax_getcpu_override, __ATOMIC_ACQUIRE);
+
+	if (over)
+		return over();
 	c = sched_getcpu();
 	return c < 0 ? 0 : c;
 }
@@ -41,11 +43,22 @@ void trax_cpu_init(void)
 			return;
 		}
 		*(void **)&init = dlsym(h, "trax_getcpu_plugin_init");
-		if (!init) {
-			trax_debug("getcpu plugin %s: no trax_getcpu_plugin_init(); ignored", path);
-			return;
+		if (init) {
+			init(&trax_getcpu_override);
+		} else {
+			/* Written for LTTng-UST: it calls lttng_ust_getcpu_override(). */
+			void (*lttng_init)(void);
+
+			*(void **)&lttng_init = dlsym(h, "lttng_ust_getcpu_plugin_init");
+			if (!lttng_init) {
+				trax_debug(
+				    "getcpu plugin %s: neither trax_getcpu_plugin_init() nor "
+				    "lttng_ust_getcpu_plugin_init(); ignored",
+				    path);
+				return;
+			}
+			lttng_init();
 		}
-		init(&trax_getcpu_override);
 		trax_debug("getcpu plugin %s loaded", path);
 	}
 }

@@ -17,6 +17,12 @@ int trax_getcpu_slow(void);
 
 static inline int trax_getcpu(void)
 {
+	/*
+	 * A plain load of the override, as on this path before it could change
+	 * at run time: lttng_ust_getcpu_override() stores it atomically, and an
+	 * aligned pointer is read whole (an atomic load here costs one more
+	 * instruction per event).
+	 */
 	if (__builtin_expect(trax_rseq_offset != 0 && trax_getcpu_override == 0, 1)) {
 		/* struct rseq: cpu_id_start (u32), then cpu_id (s32). */
 		const volatile int32_t *cpu_id =

@@ -205,6 +205,7 @@ void ctf_metadata_stream(struct strbuf *out, const struct ctf_stream_desc *s)
 static void put_enum(struct strbuf *out, const struct trax_field_desc *f)
 {
 	const struct trax_enum_desc *e = f->enum_desc;
+	uint64_t next = 0;
 	unsigned int i;
 
 	strbuf_puts(out, "enum : ");
@@ -212,17 +213,21 @@ static void put_enum(struct strbuf *out, const struct trax_field_desc *f)
 	strbuf_puts(out, " {\n");
 	for (i = 0; e && i < e->nr_entries; i++) {
 		const struct trax_enum_entry *m = &e->entries[i];
+		int64_t start, end;
 
+		trax_enum_entry_values(m, &next, &start, &end);
 		strbuf_puts(out, "\t\t\t");
 		put_quoted(out, m->label);
-		if (f->elem.is_signed) {
-			strbuf_printf(out, " = %" PRId64, m->start);
-			if (m->end != m->start)
-				strbuf_printf(out, " ... %" PRId64, m->end);
+		if (m->flags & TRAX_ENUM_AUTO) {
+			/* As LTTng-UST writes it: TSDL numbers it the same way. */
+		} else if (f->elem.is_signed) {
+			strbuf_printf(out, " = %" PRId64, start);
+			if (end != start)
+				strbuf_printf(out, " ... %" PRId64, end);
 		} else {
-			strbuf_printf(out, " = %" PRIu64, (uint64_t)m->start);
-			if (m->end != m->start)
-				strbuf_printf(out, " ... %" PRIu64, (uint64_t)m->end);
+			strbuf_printf(out, " = %" PRIu64, (uint64_t)start);
+			if (end != start)
+				strbuf_printf(out, " ... %" PRIu64, (uint64_t)end);
 		}
 		strbuf_puts(out, i + 1 < e->nr_entries ? ",\n" : "\n");
 	}
@@ -272,6 +277,11 @@ void ctf_metadata_event(struct strbuf *out, const struct trax_event_desc *ev, ui
 	strbuf_printf(out, ";\n\tid = %u;\n\tstream_id = %u;\n", id, stream_id);
 	if (loglevel >= 0)
 		strbuf_printf(out, "\tloglevel = %d;\n", loglevel);
+	if (ev->model_emf_uri) {
+		strbuf_puts(out, "\tmodel.emf.uri = ");
+		put_quoted(out, ev->model_emf_uri);
+		strbuf_puts(out, ";\n");
+	}
 	for (i = 0; i < ev->nr_fields; i++)
 		written += !ev->fields[i].nowrite;
 	if (written) {

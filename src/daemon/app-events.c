@@ -188,6 +188,7 @@ static bool parse_enum_entry(const char *v, struct trax_enum_entry *m, bool is_s
 			return false;
 	m->start = start;
 	m->end = end;
+	m->flags = 0;
 	m->label = strdup(p);
 	return m->label != NULL;
 }
@@ -262,6 +263,29 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 						ed->nr_entries++;
 				}
 			}
+		} else if ((v = trax_kv_value(*kv, "enum_auto"))) {
+			/*
+			 * The entry before was ctf_enum_auto(): written without its
+			 * value, which TSDL then gives as LTTng-UST does. It must be
+			 * that value, or the metadata would say otherwise.
+			 */
+			struct trax_enum_desc *ed = nf ? &enums[nf - 1] : NULL;
+			unsigned int k = ed ? ed->nr_entries : 0;
+
+			ok = k > 0 && !strcmp(v, "1");
+			if (ok) {
+				struct trax_enum_entry *m =
+				    (struct trax_enum_entry *)&ed->entries[k - 1];
+				uint64_t want = k > 1 ? (uint64_t)ed->entries[k - 2].end + 1 : 0;
+
+				ok = (uint64_t)m->start == want && m->end == m->start;
+				m->flags |= TRAX_ENUM_AUTO;
+			}
+			if (ok) {
+				strbuf_puts(&sig, *kv);
+				strbuf_add(&sig, "\n", 1);
+				ok = !sig.failed;
+			}
 		}
 		/* other keys: from a newer library, ignored */
 	}
@@ -334,6 +358,7 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 		e->signature = strdup("");
 	e->desc.name = e->name;
 	e->desc.fields = e->fields;
+	e->desc.model_emf_uri = e->emf_uri;
 	return e->signature != NULL;
 }
 

@@ -376,7 +376,9 @@ static int send_hello(struct client *c, int fd)
 	trax_msg_add(&m, "gid", "%u", (unsigned int)getgid());
 	trax_msg_add(&m, "bits", "%u", (unsigned int)(sizeof(void *) * 8));
 	trax_msg_add(&m, "procname", "%s", procname);
-	trax_msg_add(&m, "abi", "%u", (unsigned int)TRAX_PROBE_ABI);
+	/* The protocol's version (docs/daemon.md), not the probe ABI: probes stay in the process.
+	 */
+	trax_msg_add(&m, "abi", "%u", 1u);
 	trax_msg_add(&m, "version", "%s", TRAX_VERSION);
 	err = send_msg(c, fd, &m);
 	trax_msg_free(&m);
@@ -392,6 +394,8 @@ static void describe_event(struct trax_msg *m, uint32_t index, const struct trax
 	trax_msg_add(m, "event", "%" PRIu32, index);
 	trax_msg_add(m, "name", "%s", d->name);
 	trax_msg_add(m, "loglevel", "%d", loglevel);
+	if (d->model_emf_uri)
+		trax_msg_add(m, "emf_uri", "%s", d->model_emf_uri);
 	for (i = 0; i < d->nr_fields; i++) {
 		const struct trax_field_desc *f = &d->fields[i];
 		const struct trax_enum_desc *en = f->kind == TRAX_FIELD_ENUM ? f->enum_desc : NULL;
@@ -401,10 +405,18 @@ static void describe_event(struct trax_msg *m, uint32_t index, const struct trax
 			     f->elem.base, f->elem.network, f->elem.text, f->float_bits, f->count,
 			     f->length.size, f->length.is_signed, f->nowrite,
 			     en && en->name ? en->name : "");
-		for (j = 0; en && j < en->nr_entries; j++)
-			trax_msg_add(m, "enum", "%" PRId64 ":%" PRId64 ":%s", en->entries[j].start,
-				     en->entries[j].end,
+		uint64_t next = 0;
+
+		for (j = 0; en && j < en->nr_entries; j++) {
+			int64_t start, end;
+
+			/* ctf_enum_auto() entries travel with their computed values. */
+			trax_enum_entry_values(&en->entries[j], &next, &start, &end);
+			trax_msg_add(m, "enum", "%" PRId64 ":%" PRId64 ":%s", start, end,
 				     en->entries[j].label ? en->entries[j].label : "");
+			if (en->entries[j].flags & TRAX_ENUM_AUTO)
+				trax_msg_add(m, "enum_auto", "1");
+		}
 	}
 }
 

@@ -55,6 +55,8 @@ struct enabler {
 };
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+/* tracepoint_disable_destructors(): nothing is unregistered any more. */
+static int keep_at_exit;
 static struct event_entry *events;
 /* Every event ever registered, by index (entries are never freed). */
 static struct event_entry **by_index;
@@ -107,14 +109,9 @@ static int provider_known(const struct trax_provider_desc *p)
 }
 
 /* The level TRACEPOINT_LOGLEVEL gave the event, else TRACE_DEBUG_LINE. */
-static int event_loglevel(const struct trax_provider_desc *p, const struct trax_event_desc *d)
+static int event_loglevel(const struct trax_event_desc *d)
 {
-	const struct trax_loglevel_entry *l;
-
-	for (l = p->loglevels; l && l->event; l++)
-		if (!strcmp(l->event, d->name))
-			return l->level;
-	return TRACE_DEBUG_LINE;
+	return d->loglevel >= 0 ? d->loglevel : TRACE_DEBUG_LINE;
 }
 
 /* Points a call site at its event, or disconnects it (e NULL). */
@@ -248,7 +245,7 @@ static int bind_event(struct event_entry *e, struct trax_channel *ch)
 	}
 	ch->events[ch->nr_events].desc = e->desc;
 	ch->events[ch->nr_events].id = ch->nr_events;
-	ch->events[ch->nr_events].loglevel = event_loglevel(e->provider, e->desc);
+	ch->events[ch->nr_events].loglevel = event_loglevel(e->desc);
 	/* The metadata describes the event before a record of it can exist. */
 	ch->nr_events++;
 	__atomic_fetch_add(&ch->metadata_generation, 1, __ATOMIC_RELEASE);
@@ -271,7 +268,7 @@ static void apply_enablers(struct event_entry *e)
 TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 {
 	uint32_t indexed_before, added;
-	unsigned int i;
+	const struct trax_event_desc *d;
 
 	trax_ust_ensure_init();
 	if (p)
@@ -287,9 +284,11 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 		trax_registry_unlock();
 		return 0;
 	}
+	/* Generated providers list their events on the first registration. */
+	if (!p->events && p->link)
+		p->link(p);
 	indexed_before = nr_indexed;
-	for (i = 0; i < p->nr_events; i++) {
-		const struct trax_event_desc *d = p->events[i];
+	for (d = p->events; d; d = d->next) {
 		struct event_entry *e;
 
 		if (find_event(d->name)) {
@@ -329,10 +328,17 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 	return 0;
 }
 
+TRAX_API_EXPORT void trax_disable_destructors(void)
+{
+	__atomic_store_n(&keep_at_exit, 1, __ATOMIC_RELAXED);
+}
+
 TRAX_API_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
 {
 	struct event_entry **pe;
 
+	if (__atomic_load_n(&keep_at_exit, __ATOMIC_RELAXED))
+		return;
 	trax_registry_lock();
 	for (pe = &events; *pe;) {
 		struct event_entry *e = *pe;
@@ -390,6 +396,8 @@ TRAX_API_EXPORT void trax_tracepoints_unregister(struct trax_tracepoint *const *
 {
 	struct tp_module **pm;
 
+	if (__atomic_load_n(&keep_at_exit, __ATOMIC_RELAXED))
+		return;
 	trax_registry_lock();
 	for (pm = &modules; *pm; pm = &(*pm)->next) {
 		if ((*pm)->start == start) {
@@ -443,7 +451,7 @@ int trax_registry_event_info(uint32_t index, const struct trax_event_desc **desc
 	trax_registry_lock();
 	if (index < nr_indexed) {
 		*desc = by_index[index]->desc;
-		*loglevel = event_loglevel(by_index[index]->provider, by_index[index]->desc);
+		*loglevel = event_loglevel(by_index[index]->desc);
 		err = 0;
 	}
 	trax_registry_unlock();

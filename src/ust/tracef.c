@@ -14,7 +14,7 @@
 #include "ust/tracef-provider.h"
 #include "ust/tracelog-provider.h"
 
-#include "trax/tracef.h"
+#include "lttng/tracef.h"
 #include "trax/tracelog.h"
 
 TRAX_API_EXPORT struct trax_tracepoint trax_tracef_tracepoint = {"lttng_ust_tracef:event", 0, 0, 0,
@@ -91,6 +91,35 @@ TRAX_API_EXPORT void _trax_vtracef(const char *fmt, va_list ap)
 }
 
 TRAX_API_EXPORT void _trax_tracef(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_trax_vtracef(fmt, ap);
+	va_end(ap);
+}
+
+/* LTTng-UST's entry points (<lttng/tracef.h>), called by some programs. */
+TRAX_API_EXPORT void _lttng_ust_vtracef(const char *fmt, va_list ap)
+{
+	_trax_vtracef(fmt, ap);
+}
+
+TRAX_API_EXPORT void _lttng_ust_tracef(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_trax_vtracef(fmt, ap);
+	va_end(ap);
+}
+
+TRAX_API_EXPORT void lttng_ust__vtracef(const char *fmt, va_list ap)
+{
+	_trax_vtracef(fmt, ap);
+}
+
+TRAX_API_EXPORT void lttng_ust__tracef(const char *fmt, ...)
 {
 	va_list ap;
 

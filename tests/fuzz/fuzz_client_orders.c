@@ -153,16 +153,16 @@ static const struct trax_field_desc fields_u32[] = {
 static const struct trax_field_desc fields_blob[] = {
     {"v", TRAX_FIELD_INTEGER, 0, 0, {32, 0, 10, 0, 0}, {0, 0, 0, 0, 0}, 0, NULL},
     {"data", TRAX_FIELD_SEQUENCE, 0, 0, {8, 0, 16, 0, 0}, {32, 0, 10, 0, 0}, 0, NULL}};
-static struct trax_event_desc ev_u32 = {
-    "fuzz:u32", "fuzz:u32", "uint32_t, v", (void (*)(void))probe_u32, fields_u32, 1};
-static struct trax_event_desc ev_blob = {
-    "fuzz:blob", "fuzz:blob", "uint32_t, v", (void (*)(void))probe_blob, fields_blob, 2};
 static struct trax_event_desc ev_hidden = {
-    "fuzz:hidden", "fuzz:hidden", "uint32_t, v", (void (*)(void))probe_u32, fields_u32, 1};
-static struct trax_event_desc *const fuzz_events[] = {&ev_u32, &ev_blob, &ev_hidden};
-static const struct trax_loglevel_entry fuzz_levels[] = {{"fuzz:u32", TRACE_WARNING}, {0, 0}};
-static struct trax_provider_desc fuzz_provider = {"fuzz", fuzz_events, 3, TRAX_PROBE_ABI,
-						  fuzz_levels};
+    "fuzz:hidden", "fuzz:hidden", "uint32_t, v", (void (*)(void))probe_u32, fields_u32, 1, -1,
+    NULL,	   NULL};
+static struct trax_event_desc ev_blob = {
+    "fuzz:blob", "fuzz:blob", "uint32_t, v", (void (*)(void))probe_blob, fields_blob, 2,
+    -1,		 NULL,	      &ev_hidden};
+static struct trax_event_desc ev_u32 = {
+    "fuzz:u32",	   "fuzz:u32", "uint32_t, v", (void (*)(void))probe_u32, fields_u32, 1,
+    TRACE_WARNING, NULL,       &ev_blob};
+static struct trax_provider_desc fuzz_provider = {"fuzz", &ev_u32, 3, TRAX_PROBE_ABI, NULL};
 
 static struct trax_tracepoint tp_u32 = {"fuzz:u32", 0, 0, 0, "uint32_t, v"};
 static struct trax_tracepoint tp_blob = {"fuzz:blob", 0, 0, 0, "uint32_t, v"};

@@ -1,33 +1,67 @@
 #!/bin/sh
 # A program written with LTTng-UST 2.13's API names (LTTNG_UST_TRACEPOINT_*,
-# lttng_ust_field_*, lttng_ust_tracepoint(), lttng_ust_tracef(), ...)
-# compiles unchanged against trax and records the same values; the same
-# sources also compile against LTTng-UST's own headers (they are valid 2.13).
+# every lttng_ust_field_*() macro, the 5-argument
+# LTTNG_UST_TRACEPOINT_EVENT_INSTANCE, LTTNG_UST_TRACEPOINT_LOGLEVEL_*,
+# LTTNG_UST_TRACEPOINT_MODEL_EMF_URI, lttng_ust_tracepoint(),
+# lttng_ust_tracef(), lttng_ust_vtracelog(), ...) compiles unchanged against
+# trax and records what LTTng-UST 2.13 records from the same sources
+# (payloads, log levels, field declarations: a private session daemon).
 . "$TRAX_SRC/tests/integration/lib.sh"
 d="$TRAX_SRC/tests/integration/data/api213"
+. "$TRAX_SRC/tests/integration/data/fields/lttng.sh"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
+# Built with LTTNG_UST_COMPAT_API_VERSION=1: LTTng-UST then defines none of
+# its pre-2.13 names, so the sources surely use only 2.13's.
+NEW_ONLY=-DLTTNG_UST_COMPAT_API_VERSION=1
+$CC $TRAX_CFLAGS $NEW_ONLY -I"$d" -c "$d/tp.c" -o tp.o
+$CC $TRAX_CFLAGS $NEW_ONLY -I"$d" -c "$d/app.c" -o app.o
 $CC -o app213 app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
 TRAX_OUTPUT="$TEST_TMP/t" ./app213 >out.txt
 expect_contains out.txt done
-bt2 "$TEST_TMP/t" | sed 's/^.*\] ([^)]*) [^ ]* //' >t.txt
-cat >expected.txt <<'EXP'
-new_prov:ev: { cpu_id = X }, { n = 0, h = 0x0, s = "abc", _bytes_length = 3, bytes = [ [0] = 97, [1] = 98, [2] = 99 ], color = ( "RED" : container = 0 ) }
-new_prov:ev: { cpu_id = X }, { n = 5, h = 0x50, s = "xyz", _bytes_length = 3, bytes = [ [0] = 120, [1] = 121, [2] = 122 ], color = ( "OTHER" : container = 5 ) }
-lttng_ust_tracef:event: { cpu_id = X }, { _msg_length = 9, msg = "tracef 42" }
-lttng_ust_tracelog:TRACE_ERR: { cpu_id = X }, { line = 12, file = "DIR/app.c", func = "main", _msg_length = 12, msg = "tracelog err" }
-EXP
-sed -i "s|DIR|$d|" expected.txt
-sed 's/cpu_id = [0-9]*/cpu_id = X/' t.txt >t2.txt
-diff -u expected.txt t2.txt || fail "2.13-style program: unexpected trace"
-grep -q 'loglevel = 5;' "$TEST_TMP"/t/ust/pid/*/metadata || fail "LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE not in the metadata"
 
-# The sources are genuine LTTng-UST 2.13 code.
-if echo "#include <lttng/tracepoint.h>" | $CC -E -x c - >/dev/null 2>&1; then
-	$CC -c -I"$d" "$d/tp.c" -o lttng-tp.o || fail "tp.c does not compile against LTTng-UST"
-	$CC -c -I"$d" "$d/app.c" -o lttng-app.o || fail "app.c does not compile against LTTng-UST"
-else
-	fail "LTTng-UST headers are missing (make deps installs liblttng-ust-dev)"
-fi
-ok "LTTng-UST 2.13 API names"
+# "provider:event: { payload }" lines, LTTng-UST 2.13's tracelog event names
+# (lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_xxx) given trax's (TRACE_xxx).
+payloads() {
+	bt2 "$1" | sed -e 's/^\[[^]]*\] ([^)]*) [^ ]* //' -e 's/{ cpu_id = [0-9]* }, //' \
+		-e 's/^lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_/lttng_ust_tracelog:TRACE_/' |
+		grep -E '^(new_prov|lttng_ust_tracef|lttng_ust_tracelog):'
+}
+# The new_prov:* event declarations without ids (LTTng-UST ends enumeration
+# lists with a comma), log levels as trax names them.
+decls() {
+	bt2 --output-format=ctf-metadata "$(dirname "$(find "$1" -name metadata | head -n 1)")" |
+		awk '/^event \{/ { keep = 0; block = "" }
+		     /^\tname = "new_prov:/ { keep = 1 }
+		     /^\t(id|stream_id) = / { next }
+		     { sub(/,$/, ""); block = block $0 "\n" }
+		     /^};/ && keep { printf "%s", block; keep = 0 }'
+}
+payloads "$TEST_TMP/t" >trax.txt
+decls "$TEST_TMP/t" >trax.decls
+
+# A few values by hand (the comparison below is with LTTng-UST).
+cat >expected.txt <<EXP
+new_prov:ev: { n = 0, h = 0x0, s = "abc", _bytes_length = 3, bytes = [ [0] = 97, [1] = 98, [2] = 99 ], color = ( "RED" : container = 0 ) }
+new_prov:ev: { n = 5, h = 0x50, s = "xyz", _bytes_length = 3, bytes = [ [0] = 120, [1] = 121, [2] = 122 ], color = ( "OTHER" : container = 5 ) }
+new_prov:ev: { n = 10, h = 0xA0, s = "ten", _bytes_length = 3, bytes = [ [0] = 116, [1] = 101, [2] = 110 ], color = ( "TEN" : container = 10 ) }
+EXP
+head -n 3 trax.txt | diff -u expected.txt - >&2 || fail "2.13-style program: unexpected new_prov:ev events"
+expect_contains trax.txt 'lttng_ust_tracef:event: { _msg_length = 9, msg = "tracef 42" }'
+expect_contains trax.txt "lttng_ust_tracelog:TRACE_ERR: { line = $(grep -n '"tracelog %s"' "$d/app.c" | cut -d: -f1), file = \"$d/app.c\", func = \"main\""
+expect_contains trax.decls '	loglevel = 11;'
+expect_contains trax.decls '	model.emf.uri = "http://example.com/new_prov.emf";'
+if grep -q hidden trax.decls; then fail "a lttng_ust_field_*_nowrite field is declared in the metadata"; fi
+
+# The same sources recorded by LTTng-UST 2.13.
+$CC -g -O1 -Wall $NEW_ONLY -I"$d" -c "$d/tp.c" -o lttng-tp.o || fail "tp.c does not compile against LTTng-UST"
+$CC -g -O1 -Wall $NEW_ONLY -I"$d" -c "$d/app.c" -o lttng-app.o || fail "app.c does not compile against LTTng-UST"
+$CC -o app213-lttng lttng-app.o lttng-tp.o -llttng-ust -ldl
+lttng_start
+lttng_record "$LTTNG_TEST_HOME/trace" "$TEST_TMP/app213-lttng"
+lttng_stop
+payloads "$LTTNG_TEST_HOME/trace" >lttng.txt
+decls "$LTTNG_TEST_HOME/trace" >lttng.decls
+expect_eq "$(grep -c . trax.txt)" 23 "events recorded by trax"
+diff -u lttng.txt trax.txt >&2 || fail "trax and LTTng-UST record different payloads (diff above: - LTTng-UST, + trax)"
+diff -u lttng.decls trax.decls >&2 || fail "trax and LTTng-UST declare the events differently (diff above: - LTTng-UST, + trax)"
+ok "LTTng-UST 2.13 API names: the same $(grep -c . trax.txt) events, payloads and declarations as LTTng-UST 2.13"

@@ -5,10 +5,12 @@
 # width with their extremes, _hex, _network, _nowrite, floats, strings with a
 # NULL pointer, all array and sequence variants, enumerations), an event
 # class with instances, an event without arguments nor fields, an event with
-# ten arguments, and one event per log level.
+# ten arguments, one event per log level, ctf_enum_auto() entries and
+# TRACEPOINT_MODEL_EMF_URI.
 #  1. Recorded with trax (TRAX_OUTPUT): babeltrace2 must print exactly the
 #     expected value of every field, and no _nowrite field.
-#  2. The metadata must give each event its log level (0..14, 13 by default).
+#  2. The metadata must give each event its log level (0..14, 13 by default)
+#     and its model.emf.uri.
 #  3. Differential: the same sources built against LTTng-UST and recorded by
 #     a private lttng session must print the same payloads, event by event.
 . "$TRAX_SRC/tests/integration/lib.sh"
@@ -54,6 +56,7 @@ fields:null_string: { s_null = "(null)", after_null = 1 }
 fields:arrays: { a_i32 = [ [0] = -1, [1] = 0, [2] = 2147483647, [3] = -2147483648 ], a_u64 = [ [0] = 0, [1] = 18446744073709551615 ], a_i8 = [ [0] = -128, [1] = 0, [2] = 127 ], a_hex_u8 = [ [0] = 0x0, [1] = 0xF, [2] = 0xA0, [3] = 0xFF ], a_hex_i16 = [ [0] = 0xFFFF, [1] = 0x1234 ], a_net_u16 = [ [0] = 258, [1] = 65534, [2] = 255 ], a_net_i32 = [ [0] = -1, [1] = 16909060, [2] = 2147483647, [3] = -2147483648 ], a_nethex_u32 = [ [0] = 0xDEADBEEF, [1] = 0x1 ], a_nethex_u64 = [ [0] = 0x102030405060708, [1] = 0xFFFFFFFFFFFFFFFE ], a_text = "abcdef", a_text_nul = "hi", after_arrays = 3 }
 fields:sequences: { _s_i32_length = 3, s_i32 = [ [0] = -1, [1] = 0, [2] = 2147483647 ], _s_u64_length = 2, s_u64 = [ [0] = 0, [1] = 18446744073709551615 ], _s_hex_u8_length = 4, s_hex_u8 = [ [0] = 0x0, [1] = 0xF, [2] = 0xA0, [3] = 0xFF ], _s_net_u16_length = 3, s_net_u16 = [ [0] = 258, [1] = 65534, [2] = 255 ], _s_nethex_u32_length = 2, s_nethex_u32 = [ [0] = 0xDEADBEEF, [1] = 0x1 ], _s_text_length = 5, s_text = "abcde", _s_empty_length = 0, s_empty = [ ], _s_empty_text_length = 0, s_empty_text = "", after_sequences = 4 }
 fields:enums: { e_zero = ( "ZERO" : container = 0 ), e_minus_one = ( "MINUS_ONE" : container = -1 ), e_neg_range = ( "NEGATIVES" : container = -50 ), e_hundreds = ( "HUNDREDS" : container = 150 ), e_big = ( "BIG" : container = 100000 ), e_unmapped = ( <unknown> : container = -5 ), e_range_end = ( "NEGATIVES" : container = -10 ), u_blue = ( "BLUE" : container = 2 ), u_high = ( "HIGH" : container = 220 ), u_unmapped = ( <unknown> : container = 251 ), u_range_start = ( "HIGH" : container = 200 ), after_enums = 6 }
+fields:enums_auto: { a_first = ( "FIRST" : container = 0 ), a_two = ( "TWO" : container = 2 ), a_twenty_one = ( "TWENTY_ONE" : container = 21 ), a_range = ( "TEN_TO_TWENTY" : container = 15 ), a_minus_four = ( "MINUS_FOUR" : container = -4 ), a_minus_three = ( "MINUS_THREE" : container = -3 ), a_unmapped = ( <unknown> : container = 3 ), u_b = ( "B" : container = 1 ), u_d = ( "D" : container = 10 ) }
 fields:pair_first: { x = 10, x_times_two = 20, label = "first" }
 fields:pair_second: { x = -20, x_times_two = -40, label = "second" }
 fields:empty: { }
@@ -112,8 +115,9 @@ fields:null_string 13
 fields:arrays 13
 fields:sequences 13
 fields:enums 13
+fields:enums_auto 13
 fields:pair_first 13
-fields:pair_second 13
+fields:pair_second 6
 fields:empty 13
 fields:ten_args 13
 fields:lvl_emerg 0
@@ -154,6 +158,16 @@ for pair in "lvl_emerg:Emergency" "lvl_alert:Alert" "lvl_crit:Critical" "lvl_err
 	want=${pair#*:}
 	got=$(grep -A1 "Event class \`fields:$ev\` " trax.details | sed -n 's/^ *Log level: //p')
 	[ "$got" = "$want" ] || check_fail "babeltrace2 reads the log level of fields:$ev as '$got', expected '$want'"
+done
+
+# TRACEPOINT_MODEL_EMF_URI, as Babeltrace reads it (on an event and on an
+# instance of a class); none on the others.
+for pair in "enums_auto:http://example.com/model.emf#enums_auto" "pair_second:file:///models/pair.emf" \
+	"pair_first:" "integers:"; do
+	ev=${pair%%:*}
+	want=${pair#*:}
+	got=$(sed -n "/Event class \`fields:$ev\` /,/Payload field class/p" trax.details | sed -n 's/^ *EMF URI: //p')
+	[ "$got" = "$want" ] || check_fail "babeltrace2 reads the EMF URI of fields:$ev as '$got', expected '$want'"
 done
 
 # ---- 3. differential: LTTng-UST ----------------------------------------------

@@ -6,6 +6,9 @@
 #   3. dynamic loading (TRACEPOINT_PROBE_DYNAMIC_LINKAGE, application not
 #      linked with libtrax-ust): dlopen(3), LD_PRELOAD, and neither
 #   4. several providers in one program (objects and one archive)
+#   4b. TRACEPOINT_DEFINE in the application, the probes in an archive or a
+#      shared object linked with it: the call sites pull the probes in, and
+#      a program whose provider is missing does not link (names the provider)
 #   5. a C++ application with a provider compiled as C
 #   6. the lttng_ust_loaded / trax_ust_loaded weak symbols
 #   7. tracepoint_enabled(), do_tracepoint(), arguments not evaluated when off
@@ -158,6 +161,20 @@ EOF
 done
 ok "3b: provider preloaded: all events recorded"
 
+# The same with LTTng-UST 2.13's spellings (LTTNG_UST_TRACEPOINT_DEFINE,
+# LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE).
+$CC $TRAX_CFLAGS -c tp-define213.c
+$CC $SAN_LDFLAGS -o app-dl213 app-dl.o tp-define213.o -ldl
+if needed app-dl213 | grep -q trax; then fail "3b: app-dl213 is linked with libtrax-ust"; fi
+ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" LD_PRELOAD="$W/tp.so" \
+	run "$TEST_TMP/t3b" ./app-dl213
+expect_events "$TEST_TMP/t3b" "3b (2.13 spellings, LD_PRELOAD=tp.so)" <<'EOF'
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 0, s = "before" }
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 1, s = "after" }
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 2, s = "after" }
+EOF
+ok "3b: LTTNG_UST_TRACEPOINT_DEFINE and LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE"
+
 # (c) Neither: runs, tracepoints stay disabled; also when libtrax-ust itself
 # cannot be found.
 run "$TEST_TMP/t3c" ./app-dl
@@ -189,6 +206,64 @@ TRACE_DEBUG_LINE (13) otherprov:ping: { id = 0x10, ratio = -2.25 }
 EOF
 done
 ok "4: two providers (objects, and one archive): events of both"
+
+# ---- 4b. Call sites referring to their provider's probes ----
+# app.c calls linkprov:hello three times; tp-define-static.c has
+# TRACEPOINT_DEFINE (no dynamic linkage); the probes (tp-probes.c, also
+# compiled as C++) are only in an archive, whose member nothing else names.
+# expect_hello3 TRACE WHAT: app's three events, tagged "none".
+expect_hello3() {
+	expect_events "$1" "$2" <<'EOF'
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 0, s = "none" }
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 1, s = "none" }
+TRACE_DEBUG_LINE (13) linkprov:hello: { n = 2, s = "none" }
+EOF
+}
+GC="-ffunction-sections -fdata-sections"
+$CC $TRAX_CFLAGS -c -I. tp-probes.c -o probes-c.o
+$CXX $TRAX_CFLAGS -c -I. -x c++ tp-probes.c -o probes-cxx.o
+$CC $TRAX_CFLAGS $GC -c -I. app.c -o app4b.o
+$CC $TRAX_CFLAGS $GC -c -I. tp-define-static.c -o define4b.o
+$CXX $TRAX_CFLAGS -c -I. -x c++ tp-define-static.c -o define4b-cxx.o
+rm -f probes-c.a probes-cxx.a
+ar rc probes-c.a probes-c.o
+ar rc probes-cxx.a probes-cxx.o
+# TAG DEFINE-OBJECT ARCHIVE [LINK FLAG]
+while read -r tag def arch ldflag; do
+	$CXX -o "app4b-$tag" app4b.o "$def" "$arch" $ldflag $TRAX_LDFLAGS -ltrax-ust -ldl
+	run "$TEST_TMP/t4b" "./app4b-$tag"
+	expect_hello3 "$TEST_TMP/t4b" "4b ($tag: probes only in $arch)"
+done <<'EOF'
+c define4b.o probes-c.a
+c-gc define4b.o probes-c.a -Wl,--gc-sections
+cxx-probes define4b.o probes-cxx.a
+cxx-define define4b-cxx.o probes-c.a
+EOF
+ok "4b: TRACEPOINT_DEFINE in the application pulls the probes out of an archive (C, C++, --gc-sections)"
+
+# The provider missing altogether: no program, and the error names it.
+for ldflag in -Wl,--no-gc-sections -Wl,--gc-sections; do
+	if $CC -o app4b-missing app4b.o define4b.o $ldflag $TRAX_LDFLAGS -ltrax-ust -ldl \
+		>"$TEST_TMP/ld4b.out" 2>&1; then
+		fail "4b ($ldflag): a program whose provider linkprov is missing was linked"
+	fi
+	grep -q 'undefined reference to .__trax_probes_of_provider_linkprov' "$TEST_TMP/ld4b.out" || {
+		cat "$TEST_TMP/ld4b.out" >&2
+		fail "4b ($ldflag): the link error does not name the provider linkprov"
+	}
+done
+ok "4b: TRACEPOINT_DEFINE without the provider's probes fails to link, naming the provider"
+
+# The probes in a shared object linked with the program (not dynamic
+# linkage), even with --as-needed: the reference makes it needed.
+$CC $TRAX_CFLAGS -c -I. -fpic tp-probes.c -o probes-so.o
+$CC $SAN_LDFLAGS -shared -o libprobes4b.so probes-so.o -L"$TRAX_BUILD" -ltrax-ust
+$CC -o app4b-so app4b.o define4b.o -Wl,--as-needed -L. -lprobes4b -Wl,-rpath,"$W" \
+	$TRAX_LDFLAGS -ltrax-ust -ldl
+needed app4b-so | grep -qx 'libprobes4b.so' || fail "4b: app4b-so does not need libprobes4b.so"
+run "$TEST_TMP/t4b" ./app4b-so
+expect_hello3 "$TEST_TMP/t4b" "4b (probes in a shared object linked with --as-needed)"
+ok "4b: probes in a shared object linked with the program: needed and recorded"
 
 # ---- 5. C++ application, provider compiled as C ----
 $CXX $TRAX_CFLAGS -c app.cpp -o app-cpp.o

@@ -75,14 +75,12 @@ static void probe_u32(void *data, uint32_t v)
 
 static const struct trax_field_desc fields_u32[] = {
     {"v", TRAX_FIELD_INTEGER, 0, 0, {32, 0, 10, 0, 0}, {0, 0, 0, 0, 0}, 0, NULL}};
-static struct trax_event_desc ev_a = {
-    "utest:a", "utest:a", "uint32_t, v", (void (*)(void))probe_u32, fields_u32, 1};
 static struct trax_event_desc ev_b = {
-    "utest:b", "utest:b", "uint32_t, v", (void (*)(void))probe_u32, fields_u32, 1};
-static struct trax_event_desc *const utest_events[] = {&ev_a, &ev_b};
-static const struct trax_loglevel_entry utest_levels[] = {{"utest:a", TRACE_WARNING}, {0, 0}};
-static struct trax_provider_desc utest_provider = {"utest", utest_events, 2, TRAX_PROBE_ABI,
-						   utest_levels};
+    "utest:b", "utest:b", "uint32_t, v", (void (*)(void))probe_u32, fields_u32, 1, -1, NULL, NULL};
+static struct trax_event_desc ev_a = {
+    "utest:a",	   "utest:a", "uint32_t, v", (void (*)(void))probe_u32, fields_u32, 1,
+    TRACE_WARNING, NULL,      &ev_b};
+static struct trax_provider_desc utest_provider = {"utest", &ev_a, 2, TRAX_PROBE_ABI, NULL};
 
 static struct trax_tracepoint tp_a = {"utest:a", 0, 0, 0, "uint32_t, v"};
 static struct trax_tracepoint tp_b = {"utest:b", 0, 0, 0, "uint32_t, v"};

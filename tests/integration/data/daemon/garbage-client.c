@@ -376,6 +376,17 @@ static const char *const bad_events[][6] = {
     {"event=0", "name=garbage:a", "field=6:e:32:1:10:0:0:0:0:0:0:0:en", "enum=0:1:\x01\x02"},
     {"event=0", "name=garbage:a", "field=6:e:32:1:10:0:0:0:0:0:0:0:en",
      "enum=99999999999999999999:1:X"},
+    /* ctf_enum_auto() entries whose values are not the next ones, misplaced */
+    {"event=0", "name=garbage:a", "field=6:e:32:1:10:0:0:0:0:0:0:0:en", "enum=5:5:X",
+     "enum_auto=1"},
+    {"event=0", "name=garbage:a", "field=6:e:32:1:10:0:0:0:0:0:0:0:en", "enum=0:3:X",
+     "enum=5:5:Y", "enum_auto=1"},
+    {"event=0", "name=garbage:a", "field=6:e:32:1:10:0:0:0:0:0:0:0:en", "enum=0:1:X",
+     "enum=2:3:Y", "enum_auto=1"},
+    {"event=0", "name=garbage:a", "field=6:e:32:1:10:0:0:0:0:0:0:0:en", "enum=0:0:X",
+     "enum_auto=2"},
+    {"event=0", "name=garbage:a", "field=6:e:32:1:10:0:0:0:0:0:0:0:en", "enum_auto=1"},
+    {"event=0", "name=garbage:a", "emf_uri=a", "emf_uri=b"},
 };
 
 /* Sends one APP_EVENTS of these strings (and APP_READY) after an APP_HELLO. */
@@ -401,6 +412,9 @@ static void case_events(void)
 					   "field=1:a:32:1:10:0:0:0:0:0:0:0:",
 					   "field=6:e:32:1:10:0:0:0:0:0:0:0:en",
 					   "enum=0:1:X",
+					   "enum=2:2:Y",
+					   "enum_auto=1",
+					   "emf_uri=http://example.com/model.emf",
 					   "newer_key=ignored"};
 	char longname[600];
 	struct payload p = {0};

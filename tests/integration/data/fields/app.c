@@ -49,6 +49,7 @@ int main(void)
 	tracepoint(fields, arrays, &a);
 	tracepoint(fields, sequences, &a, 3);
 	tracepoint(fields, enums, -50, 220);
+	tracepoint(fields, enums_auto, 21);
 	tracepoint(fields, pair_first, 10, "first");
 	tracepoint(fields, pair_second, -20, "second");
 	tracepoint(fields, empty);

@@ -44,6 +44,9 @@ TRACEPOINT_EVENT(fields, integers,
 		ctf_integer(short, short_val, -1234)
 		ctf_integer(unsigned char, uchar_val, 200)
 		ctf_integer(size_t, size_val, (size_t)123456789)
+		/* LTTng-UST 2.13: an argument used, nothing recorded. */
+		ctf_unused(v)
+		ctf_unused_nowrite(v)
 	)
 )
 
@@ -206,6 +209,49 @@ TRACEPOINT_EVENT(fields, enums,
 	)
 )
 
+/*
+ * ctf_enum_auto(): an entry is the value after the previous entry's end, the
+ * first one 0 (LTTng-UST 2.9 and later).
+ */
+TRACEPOINT_ENUM(fields, auto_enum,
+	TP_ENUM_VALUES(
+		ctf_enum_auto("FIRST")
+		ctf_enum_value("ONE", 1)
+		ctf_enum_auto("TWO")
+		ctf_enum_range("TEN_TO_TWENTY", 10, 20)
+		ctf_enum_auto("TWENTY_ONE")
+		ctf_enum_value("MINUS_FIVE", -5)
+		ctf_enum_auto("MINUS_FOUR")
+		ctf_enum_auto("MINUS_THREE")
+	)
+)
+
+TRACEPOINT_ENUM(fields, auto_unsigned,
+	TP_ENUM_VALUES(
+		ctf_enum_auto("A")
+		ctf_enum_auto("B")
+		ctf_enum_range("C", 5, 9)
+		ctf_enum_auto("D")
+	)
+)
+
+/* Auto-numbered enumerations, and a model.emf.uri in the metadata. */
+TRACEPOINT_EVENT(fields, enums_auto,
+	TP_ARGS(int, v),
+	TP_FIELDS(
+		ctf_enum(fields, auto_enum, int, a_first, 0)
+		ctf_enum(fields, auto_enum, int, a_two, 2)
+		ctf_enum(fields, auto_enum, int, a_twenty_one, v)
+		ctf_enum(fields, auto_enum, int, a_range, 15)
+		ctf_enum(fields, auto_enum, int, a_minus_four, -4)
+		ctf_enum(fields, auto_enum, int, a_minus_three, -3)
+		ctf_enum(fields, auto_enum, int, a_unmapped, 3)
+		ctf_enum(fields, auto_unsigned, uint16_t, u_b, 1)
+		ctf_enum(fields, auto_unsigned, uint16_t, u_d, 10)
+	)
+)
+TRACEPOINT_MODEL_EMF_URI(fields, enums_auto, "http://example.com/model.emf#enums_auto")
+
 /* A class with two instances. */
 TRACEPOINT_EVENT_CLASS(fields, pair_class,
 	TP_ARGS(int, x, const char *, label),
@@ -221,6 +267,8 @@ TRACEPOINT_EVENT_INSTANCE(fields, pair_class, pair_first,
 
 TRACEPOINT_EVENT_INSTANCE(fields, pair_class, pair_second,
 	TP_ARGS(int, x, const char *, label))
+TRACEPOINT_MODEL_EMF_URI(fields, pair_second, "file:///models/pair.emf")
+TRACEPOINT_LOGLEVEL(fields, pair_second, TRACE_INFO)
 
 /* No argument, no field. */
 TRACEPOINT_EVENT(fields, empty,

@@ -46,7 +46,9 @@ $CC $TRAX_CFLAGS -fPIC -shared -Wl,--build-id -I"$D" "$D/lib.c" -o "$B/libsdtest
 $CC $TRAX_CFLAGS -I"$D" -c "$D/tp.c" -o "$B/tp.o" || fail "cannot compile tp.c"
 $CC $TRAX_CFLAGS -Wl,--build-id -I"$D" "$D/app.c" "$B/tp.o" -o "$B/app" \
 	-L"$B" -Wl,-rpath,"$B" -lsdtest $TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build app"
-$CC $TRAX_CFLAGS -Wl,--build-id -I"$D" "$D/dlapp.c" "$B/tp.o" -o "$B/dlapp" \
+# (-rdynamic: the dlopen()ed library's call sites refer to the program's
+# provider, as with LTTng-UST)
+$CC $TRAX_CFLAGS -rdynamic -Wl,--build-id -I"$D" "$D/dlapp.c" "$B/tp.o" -o "$B/dlapp" \
 	$TRAX_LDFLAGS -ltrax-ust -ldl -lpthread || fail "cannot build dlapp"
 $CC $TRAX_CFLAGS -fPIC -shared -Wl,--build-id -I"$D" "$D/dllib.c" -o "$B/libsddl.so" \
 	$TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build libsddl.so"

@@ -54,7 +54,7 @@ $CC -g $O -rdynamic -Wl,--build-id -I"$D" "$D/dlapp.c" "$D/tp.c" -o lttng/dlapp 
 	fail "cannot build dlapp against LTTng-UST"
 $CC -g $O -fPIC -shared -Wl,--build-id -I"$D" "$D/dllib.c" -o lttng/libsddl.so -llttng-ust -ldl ||
 	fail "cannot build libsddl.so against LTTng-UST"
-$CC $TRAX_CFLAGS $O -Wl,--build-id -I"$D" "$D/dlapp.c" "$D/tp.c" -o trax/dlapp $TRAX_LDFLAGS \
+$CC $TRAX_CFLAGS $O -rdynamic -Wl,--build-id -I"$D" "$D/dlapp.c" "$D/tp.c" -o trax/dlapp $TRAX_LDFLAGS \
 	-ltrax-ust -ldl -lpthread || fail "cannot build dlapp against trax"
 $CC $TRAX_CFLAGS $O -fPIC -shared -Wl,--build-id -I"$D" "$D/dllib.c" -o trax/libsddl.so \
 	$TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build libsddl.so against trax"

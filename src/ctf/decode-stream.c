@@ -379,21 +379,17 @@ static int check_header(struct ctf_stream_reader *r, const struct ctf_value *h,
 	if (get_uint(h, "magic", &v) && v != CTF_PACKET_MAGIC)
 		return fail_at(r, 0, "bad packet magic 0x%08llX (expected 0x%08X)",
 			       (unsigned long long)v, CTF_PACKET_MAGIC);
-	if (uuid && t->has_uuid &&
-	    (uuid->type->kind == CTF_TYPE_ARRAY || uuid->type->kind == CTF_TYPE_SEQUENCE)) {
-		uint8_t got[16];
-		unsigned int i;
+	/*
+	 * A uuid that is not the trace's is read all the same, as Babeltrace 2
+	 * reads it (it only checks that the field is 16 bytes).
+	 */
+	if (uuid && (uuid->type->kind == CTF_TYPE_ARRAY || uuid->type->kind == CTF_TYPE_SEQUENCE)) {
 		bool text = uuid->type->kind == CTF_TYPE_ARRAY
 				? ctf_type_is_text_element(uuid->type->u.array.element)
 				: ctf_type_is_text_element(uuid->type->u.sequence.element);
 
 		if ((text ? uuid->u.str.len : uuid->u.list.count) != 16)
 			return fail_at(r, 0, "the packet header's uuid is not 16 bytes");
-		for (i = 0; i < 16; i++)
-			got[i] =
-			    text ? (uint8_t)uuid->u.str.ptr[i] : (uint8_t)uuid->u.list.items[i].u.u;
-		if (memcmp(got, t->uuid, 16))
-			return fail_at(r, 0, "the packet header's uuid is not the trace's");
 	}
 	if (get_uint(h, "stream_id", &v)) {
 		*sc = ctf_trace_stream(t, v);

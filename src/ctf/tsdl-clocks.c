@@ -28,7 +28,7 @@ struct automap {
 	const struct ctf_stream_class *sc; /* the stream block being mapped */
 	const char *scope;		   /* its scope's name, for errors */
 	const char *name;		   /* the display name of the fields to map */
-	const struct ctf_clock *clock; /* where they map; NULL until one needs it */
+	const struct ctf_clock *clock;	   /* where they map; NULL until one needs it */
 	int failed;
 };
 

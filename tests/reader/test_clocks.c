@@ -77,8 +77,8 @@ static void check_events(const char *const *names, size_t count, const uint64_t 
 		const struct trax_field *f = trax_event_field_by_name(ev, TRAX_SCOPE_PAYLOAD, "n");
 		uint64_t v = 0;
 
-		CHECK(f && trax_field_uint(f, &v) == 0 && v == n[i], "%s: event %zu: n %llu", names[0],
-		      i, (unsigned long long)v);
+		CHECK(f && trax_field_uint(f, &v) == 0 && v == n[i], "%s: event %zu: n %llu",
+		      names[0], i, (unsigned long long)v);
 		CHECK(trax_event_has_timestamp(ev) == (ns[i] >= 0) &&
 			  trax_event_timestamp_ns(ev) == (ns[i] >= 0 ? ns[i] : 0),
 		      "%s: event %zu: time %lld", names[0], i,
@@ -130,8 +130,8 @@ int main(void)
 		/* LTTng traces of other hosts: merged, each event's time from its clock */
 		static const char *const names[] = {"lt-ust", "lt-mhz", "lt-kern"};
 		static const uint64_t n[] = {1, 2, 7, 3, 4, 8, 5, 9, 6};
-		static const int64_t ns[] = {1000000000100,  1000000000200,  1000000000250,
-					     1000000000300,  1000000000350,  1000000000380,
+		static const int64_t ns[] = {1000000000100, 1000000000200, 1000000000250,
+					     1000000000300, 1000000000350, 1000000000380,
 					     1002000000000, 1002000000040, 1002000000050};
 
 		check_events(names, 3, n, ns, 9);
@@ -141,7 +141,8 @@ int main(void)
 
 		check_events(names, 1, (const uint64_t[]){60, 61, 62},
 			     (const int64_t[]){100, 5000000000, 5000000001}, 3);
-		check_events(names + 1, 1, (const uint64_t[]){30, 31}, (const int64_t[]){-1, -1}, 2);
+		check_events(names + 1, 1, (const uint64_t[]){30, 31}, (const int64_t[]){-1, -1},
+			     2);
 	}
 	check_refused("lt-ust", "lt-other", "cannot be correlated");
 	check_refused("ts-noclock", "lt-ust", "cannot be correlated");

@@ -181,7 +181,11 @@ int trax_reader_clock(const struct trax_reader *r, size_t trace, size_t i,
 const char *trax_event_name(const struct trax_event *ev);
 /* The event class's id within its stream class. */
 uint64_t trax_event_id(const struct trax_event *ev);
-/* 1 when the event has a time (its stream class has a clock), else 0. */
+/*
+ * 1 when the event has a time (its stream class has a clock: one that a
+ * field of the stream or of its events maps to, see struct
+ * trax_clock_info), else 0.
+ */
 int trax_event_has_timestamp(const struct trax_event *ev);
 /*
  * Nanoseconds from the clock's origin (the Unix epoch for LTTng), 0 without a time:

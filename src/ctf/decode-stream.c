@@ -80,11 +80,10 @@ static struct fused_event not_tried = {.need = UINT64_MAX};
 
 /* What the reader precomputes per stream class, to find event IDs fast. */
 struct ctf_stream_class_info {
-	const struct ctf_clock
-	    *clock;	  /* first clock a packet-context or event-header field maps to */
-	int id_field;	  /* index of the header's top-level `id`, -1 */
-	int v_field;	  /* index of the header's top-level variant `v`, -1 */
-	int *v_option_id; /* per option of `v`: index of `id` in it, -1 */
+	const struct ctf_clock *clock; /* the stream class's (ctf_stream_class.clock) */
+	int id_field;		       /* index of the header's top-level `id`, -1 */
+	int v_field;		       /* index of the header's top-level variant `v`, -1 */
+	int *v_option_id;	       /* per option of `v`: index of `id` in it, -1 */
 	/* the event header's program (NULL: none, or the generic decoder) and its value */
 	bool header_built;
 	struct ctf_decode_prog *header_prog;
@@ -124,36 +123,6 @@ static int field_index(const struct ctf_type *t, const char *name)
 	return f ? (int)(f - t->u.structure.fields) : -1;
 }
 
-/* The clock the first integer mapped to a clock in t maps to, NULL when none. */
-static const struct ctf_clock *find_clock(const struct ctf_type *t)
-{
-	const struct ctf_clock *c = NULL;
-	unsigned int i;
-
-	if (!t)
-		return NULL;
-	switch (t->kind) {
-	case CTF_TYPE_INTEGER:
-		return t->u.integer.clock;
-	case CTF_TYPE_ENUM:
-		return t->u.enumeration.container.clock;
-	case CTF_TYPE_STRUCT:
-		for (i = 0; !c && i < t->u.structure.field_count; i++)
-			c = find_clock(t->u.structure.fields[i].type);
-		return c;
-	case CTF_TYPE_VARIANT:
-		for (i = 0; !c && i < t->u.variant.option_count; i++)
-			c = find_clock(t->u.variant.options[i].type);
-		return c;
-	case CTF_TYPE_ARRAY:
-		return find_clock(t->u.array.element);
-	case CTF_TYPE_SEQUENCE:
-		return find_clock(t->u.sequence.element);
-	default:
-		return NULL;
-	}
-}
-
 static bool is_id_type(const struct ctf_type *t)
 {
 	return t->kind == CTF_TYPE_INTEGER || t->kind == CTF_TYPE_ENUM;
@@ -164,9 +133,7 @@ static int init_info(struct ctf_stream_class_info *info, const struct ctf_stream
 	const struct ctf_type *h = sc->event_header;
 	unsigned int i;
 
-	info->clock = find_clock(sc->packet_context);
-	if (!info->clock)
-		info->clock = find_clock(h);
+	info->clock = sc->clock;
 	info->id_field = info->v_field = -1;
 	info->v_option_id = NULL;
 	if (!h || h->kind != CTF_TYPE_STRUCT)

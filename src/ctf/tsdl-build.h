@@ -57,8 +57,9 @@ int tsdl_build_finish(struct tsdl_build *build);
 /*
  * Applies Babeltrace 2's clock rules (tsdl-clocks.c): LTTng's monotonic
  * clock made absolute, unmapped timestamp fields of the stream scopes
- * mapped to a clock (made when the trace has none). Once all clocks are
- * linked and the streams collected. 0 or -1 (err set).
+ * mapped to a clock (made when the trace has none), each stream's clock
+ * found. Once all clocks are linked and the events attached to their
+ * streams. 0 or -1 (err set).
  */
 int tsdl_apply_clock_rules(struct tsdl_build *build);
 

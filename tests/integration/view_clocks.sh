@@ -9,7 +9,9 @@
 # - packet headers whose uuid is not the trace's are read;
 # - timestamp_begin/timestamp_end/timestamp fields mapped to no clock map
 #   to the trace's only clock, or to a clock "default" (1 GHz) made for
-#   them; with several clocks, both refuse.
+#   them; with several clocks, both refuse;
+# - a stream's clock is the one its fields map to, a payload's too; two
+#   clocks in a stream, or one in the packet header: both refuse.
 # Standard output byte for byte, the exit status (0, or both non-zero with
 # one error line from trax), on one thread, two and the pipeline, --count,
 # --format=json's time stamps. (tests/reader/test_clocks.c checks the
@@ -167,6 +169,12 @@ check ok ts-noclock ts-noclock2 ts-shared rel-none-a   # default clocks: not abs
 check fail ts-noclock lt-ust                     # ... so not with an absolute one
 check fail ts-noclock noclock                    # ... nor with no clock
 ok "timestamps without a clock: the default clock, the only clock, or an error"
+
+# --- a stream's clock: the one its fields map to, wherever they are ---
+in_all_forms ok sc-payload                       # only a payload field
+check fail sc-two                                # two clocks in one stream
+check fail sc-header                             # a clock in the trace packet header
+ok "a stream's clock"
 ok "$n_cases runs of trax view match babeltrace2"
 
 # --- two real LTTng sessions, one of them as if recorded on another host

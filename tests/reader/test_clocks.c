@@ -6,8 +6,10 @@
  * an LTTng trace's monotonic clock is absolute, a trace without a clock but
  * with time stamp fields has a clock "default" (1 GHz, no offset, not
  * absolute, no UUID) and its events have times, a trace with one clock
- * keeps only it, and traces whose clocks cannot be correlated, or an
- * unmapped time stamp with two clocks, do not open.
+ * keeps only it, a stream whose only clock field is in a payload has that
+ * clock, and traces whose clocks cannot be correlated, an unmapped time
+ * stamp with two clocks, a stream with two clocks or a clock in the packet
+ * header do not open.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +146,15 @@ int main(void)
 		check_events(names + 1, 1, (const uint64_t[]){30, 31}, (const int64_t[]){-1, -1},
 			     2);
 	}
+	{
+		/* a stream's clock from a payload field: times before each payload moves it */
+		static const char *const names[] = {"sc-payload"};
+
+		check_events(names, 1, (const uint64_t[]){80, 81, 82},
+			     (const int64_t[]){10000000000, 10000000100, 10000000250}, 3);
+	}
+	check_refused("sc-two", NULL, "two clocks");
+	check_refused("sc-header", NULL, "packet header maps a field to clock");
 	check_refused("lt-ust", "lt-other", "cannot be correlated");
 	check_refused("ts-noclock", "lt-ust", "cannot be correlated");
 	check_refused("rel-u7a", "rel-u9", "cannot be correlated");

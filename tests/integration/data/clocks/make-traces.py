@@ -8,7 +8,9 @@ of Babeltrace 2:
   "lttng") clock named monotonic always is, other clocks when the TSDL says
   absolute = true; and which clocks can be merged (lt-*, abs-*, rel-*);
 - packet headers (data and metadata) whose uuid is not the trace's (uuid-*);
-- timestamp fields that map to no clock (ts-*).
+- timestamp fields that map to no clock (ts-*);
+- which clock a stream has: the one its fields map to, a payload's too
+  (sc-*).
 
 Each trace's events are (time in cycles, n): a payload { n } with n unique
 across traces, so that merged output shows where each line comes from.
@@ -287,12 +289,39 @@ def timestamp_traces(out):
     write(out, "ts-shared", md, head + body)
 
 
+def stream_clock_traces(out):
+    ts = ("typealias integer { size = 64; align = 8; signed = false; "
+          "map = clock.c.value; } := ts_c;\n"
+          "typealias integer { size = 64; align = 8; signed = false; "
+          "map = clock.d.value; } := ts_d;\n")
+    clocks = clock(name="c", offset_s=10) + clock(name="d", offset_s=20)
+    head = struct.pack("<I", PKT_MAGIC)
+    # only a payload field maps to a clock: the stream has that clock, an
+    # event's time is the value before its payload moves it
+    md = (HEAD + ts + trace_block(None).replace(" uint32_t stream_id;", "") + clocks
+          + "stream {\n\tevent.header := struct { uint32_t id; };\n};\n"
+          + "event { name = ev; id = 0; fields := struct { uint32_t n; ts_c t; }; };\n")
+    write(out, "sc-payload", md,
+          head + b"".join(struct.pack("<IIQ", 0, n, t) for n, t in [(80, 100), (81, 250), (82, 400)]))
+    # the event header maps to c, a payload field to d: refused
+    md = (HEAD + ts + trace_block(None).replace(" uint32_t stream_id;", "") + clocks
+          + "stream {\n\tevent.header := struct { uint32_t id; ts_c timestamp; };\n};\n"
+          + "event { name = ev; id = 0; fields := struct { uint32_t n; ts_d t; }; };\n")
+    write(out, "sc-two", md, head + struct.pack("<IQIQ", 0, 100, 83, 100))
+    # a packet header field mapped to a clock: refused
+    md = (HEAD + ts + trace_block(None).replace(" uint32_t stream_id;", " ts_c t;") + clocks
+          + "stream {\n\tevent.header := struct { uint32_t id; ts_c timestamp; };\n};\n"
+          + EVENT.replace(" stream_id = 0;", ""))
+    write(out, "sc-header", md, head + struct.pack("<QIQI", 5, 0, 100, 84))
+
+
 def main():
     out = sys.argv[1]
     lttng_traces(out)
     other_traces(out)
     uuid_traces(out)
     timestamp_traces(out)
+    stream_clock_traces(out)
 
 
 main()

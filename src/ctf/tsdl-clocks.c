@@ -18,14 +18,14 @@
  *
  * Types may be shared between fields: a type that has to change is copied,
  * and so are the structs and variants that hold it, up to the scope's root.
- * Every walk visits a shared type once (ptr-map.h).
+ * Every walk visits a shared type once (tsdl-ptr-map.h).
  */
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ctf/ptr-map.h"
+#include "ctf/tsdl-ptr-map.h"
 #include "ctf/tsdl-build.h"
 
 struct clock_rules {

@@ -1,5 +1,5 @@
-/* ptr-map.c - a map from pointers to pointers (see ptr-map.h). */
-#include "ctf/ptr-map.h"
+/* tsdl-ptr-map.c - a map from pointers to pointers (see tsdl-ptr-map.h). */
+#include "ctf/tsdl-ptr-map.h"
 
 #include <assert.h>
 #include <stdint.h>

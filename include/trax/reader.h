@@ -79,9 +79,10 @@ enum trax_field_kind {
  * (holding a `metadata` file) or a directory tree holding traces, to any
  * depth (an LTTng session or output directory). All their events are merged
  * in time order. Returns NULL on error (no trace found, bad metadata, a
- * stream file that cannot be read, clocks that cannot be correlated, NULL
- * or empty arguments, no memory); the message is then given by
- * trax_reader_error(NULL) in the same thread, until the next open.
+ * stream file that cannot be read, clocks that cannot be correlated (see
+ * struct trax_clock_info), NULL or empty arguments, no memory); the message
+ * is then given by trax_reader_error(NULL) in the same thread, until the
+ * next open.
  */
 struct trax_reader *trax_reader_open(const char *const *paths, size_t count);
 
@@ -145,7 +146,13 @@ const char *trax_reader_env_string(const struct trax_reader *r, size_t trace, co
 /* The integer value of key in *value: 0, or -1 when absent or a string. */
 int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *key, int64_t *value);
 
-/* A clock of a trace's metadata. */
+/*
+ * A clock of a trace, as Babeltrace 2 takes it: the clocks of the metadata,
+ * or, in a trace without any but whose packet contexts or event headers
+ * have time stamp fields (timestamp_begin, timestamp_end, timestamp) that
+ * map to no clock, the clock made for them: "default", 1 GHz, no offset,
+ * not absolute, no UUID.
+ */
 struct trax_clock_info {
 	const char *name;
 	const char *description; /* NULL when absent */
@@ -153,7 +160,14 @@ struct trax_clock_info {
 	uint64_t precision;	 /* cycles */
 	int64_t offset_s;	 /* seconds from the origin (Unix epoch) to the clock's zero */
 	int64_t offset;		 /* and cycles, added */
-	int absolute;		 /* 1 when the clock is absolute */
+	/*
+	 * 1 when the clock is absolute (origin: the Unix epoch): its metadata
+	 * says absolute = true, or it is the clock "monotonic" of an LTTng
+	 * trace (env tracer_name starting with "lttng"), which always is.
+	 * Traces merge when all their clocks are absolute, or none is and all
+	 * have the same UUID, or none is and none has a UUID (trax_reader_open).
+	 */
+	int absolute;
 	int has_uuid;
 	uint8_t uuid[16];
 };
@@ -170,7 +184,11 @@ int trax_reader_clock(const struct trax_reader *r, size_t trace, size_t i,
 const char *trax_event_name(const struct trax_event *ev);
 /* The event class's id within its stream class. */
 uint64_t trax_event_id(const struct trax_event *ev);
-/* 1 when the event has a time (its stream class has a clock), else 0. */
+/*
+ * 1 when the event has a time (its stream class has a clock: one that a
+ * field of the stream or of its events maps to, see struct
+ * trax_clock_info), else 0.
+ */
 int trax_event_has_timestamp(const struct trax_event *ev);
 /*
  * Nanoseconds from the clock's origin (the Unix epoch for LTTng), 0 without a time:

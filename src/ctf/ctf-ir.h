@@ -212,6 +212,12 @@ struct ctf_stream_class {
 	const struct ctf_type *packet_context; /* structs, or NULL */
 	const struct ctf_type *event_header;
 	const struct ctf_type *event_context;
+	/*
+	 * The stream's clock (Babeltrace 2's default clock class): the one
+	 * clock that fields of its scopes or of its events map to; NULL when
+	 * none does (its events have no time).
+	 */
+	const struct ctf_clock *clock;
 	unsigned int event_count;
 	struct ctf_event_class **events; /* sorted by id */
 	unsigned int line;		 /* of the stream block (0: implicit) */

@@ -80,11 +80,10 @@ static struct fused_event not_tried = {.need = UINT64_MAX};
 
 /* What the reader precomputes per stream class, to find event IDs fast. */
 struct ctf_stream_class_info {
-	const struct ctf_clock
-	    *clock;	  /* first clock a packet-context or event-header field maps to */
-	int id_field;	  /* index of the header's top-level `id`, -1 */
-	int v_field;	  /* index of the header's top-level variant `v`, -1 */
-	int *v_option_id; /* per option of `v`: index of `id` in it, -1 */
+	const struct ctf_clock *clock; /* the stream class's (ctf_stream_class.clock) */
+	int id_field;		       /* index of the header's top-level `id`, -1 */
+	int v_field;		       /* index of the header's top-level variant `v`, -1 */
+	int *v_option_id;	       /* per option of `v`: index of `id` in it, -1 */
 	/* the event header's program (NULL: none, or the generic decoder) and its value */
 	bool header_built;
 	struct ctf_decode_prog *header_prog;
@@ -124,36 +123,6 @@ static int field_index(const struct ctf_type *t, const char *name)
 	return f ? (int)(f - t->u.structure.fields) : -1;
 }
 
-/* The clock the first integer mapped to a clock in t maps to, NULL when none. */
-static const struct ctf_clock *find_clock(const struct ctf_type *t)
-{
-	const struct ctf_clock *c = NULL;
-	unsigned int i;
-
-	if (!t)
-		return NULL;
-	switch (t->kind) {
-	case CTF_TYPE_INTEGER:
-		return t->u.integer.clock;
-	case CTF_TYPE_ENUM:
-		return t->u.enumeration.container.clock;
-	case CTF_TYPE_STRUCT:
-		for (i = 0; !c && i < t->u.structure.field_count; i++)
-			c = find_clock(t->u.structure.fields[i].type);
-		return c;
-	case CTF_TYPE_VARIANT:
-		for (i = 0; !c && i < t->u.variant.option_count; i++)
-			c = find_clock(t->u.variant.options[i].type);
-		return c;
-	case CTF_TYPE_ARRAY:
-		return find_clock(t->u.array.element);
-	case CTF_TYPE_SEQUENCE:
-		return find_clock(t->u.sequence.element);
-	default:
-		return NULL;
-	}
-}
-
 static bool is_id_type(const struct ctf_type *t)
 {
 	return t->kind == CTF_TYPE_INTEGER || t->kind == CTF_TYPE_ENUM;
@@ -164,9 +133,7 @@ static int init_info(struct ctf_stream_class_info *info, const struct ctf_stream
 	const struct ctf_type *h = sc->event_header;
 	unsigned int i;
 
-	info->clock = find_clock(sc->packet_context);
-	if (!info->clock)
-		info->clock = find_clock(h);
+	info->clock = sc->clock;
 	info->id_field = info->v_field = -1;
 	info->v_option_id = NULL;
 	if (!h || h->kind != CTF_TYPE_STRUCT)
@@ -379,21 +346,17 @@ static int check_header(struct ctf_stream_reader *r, const struct ctf_value *h,
 	if (get_uint(h, "magic", &v) && v != CTF_PACKET_MAGIC)
 		return fail_at(r, 0, "bad packet magic 0x%08llX (expected 0x%08X)",
 			       (unsigned long long)v, CTF_PACKET_MAGIC);
-	if (uuid && t->has_uuid &&
-	    (uuid->type->kind == CTF_TYPE_ARRAY || uuid->type->kind == CTF_TYPE_SEQUENCE)) {
-		uint8_t got[16];
-		unsigned int i;
+	/*
+	 * A uuid that is not the trace's is read all the same, as Babeltrace 2
+	 * reads it (it only checks that the field is 16 bytes).
+	 */
+	if (uuid && (uuid->type->kind == CTF_TYPE_ARRAY || uuid->type->kind == CTF_TYPE_SEQUENCE)) {
 		bool text = uuid->type->kind == CTF_TYPE_ARRAY
 				? ctf_type_is_text_element(uuid->type->u.array.element)
 				: ctf_type_is_text_element(uuid->type->u.sequence.element);
 
 		if ((text ? uuid->u.str.len : uuid->u.list.count) != 16)
 			return fail_at(r, 0, "the packet header's uuid is not 16 bytes");
-		for (i = 0; i < 16; i++)
-			got[i] =
-			    text ? (uint8_t)uuid->u.str.ptr[i] : (uint8_t)uuid->u.list.items[i].u.u;
-		if (memcmp(got, t->uuid, 16))
-			return fail_at(r, 0, "the packet header's uuid is not the trace's");
 	}
 	if (get_uint(h, "stream_id", &v)) {
 		*sc = ctf_trace_stream(t, v);

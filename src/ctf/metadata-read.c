@@ -196,14 +196,8 @@ struct ctf_trace *ctf_metadata_load(const char *path, struct tsdl_error *err)
 
 	if (ctf_metadata_read_file(path, &text, err))
 		return NULL;
+	/* packets' uuid may differ from the trace block's: Babeltrace 2 reads them all the same */
 	trace = tsdl_parse(text.text, text.len, path, err);
-	if (trace && text.packetized && trace->has_uuid &&
-	    memcmp(trace->uuid, text.uuid, sizeof(text.uuid)) != 0) {
-		tsdl_error_set(err, path, 0, 0,
-			       "the metadata packets' uuid differs from the trace block's");
-		ctf_trace_free(trace);
-		trace = NULL;
-	}
 	ctf_metadata_text_free(&text);
 	return trace;
 }

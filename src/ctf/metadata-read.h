@@ -42,7 +42,8 @@ void ctf_metadata_text_free(struct ctf_metadata_text *text);
 /*
  * Reads and parses the metadata file at path (e.g. TRACE_DIR/metadata).
  * The trace, to release with ctf_trace_free(), or NULL with err filled.
- * A packetized metadata's uuid must match the trace block's.
+ * A packetized metadata's uuid may differ from the trace block's (Babeltrace 2
+ * reads such a trace).
  */
 struct ctf_trace *ctf_metadata_load(const char *path, struct tsdl_error *err);
 

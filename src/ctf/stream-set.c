@@ -258,6 +258,25 @@ static int cmp_stream(const void *a, const void *b)
 	return x->ordinal < y->ordinal ? -1 : (x->ordinal > y->ordinal);
 }
 
+/*
+ * What makes two clocks correlatable, as Babeltrace 2's muxer sees it: both
+ * absolute (their origin is the Unix epoch), or neither absolute and both
+ * with the same UUID, or neither absolute and both without a UUID. NULL
+ * when c is compatible with c0, else why not.
+ */
+static const char *clock_mismatch(const struct ctf_clock *c0, const struct ctf_clock *c)
+{
+	if (c0->absolute != c->absolute)
+		return "one is absolute, the other not";
+	if (c0->absolute)
+		return NULL;
+	if (c0->has_uuid != c->has_uuid)
+		return "neither is absolute and only one has a UUID";
+	if (c0->has_uuid && memcmp(c0->uuid, c->uuid, 16))
+		return "neither is absolute and their UUIDs differ";
+	return NULL;
+}
+
 /* Clocks of all streams must be correlatable (docs/text-format.md section 9). */
 static int check_clocks(struct ctf_stream_set *ss)
 {
@@ -266,6 +285,7 @@ static int check_clocks(struct ctf_stream_set *ss)
 	for (size_t i = 0; i < ss->nfiles; i++) {
 		const struct ctf_ss_file *f = &ss->files[i];
 		const struct ctf_clock *c, *c0;
+		const char *why;
 
 		if (!f->sr)
 			continue;
@@ -281,16 +301,10 @@ static int check_clocks(struct ctf_stream_set *ss)
 				  c0 ? "one" : "none");
 			return -1;
 		}
-		if (!c)
-			continue;
-		if (c0->absolute ? !c->absolute
-				 : (c0->has_uuid ? (c->absolute || !c->has_uuid ||
-						    memcmp(c0->uuid, c->uuid, 16))
-						 : c != c0)) {
-			set_error(ss,
-				  "%s: its clock `%s` cannot be correlated with clock `%s` of %s "
-				  "(neither both absolute nor the same clock UUID)",
-				  f->path, c->name, c0->name, first->path);
+		if (c && (why = clock_mismatch(c0, c))) {
+			set_error(
+			    ss, "%s: its clock `%s` cannot be correlated with clock `%s` of %s: %s",
+			    f->path, c->name, c0->name, first->path, why);
 			return -1;
 		}
 	}

@@ -183,6 +183,9 @@ static void env_entry(struct tsdl_parser *p, const struct entry *e)
 	if (e->value.kind == TSDL_VALUE_STRING) {
 		slot->is_string = true;
 		slot->string = e->value.text;
+		/* any such entry, even one replaced later, as Babeltrace 2 reads it */
+		if (strcmp(e->key, "tracer_name") == 0 && strncmp(e->value.text, "lttng", 5) == 0)
+			p->build->is_lttng = true;
 	} else {
 		slot->is_string = false;
 		slot->integer = tsdl_value_int(p, &e->value, e->key);

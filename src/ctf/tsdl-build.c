@@ -214,7 +214,8 @@ int tsdl_build_finish(struct tsdl_build *b)
 {
 	if (!b->trace_seen)
 		return fail(b, 0, 0, "no trace block (trace { major = 1; minor = 8; ... };)");
-	if (link_clocks(b) || collect_streams(b) || attach_events(b) || resolve_paths(b))
+	if (link_clocks(b) || collect_streams(b) || attach_events(b) || tsdl_apply_clock_rules(b) ||
+	    resolve_paths(b))
 		return -1;
 	return 0;
 }

@@ -37,6 +37,8 @@ struct tsdl_build {
 	const char *file;
 	struct tsdl_error *err;
 	bool trace_seen;
+	/* the env has a string tracer_name starting with "lttng" (tsdl-clocks.c) */
+	bool is_lttng;
 	unsigned int env_cap, clock_cap; /* capacities of trace->env and trace->clocks */
 	unsigned int trace_line;
 
@@ -51,6 +53,15 @@ struct tsdl_build {
 
 /* Links events to streams and integers to clocks, resolves field paths; 0 or -1 (err set). */
 int tsdl_build_finish(struct tsdl_build *build);
+
+/*
+ * Applies Babeltrace 2's clock rules (tsdl-clocks.c): LTTng's monotonic
+ * clock made absolute, unmapped timestamp fields of the stream scopes
+ * mapped to a clock (made when the trace has none), each stream's clock
+ * found. Once all clocks are linked and the events attached to their
+ * streams. 0 or -1 (err set).
+ */
+int tsdl_apply_clock_rules(struct tsdl_build *build);
 
 /*
  * Resolves the field paths (sequence lengths, variant tags) of every type

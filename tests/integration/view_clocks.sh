@@ -179,29 +179,8 @@ ok "$n_cases runs of trax view match babeltrace2"
 
 # --- two real LTTng sessions, one of them as if recorded on another host
 # (another boot UUID for its monotonic clock, another offset) ---
-for tool in lttng lttng-sessiond; do
-	command -v $tool >/dev/null 2>&1 || fail "$tool (lttng-tools) is needed"
-done
-LH=$TEST_TMP/lttng-home
-mkdir -p "$LH"
-if [ "$(id -u)" = 0 ]; then
-	# root's session daemon would use the system-wide /var/run/lttng whatever
-	# LTTNG_HOME says: run it, and the application, as nobody
-	command -v setpriv >/dev/null 2>&1 || fail "setpriv is needed to run LTTng as nobody"
-	chmod 755 "$TEST_TMP"
-	chmod 777 "$LH"
-	as_lttng() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$LH" LTTNG_HOME="$LH" "$@"; }
-else
-	as_lttng() { env HOME="$LH" LTTNG_HOME="$LH" "$@"; }
-fi
-stop_sessiond() {
-	if [ -f "$LH/.lttng/lttng-sessiond.pid" ]; then
-		kill "$(cat "$LH/.lttng/lttng-sessiond.pid")" 2>/dev/null || :
-		rm -f "$LH/.lttng/lttng-sessiond.pid"
-	fi
-}
-trap 'stop_sessiond; rm -rf "$TEST_TMP"' EXIT
-trap 'exit 1' INT TERM
+. "$TRAX_SRC/tests/integration/data/lttng/env.sh"
+LH=$LTTNG_TRACES
 cat >"$TEST_TMP/lt-app.c" <<'EOF'
 #include <lttng/tracef.h>
 #include <unistd.h>
@@ -219,10 +198,7 @@ $CC -o "$TEST_TMP/lt-app" "$TEST_TMP/lt-app.c" -llttng-ust -ldl 2>"$ERR" || {
 	cat "$ERR" >&2
 	fail "an application does not build against LTTng-UST (liblttng-ust-dev)"
 }
-as_lttng lttng-sessiond --daemonize --no-kernel >"$TEST_TMP/sessiond.log" 2>&1 || {
-	cat "$TEST_TMP/sessiond.log" >&2
-	fail "cannot start lttng-sessiond"
-}
+lttng_start
 {
 	for s in sa sb; do
 		as_lttng lttng create $s --output="$LH/$s" &&
@@ -235,10 +211,9 @@ as_lttng lttng-sessiond --daemonize --no-kernel >"$TEST_TMP/sessiond.log" 2>&1 |
 		as_lttng lttng destroy sa && as_lttng lttng destroy sb
 } >"$TEST_TMP/lttng.log" 2>&1 || {
 	cat "$TEST_TMP/lttng.log" >&2
-	stop_sessiond
 	fail "the LTTng sessions failed"
 }
-stop_sessiond
+lttng_stop
 # Session sb's trace as if from another machine: another clock UUID and
 # 1.5 ms more of offset (its events then fall between sa's), the same
 # number of characters so that the metadata packets keep their sizes.

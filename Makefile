@@ -41,8 +41,14 @@ install: all
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 # libFuzzer targets (tests/fuzz/), five minutes each; make check runs them briefly.
-fuzz: deps
+# Then trax view against babeltrace2 on generated kernel traces of hundreds of
+# MB, every configuration (tests/integration/view_kernel.sh; make check runs
+# it on traces of a few MB).
+fuzz: deps all
 	@tools/fuzz.sh $${FUZZ_SECONDS:-300}
+	@TRAX_BUILD=$(abspath $(BUILD)) TRAX_SRC=$(CURDIR) TRAX_GEN_FULL=1 \
+		TRAX_GEN_SEEDS="$${TRAX_GEN_SEEDS:-101 102 103}" TRAX_GEN_MIB=$${TRAX_GEN_MIB:-256} \
+		sh tests/integration/view_kernel.sh
 
 # The project's own C; examples/ and the test programs under
 # tests/integration/data keep the layout of the documentation they copy.

@@ -9,6 +9,8 @@ have cmake || need="$need cmake"
 have cc || need="$need gcc"
 have c++ || need="$need g++"
 have babeltrace2 || need="$need babeltrace2"
+# Babeltrace 1: a second reader where Babeltrace 2.0 is wrong (view_kernel.sh)
+have babeltrace || need="$need babeltrace"
 have python3 || need="$need python3"
 # libFuzzer targets (tools/fuzz.sh) need clang and its runtime libraries.
 have clang || need="$need clang"

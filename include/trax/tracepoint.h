@@ -41,6 +41,16 @@
 #include <sys/types.h>
 #include <syscall.h>
 #include <unistd.h>
+/* With _LGPL_SOURCE, LTTng-UST's inlined RCU read side brings pthread.h. */
+#ifdef _LGPL_SOURCE
+#include <pthread.h>
+#endif
+/* LTTng-UST 2.13 brings <type_traits> to C++ (C++ linkage even in extern "C"). */
+#ifdef __cplusplus
+extern "C++" {
+#include <type_traits>
+}
+#endif
 #include <trax/tp-args.h>
 
 #ifdef __cplusplus

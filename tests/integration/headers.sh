@@ -3,8 +3,9 @@
 # headers its public headers include (stdio.h, stdlib.h, string.h,
 # stdint.h, stdbool.h, unistd.h, dlfcn.h, sys/types.h, assert.h, ...; on
 # the probes' side errno.h, pthread.h, limits.h, float.h, byteswap.h,
-# time.h) without including them: data/headers/ has such programs, which
-# include only a provider header, <lttng/tracef.h> or <lttng/tracelog.h>.
+# time.h; pthread.h with _LGPL_SOURCE; <type_traits> in C++) without
+# including them: data/headers/ has such programs, which include only a
+# provider header, <lttng/tracef.h> or <lttng/tracelog.h>.
 #  1. They compile against LTTng-UST's own headers (so this test asks no
 #     more than LTTng-UST gives), as C and C++.
 #  2. They compile against trax's headers, as C and C++, and the provider
@@ -31,7 +32,7 @@ compile() {
 	}
 }
 
-for src in app-tp app-tracef app-tracelog probes; do
+for src in app-tp app-tracef app-tracelog app-lgpl probes; do
 	for lang in c c++; do
 		compile LTTng-UST $lang $src -DEXPECT_LTTNG
 		compile trax $lang $src -DEXPECT_TRAX -I"$TRAX_SRC/include"

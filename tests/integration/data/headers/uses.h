@@ -2,7 +2,8 @@
  * uses.h - names of the system headers LTTng-UST's public headers include
  * (stdio.h, stdlib.h, string.h, strings.h, stdint.h, stddef.h, stdbool.h,
  * stdarg.h, unistd.h, dlfcn.h, sys/types.h, endian.h, alloca.h, assert.h,
- * syscall.h), used by a program that includes no system header itself.
+ * syscall.h; <type_traits> in C++), used by a program that includes no
+ * system header itself.
  * Included after an LTTng-UST header; it must include nothing.
  */
 #if defined(EXPECT_TRAX) && !defined(TRAX_TRACEPOINT_H)
@@ -10,6 +11,13 @@
 #endif
 #if defined(EXPECT_LTTNG) && !defined(_LTTNG_UST_TRACEPOINT_H)
 #error "built against another <lttng/tracepoint.h> than LTTng-UST's"
+#endif
+
+#ifdef __cplusplus
+/* <type_traits>, which LTTng-UST 2.13's headers bring to C++ programs. */
+static_assert(std::is_same<uint32_t, unsigned int>::value && std::is_signed<int64_t>::value &&
+		  !std::is_pointer<size_t>::value,
+	      "std type traits");
 #endif
 
 struct uses_pair {

@@ -3,7 +3,8 @@
 #  1. data/compat/compat.c (LTTng-UST 2.13 names: version macros,
 #     LTTNG_UST_COMPAT_API(), LTTNG_UST_TRACEPOINT_NAME_LEN_MAX,
 #     tracepoint_disable_destructors(), <lttng/ust-fork.h>, lttng_ust__tracef(),
-#     the clock override API after start-up, lttng_ust_getcpu_override())
+#     lttng_ust__vtracef(), the clock override API after start-up and its
+#     getters, lttng_ust_getcpu_override())
 #     compiles against LTTng-UST's headers and trax's, as C and C++; run with
 #     trax it reports and records what it should.
 #  2. data/compat/compat210.c (2.10 names 2.13 dropped: <lttng/ust.h>,
@@ -42,12 +43,14 @@ fork hooks: signal mask kept
 set_read64_cb after start-up: -16
 enable after start-up: -16
 clock monotonic 1000000000
+clock read64 counts, uuid given (boot id: 1), description Monotonic Clock
 getcpu override: 0 (cpu $cpu)
 EOF
 	diff -u expected.out $prog.out >&2 || fail "$prog: unexpected output (diff above)"
 	bt2 "$TEST_TMP/t-$prog" | sed -e 's/^\[[^]]*\] ([^)]*) [^ ]* //' >$prog.txt
 	cat >expected.txt <<EOF
 lttng_ust_tracef:event: { cpu_id = CPU }, { _msg_length = 8, msg = "direct 1" }
+lttng_ust_tracef:event: { cpu_id = CPU }, { _msg_length = 9, msg = "vdirect 2" }
 linkprov:hello: { cpu_id = $cpu }, { n = 2, s = "getcpu" }
 linkprov:hello: { cpu_id = CPU }, { n = 1, s = "main" }
 linkprov:hello: { cpu_id = CPU }, { n = 99, s = "destructor" }
@@ -55,7 +58,7 @@ EOF
 	sed -e '/n = 2, s = "getcpu"/!s/cpu_id = [0-9]*/cpu_id = CPU/' $prog.txt | diff -u expected.txt - >&2 ||
 		fail "$prog: unexpected events (diff above: + is the trace)"
 done
-ok "2.13 API (C, C++): version 2.13.0, fork hooks keep the signal mask, lttng_ust__tracef, clock API refused after start-up (EBUSY) with the default clock's getters, getcpu override, a tracepoint in a late destructor recorded after tracepoint_disable_destructors()"
+ok "2.13 API (C, C++): version 2.13.0, fork hooks keep the signal mask, lttng_ust__tracef, lttng_ust__vtracef, clock API refused after start-up (EBUSY) with the default clock's five getters, getcpu override, a tracepoint in a late destructor recorded after tracepoint_disable_destructors()"
 
 $CC $TRAX_CFLAGS -Werror -c "$D/compat210.c" -o compat210.o
 $CC -o compat210 compat210.o $TRAX_LDFLAGS -ltrax-ust -ldl

@@ -1,8 +1,9 @@
 /*
  * LTTng-UST 2.13 API that is neither a provider macro nor a field macro:
  * the version macros, tracepoint_disable_destructors(), the <lttng/ust-fork.h>
- * hooks, lttng_ust__tracef() called directly, the clock override API after
- * start-up and lttng_ust_getcpu_override() called by the program. Compiles
+ * hooks, lttng_ust__tracef() and lttng_ust__vtracef() called directly, the
+ * clock override API after start-up (its five getters too) and
+ * lttng_ust_getcpu_override() called by the program. Compiles
  * against LTTng-UST 2.13 too (compat.sh checks); run with trax, it prints
  * what compat.sh checks and records linkprov:hello events.
  */
@@ -36,6 +37,29 @@ static uint64_t my_clock(void)
 	return 1;
 }
 
+static void direct_vtracef(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	lttng_ust__vtracef(fmt, ap);
+	va_end(ap);
+}
+
+/* The default clock's UUID is the boot's (LTTng-UST's too). */
+static int is_boot_id(const char *uuid)
+{
+	char boot[LTTNG_UST_UUID_STR_LEN] = "";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(boot, sizeof(boot), f))
+		boot[0] = 0;
+	fclose(f);
+	return strlen(uuid) == LTTNG_UST_UUID_STR_LEN - 1 && !strcmp(uuid, boot);
+}
+
 static int mask_has_usr1(void)
 {
 	sigset_t now;
@@ -48,6 +72,11 @@ int main(void)
 {
 	lttng_ust_clock_name_function name = NULL;
 	lttng_ust_clock_freq_function freq = NULL;
+	lttng_ust_clock_read64_function read64 = NULL;
+	lttng_ust_clock_uuid_function uuid = NULL;
+	lttng_ust_clock_description_function description = NULL;
+	char uuid_str[LTTNG_UST_UUID_STR_LEN] = "";
+	uint64_t t0, t1;
 	sigset_t usr1, saved;
 	pid_t pid;
 	int status;
@@ -85,6 +114,7 @@ int main(void)
 	lttng_ust_after_setresgid();
 
 	lttng_ust__tracef("direct %d", 1);
+	direct_vtracef("vdirect %d", 2);
 
 	/* The trace clock is fixed once the tracer runs (trax). */
 	printf("set_read64_cb after start-up: %d\n", lttng_ust_trace_clock_set_read64_cb(my_clock));
@@ -92,6 +122,18 @@ int main(void)
 	lttng_ust_trace_clock_get_name_cb(&name);
 	lttng_ust_trace_clock_get_freq_cb(&freq);
 	printf("clock %s %llu\n", name(), (unsigned long long)freq());
+	if (lttng_ust_trace_clock_get_read64_cb(&read64) || lttng_ust_trace_clock_get_uuid_cb(&uuid) ||
+	    lttng_ust_trace_clock_get_description_cb(&description) || !read64 || !uuid ||
+	    !description) {
+		puts("clock getters failed");
+	} else {
+		t0 = read64();
+		t1 = read64();
+		status = uuid(uuid_str);
+		printf("clock read64 %s, uuid %s (boot id: %d), description %s\n",
+		       t0 > 0 && t1 >= t0 ? "counts" : "wrong", status ? "failed" : "given",
+		       is_boot_id(uuid_str), description());
+	}
 
 	/* Events on the CPU the override says. */
 	last_cpu = (int)sysconf(_SC_NPROCESSORS_CONF) - 1;

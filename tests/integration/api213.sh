@@ -5,7 +5,8 @@
 # LTTNG_UST_TRACEPOINT_MODEL_EMF_URI, lttng_ust_tracepoint(),
 # lttng_ust_tracef(), lttng_ust_vtracelog(), ...) compiles unchanged against
 # trax and records what LTTng-UST 2.13 records from the same sources
-# (payloads, log levels, field declarations: a private session daemon).
+# (payloads, log levels, field declarations: a private session daemon);
+# LTTNG_UST_TP_IP_PARAM (data/api213/ipapp.c) gives the same ip context.
 . "$TRAX_SRC/tests/integration/lib.sh"
 d="$TRAX_SRC/tests/integration/data/api213"
 . "$TRAX_SRC/tests/integration/data/fields/lttng.sh"
@@ -16,6 +17,7 @@ NEW_ONLY=-DLTTNG_UST_COMPAT_API_VERSION=1
 $CC $TRAX_CFLAGS $NEW_ONLY -I"$d" -c "$d/tp.c" -o tp.o
 $CC $TRAX_CFLAGS $NEW_ONLY -I"$d" -c "$d/app.c" -o app.o
 $CC -o app213 app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
+$CC $TRAX_CFLAGS $NEW_ONLY -I"$d" "$d/ipapp.c" -o ipapp $TRAX_LDFLAGS -ltrax-ust -ldl
 TRAX_OUTPUT="$TEST_TMP/t" ./app213 >out.txt
 expect_contains out.txt done
 
@@ -56,8 +58,17 @@ if grep -q hidden trax.decls; then fail "a lttng_ust_field_*_nowrite field is de
 $CC -g -O1 -Wall $NEW_ONLY -I"$d" -c "$d/tp.c" -o lttng-tp.o || fail "tp.c does not compile against LTTng-UST"
 $CC -g -O1 -Wall $NEW_ONLY -I"$d" -c "$d/app.c" -o lttng-app.o || fail "app.c does not compile against LTTng-UST"
 $CC -o app213-lttng lttng-app.o lttng-tp.o -llttng-ust -ldl
+$CC -g -O1 -Wall $NEW_ONLY -I"$d" "$d/ipapp.c" -o ipapp-lttng -llttng-ust -ldl ||
+	fail "ipapp.c does not build against LTTng-UST"
 lttng_start
 lttng_record "$LTTNG_TEST_HOME/trace" "$TEST_TMP/app213-lttng"
+lttng_cmd create trax-ip --output="$LTTNG_TEST_HOME/ip"
+lttng_cmd enable-event -u 'ip_prov:*'
+lttng_cmd add-context -u -t ip
+lttng_cmd start
+lttng_as_user "$TEST_TMP/ipapp-lttng" || fail "ipapp (traced by LTTng-UST) exited with status $?"
+lttng_cmd stop
+lttng_cmd destroy
 lttng_stop
 payloads "$LTTNG_TEST_HOME/trace" >lttng.txt
 decls "$LTTNG_TEST_HOME/trace" >lttng.decls
@@ -65,3 +76,13 @@ expect_eq "$(grep -c . trax.txt)" 23 "events recorded by trax"
 diff -u lttng.txt trax.txt >&2 || fail "trax and LTTng-UST record different payloads (diff above: - LTTng-UST, + trax)"
 diff -u lttng.decls trax.decls >&2 || fail "trax and LTTng-UST declare the events differently (diff above: - LTTng-UST, + trax)"
 ok "LTTng-UST 2.13 API names: the same $(grep -c . trax.txt) events, payloads and declarations as LTTng-UST 2.13"
+
+# LTTNG_UST_TP_IP_PARAM: the ip context is the argument it names.
+TRAX_OUTPUT="$TEST_TMP/ip" TRAX_CONTEXT=ip ./ipapp || fail "ipapp exited with status $?"
+# ips TRACE: "IP N" of each ip_prov:call event.
+ips() {
+	bt2 "$1" | grep -F 'ip_prov:call:' | sed -n 's/.*{ ip = \([0-9]*\) }, { n = \([0-9]*\) }$/\1 \2/p' | tr '\n' ' '
+}
+expect_eq "$(ips "$LTTNG_TEST_HOME/ip")" "1193046 1 139642253672448 2 " "ip contexts recorded by LTTng-UST"
+expect_eq "$(ips "$TEST_TMP/ip")" "$(ips "$LTTNG_TEST_HOME/ip")" "ip contexts with LTTNG_UST_TP_IP_PARAM (trax, LTTng-UST)"
+ok "LTTNG_UST_TP_IP_PARAM: the ip context is the named argument, as with LTTng-UST 2.13"

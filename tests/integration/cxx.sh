@@ -10,6 +10,10 @@
 # program pair per compiler and standard; each trace (payloads and event
 # declarations) must equal the C build's, whose calls.c events are checked
 # value by value here (fields.sh checks the provider's against LTTng-UST).
+# data/cxx/shapes.cpp (call sites in namespaces, templates, lambdas,
+# std::function, a constructor; std::string arguments) is built with each
+# C++ compiler at -std=c++11 and c++20 too, and its events checked value by
+# value.
 . "$TRAX_SRC/tests/integration/lib.sh"
 
 F=$TRAX_SRC/tests/integration/data/fields
@@ -78,6 +82,14 @@ expect_eq "$(cat c/calls.out)" "lttng_ust_loaded=1" "calls.c built as C: lttng_u
 expect_eq "$(grep -c "^fields:" c/app.txt)" 29 "events of the C build of the fields program"
 ok "C build: calls.c's events and values, the fields program's $(grep -c . c/app.txt) events"
 
+cat >shapes.expected <<'EOF'
+fields:pair_first: { x = 3, x_times_two = 6, label = "class template" }
+fields:pair_second: { x = 4, x_times_two = 8, label = "static member" }
+fields:pair_first: { x = 5, x_times_two = 10, label = "lambda in template" }
+fields:pair_first: { x = 6, x_times_two = 12, label = "lambda in template" }
+fields:pair_second: { x = 7, x_times_two = 14, label = "std::function" }
+fields:enums_auto: { a_first = ( "FIRST" : container = 0 ), a_two = ( "TWO" : container = 2 ), a_twenty_one = ( "TWENTY_ONE" : container = 21 ), a_range = ( "TEN_TO_TWENTY" : container = 15 ), a_minus_four = ( "MINUS_FOUR" : container = -4 ), a_minus_three = ( "MINUS_THREE" : container = -3 ), a_unmapped = ( <unknown> : container = 3 ), u_b = ( "B" : container = 1 ), u_d = ( "D" : container = 10 ) }
+EOF
 for cxx in g++ clang++; do
 	for std in c++11 c++14 c++17 c++20; do
 		tag=$cxx-$std
@@ -87,9 +99,28 @@ for cxx in g++ clang++; do
 		else
 			build "$tag" c++ clang++ -std=$std -g -O1
 		fi
+		# shapes.cpp, with the provider of this build (oldest and newest standard).
+		if [ "$std" = c++11 ] || [ "$std" = c++20 ]; then
+			if [ "$cxx" = g++ ]; then
+				# shellcheck disable=SC2086
+				$CXX -std=$std -g -O1 $SAN -Wall -Wextra -Werror -I"$TRAX_SRC/include" \
+					-I"$F" -c "$X/shapes.cpp" -o "$tag/shapes.o" 2>"$tag/cc.err"
+			else
+				clang++ -std=$std -g -O1 -Wall -Wextra -Werror -I"$TRAX_SRC/include" \
+					-I"$F" -c "$X/shapes.cpp" -o "$tag/shapes.o" 2>"$tag/cc.err"
+			fi || {
+				cat "$tag/cc.err" >&2
+				fail "shapes.cpp does not compile cleanly with $cxx -std=$std"
+			}
+			$CXX -o "$tag/shapes" "$tag/shapes.o" "$tag/tp.o" $TRAX_LDFLAGS -ltrax-ust -ldl
+			TRAX_OUTPUT=$TEST_TMP/$tag/shapes.trace "$tag/shapes" ||
+				fail "$tag/shapes exited with status $?"
+			payloads "$tag/shapes.trace" | diff -u shapes.expected - >&2 ||
+				fail "$tag: shapes.cpp's events (diff above: + is the trace)"
+		fi
 		for f in app.txt app.decls calls.txt calls.out; do
 			diff -u "c/$f" "$tag/$f" >&2 || fail "$tag: $f differs from the C build's (diff above: + is $tag)"
 		done
 	done
-	ok "$cxx -std=c++11/14/17/20: provider and call sites compile without a warning and record what C records"
+	ok "$cxx -std=c++11/14/17/20: provider and call sites compile without a warning and record what C records; shapes.cpp's call sites in templates, namespaces, lambdas record their values"
 done

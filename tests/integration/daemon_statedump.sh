@@ -20,7 +20,9 @@
 #     where enabled;
 #  5. two threads dlopen() and dlclose() a library in a loop while the
 #     session is stopped and started (each start a state dump on the
-#     daemon thread): the program ends normally, no deadlock.
+#     daemon thread): the program ends normally, no deadlock;
+#  6. a child of fork() registers anew and records its own state dump
+#     (LTTng-UST's child does with liblttng-ust-fork.so), before its event.
 # Sources: tests/integration/data/statedump/.
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
@@ -54,6 +56,8 @@ $CC $TRAX_CFLAGS -fPIC -shared -Wl,--build-id -I"$D" "$D/dllib.c" -o "$B/libsddl
 	$TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build libsddl.so"
 $CC $TRAX_CFLAGS -fPIC -shared -Wl,--build-id "$D/plain.c" -o "$B/libsdplain.so" ||
 	fail "cannot build libsdplain.so"
+$CC $TRAX_CFLAGS -Wl,--build-id -I"$D" "$D/forkapp.c" "$B/tp.o" -o "$B/forkapp" \
+	$TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build forkapp"
 DL=$TRAX_BUILD/libtrax-ust-dl.so
 
 APP_LINE=$(grep -n 'APP-TRACEPOINT-LINE' "$D/app.c" | cut -d: -f1)
@@ -297,3 +301,27 @@ dumps=$(count loop.txt $PID 'lttng_ust_statedump:end:')
 loads=$(count loop.txt $PID 'lttng_ust_lib:load:')
 [ "$loads" -ge 10 ] || fail "$loads lttng_ust_lib:load events during the loop"
 ok "two threads in a dlopen/dlclose loop through 6 starts: no hang, $dumps state dumps, $loads loads"
+
+# ---- 6. A child of fork() -------------------------------------------------
+session fork -a
+trax start fork >/dev/null || fail "trax start fork"
+"$B/forkapp" >fork.out 2>fork.err &
+PID=$!
+wait_ok $PID "forkapp"
+CHILD=$(sed -n 's/^child //p' fork.out)
+[ -n "$CHILD" ] || fail "forkapp did not print its child's pid: $(cat fork.err)"
+trax stop fork >/dev/null || fail "trax stop fork"
+text fork
+for p in $PID $CHILD; do
+	expect_eq "$(count fork.txt $p 'lttng_ust_statedump:start:')" 1 "state dumps of process $p"
+	set -- $(names fork.txt $p)
+	expect_eq "$1 $2" "start procname" "first state dump events of process $p"
+	of fork.txt $p | grep -F 'lttng_ust_statedump:procname:' | grep -qF '{ procname = "forkapp" }' ||
+		fail "procname of process $p: $(of fork.txt $p | grep -F 'statedump:procname')"
+	expect_eq "$(count fork.txt $p "path = \"$B/forkapp\",")" 1 "bin_info events of forkapp in process $p"
+done
+end_at=$(of fork.txt $CHILD | grep -n 'lttng_ust_statedump:end:' | cut -d: -f1)
+own_at=$(of fork.txt $CHILD | grep -n 'from = "child"' | cut -d: -f1)
+[ -n "$own_at" ] && [ -n "$end_at" ] && [ "$end_at" -lt "$own_at" ] ||
+	fail "the child's state dump does not precede its event (end at $end_at, event at $own_at)"
+ok "a child of fork() records its own state dump (procname, objects) before its event"

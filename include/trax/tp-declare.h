@@ -22,6 +22,27 @@
 #define TRACEPOINT_MODEL_EMF_URI(prov, name, uri)
 #define TRACEPOINT_ENUM(prov, name, values)
 
+/*
+ * Symbol visibility, as LTTng-UST 2.13 sets it, read at each inclusion of a
+ * provider header: a tracepoint's definition is seen by every module (so a
+ * program's call sites may use the tracepoints a shared library it links
+ * with defines), unless LTTNG_UST_TRACEPOINT_HIDDEN_DEFINITION keeps it in
+ * its module; LTTNG_UST_TRACEPOINT_PROVIDER_HIDDEN_DEFINITION does the same
+ * for the provider's symbol (<trax/tracepoint-event.h>).
+ */
+#undef _TRAX_TP_VISIBILITY
+#undef _TRAX_PROVIDER_VISIBILITY
+#ifdef LTTNG_UST_TRACEPOINT_HIDDEN_DEFINITION
+#define _TRAX_TP_VISIBILITY __attribute__((visibility("hidden")))
+#else
+#define _TRAX_TP_VISIBILITY __attribute__((visibility("default")))
+#endif
+#ifdef LTTNG_UST_TRACEPOINT_PROVIDER_HIDDEN_DEFINITION
+#define _TRAX_PROVIDER_VISIBILITY __attribute__((visibility("hidden")))
+#else
+#define _TRAX_PROVIDER_VISIBILITY __attribute__((visibility("default")))
+#endif
+
 #undef _TRAX_PROVIDER_REF
 #if defined(TRACEPOINT_DEFINE) && !defined(TRACEPOINT_PROBE_DYNAMIC_LINKAGE)
 /*
@@ -34,8 +55,7 @@
  * Not with TRACEPOINT_PROBE_DYNAMIC_LINKAGE: the probes come at run time.
  */
 #define _TRAX_PROVIDER_REF(prov, name)                                                             \
-	_TRAX_EXTERN_C int __trax_probes_of_provider_##prov                                        \
-	    __attribute__((visibility("default")));                                                \
+	_TRAX_EXTERN_C int __trax_probes_of_provider_##prov _TRAX_PROVIDER_VISIBILITY;             \
 	static const void *const __trax_provider_ref_##prov##___##name                             \
 	    __attribute__((used, section("__trax_provider_refs"))) =                               \
 		&__trax_probes_of_provider_##prov;
@@ -46,9 +66,8 @@
 #ifdef TRACEPOINT_DEFINE
 /* The definition, and a pointer to it in the module's registration section. */
 #define _TRAX_TP_DEFINITION(prov, name, args)                                                      \
-	struct trax_tracepoint _TRAX_TP(prov, name)                                                \
-	    __attribute__((weak, visibility("hidden"))) = {#prov ":" #name, 0, 0, 0,               \
-							   _TRAX_STR(_TRAX_PARAMS(args))};         \
+	struct trax_tracepoint _TRAX_TP(prov, name) __attribute__((weak))                          \
+	_TRAX_TP_VISIBILITY = {#prov ":" #name, 0, 0, 0, _TRAX_STR(_TRAX_PARAMS(args))};           \
 	static struct trax_tracepoint *const __trax_tp_ptr_##prov##___##name                       \
 	    __attribute__((used, section("__trax_tracepoints_ptrs"))) = &_TRAX_TP(prov, name);     \
 	_TRAX_PROVIDER_REF(prov, name)
@@ -71,8 +90,7 @@
 #define _TRAX_EXTERN_C extern
 #endif
 #define _TRAX_DECLARE_TRACEPOINT(prov, name, args)                                                 \
-	_TRAX_EXTERN_C struct trax_tracepoint _TRAX_TP(prov, name)                                 \
-	    __attribute__((visibility("hidden")));                                                 \
+	_TRAX_EXTERN_C struct trax_tracepoint _TRAX_TP(prov, name) _TRAX_TP_VISIBILITY;            \
 	_TRAX_TP_DEFINITION(prov, name, TP_ARGS(args))                                             \
 	static inline                                                                              \
 	    __attribute__((always_inline)) void __trax_tp_cb_##prov##___##name(_TRAX_PARAMS(args)) \

@@ -322,7 +322,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-int _TRAX_PROV(__trax_probes_of_provider_) __attribute__((visibility("default"))) = 1;
+int _TRAX_PROV(__trax_probes_of_provider_) _TRAX_PROVIDER_VISIBILITY = 1;
 #ifdef __cplusplus
 }
 #endif

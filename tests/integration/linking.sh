@@ -265,6 +265,44 @@ run "$TEST_TMP/t4b" ./app4b-so
 expect_hello3 "$TEST_TMP/t4b" "4b (probes in a shared object linked with --as-needed)"
 ok "4b: probes in a shared object linked with the program: needed and recorded"
 
+# ---- 4c. Tracepoints defined in a shared object, called from the program ----
+# As with LTTng-UST 2.13, a tracepoint's definition is visible to other
+# modules: the program's call sites (no TRACEPOINT_DEFINE of their own) use
+# those of a shared object it links with, which holds the provider and
+# TRACEPOINT_DEFINE (tp.c). LTTNG_UST_TRACEPOINT_HIDDEN_DEFINITION keeps
+# them in their module: the program then fails to link, as with LTTng-UST.
+$CC $TRAX_CFLAGS -c -I. -fpic tp.c -o tp-all-so.o
+$CC $SAN_LDFLAGS -shared -o libtpall4c.so tp-all-so.o -L"$TRAX_BUILD" -ltrax-ust
+$CC $TRAX_CFLAGS -c -I. app.c -o app4c.o
+$CC -o app4c app4c.o -L. -ltpall4c -Wl,-rpath,"$W" $TRAX_LDFLAGS -ltrax-ust -ldl
+run "$TEST_TMP/t4c" ./app4c
+expect_hello3 "$TEST_TMP/t4c" "4c (tracepoints defined in a shared object)"
+$CC $TRAX_CFLAGS -DLTTNG_UST_TRACEPOINT_HIDDEN_DEFINITION -c -I. -fpic tp.c -o tp-hidden-so.o
+$CC $SAN_LDFLAGS -shared -o libtphidden4c.so tp-hidden-so.o -L"$TRAX_BUILD" -ltrax-ust
+if $CC -o app4c-hidden app4c.o -L. -ltphidden4c -Wl,-rpath,"$W" $TRAX_LDFLAGS -ltrax-ust -ldl \
+	>"$TEST_TMP/ld4c.out" 2>&1; then
+	fail "4c: call sites linked to tracepoints defined hidden in another module"
+fi
+grep -q '__trax_tp_linkprov___hello' "$TEST_TMP/ld4c.out" || {
+	cat "$TEST_TMP/ld4c.out" >&2
+	fail "4c: the link error does not name the hidden tracepoint"
+}
+# The same for the provider's probes: LTTNG_UST_TRACEPOINT_PROVIDER_HIDDEN_DEFINITION
+# keeps them in their shared object, where the program's TRACEPOINT_DEFINE
+# cannot refer to them.
+$CC $TRAX_CFLAGS -DLTTNG_UST_TRACEPOINT_PROVIDER_HIDDEN_DEFINITION -c -I. -fpic tp-probes.c \
+	-o probes-hidden-so.o
+$CC $SAN_LDFLAGS -shared -o libprobeshidden4c.so probes-hidden-so.o -L"$TRAX_BUILD" -ltrax-ust
+if $CC -o app4c-phidden app4b.o define4b.o -L. -lprobeshidden4c -Wl,-rpath,"$W" $TRAX_LDFLAGS \
+	-ltrax-ust -ldl >"$TEST_TMP/ld4c.out" 2>&1; then
+	fail "4c: TRACEPOINT_DEFINE linked to a provider defined hidden in another module"
+fi
+grep -q '__trax_probes_of_provider_linkprov' "$TEST_TMP/ld4c.out" || {
+	cat "$TEST_TMP/ld4c.out" >&2
+	fail "4c: the link error does not name the hidden provider"
+}
+ok "4c: call sites use the tracepoints a shared object defines (not when it hides them, nor its provider)"
+
 # ---- 5. C++ application, provider compiled as C ----
 $CXX $TRAX_CFLAGS -c app.cpp -o app-cpp.o
 $CXX -o app-cpp app-cpp.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl

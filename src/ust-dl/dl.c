@@ -158,10 +158,12 @@ static void record_open(void *handle, const void *ip, int flags, int with_nsid, 
 		return;
 	if (handle_object(handle, &h) < 0)
 		return;
-	if (h.map->l_name && h.map->l_name[0])
-		path = realpath(h.map->l_name, NULL);
-	else
-		path = realpath("/proc/self/exe", NULL);
+	/* dlopen(NULL): the program itself, which LTTng-UST records no dlopen of */
+	if (!h.map->l_name || !h.map->l_name[0]) {
+		free(h.elf.build_id);
+		return;
+	}
+	path = realpath(h.map->l_name, NULL);
 	if (path && trax_elf_debug_link(path, &link, &crc) < 0)
 		link = NULL;
 	if (with_nsid)

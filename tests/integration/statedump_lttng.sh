@@ -182,6 +182,15 @@ for ev in 'lttng_ust_dl:dlopen:' 'lttng_ust_dl:build_id:' 'lttng_ust_dl:debug_li
 	'lttng_ust_lib:load:' 'lttng_ust_lib:build_id:' 'lttng_ust_lib:debug_link:' 'lttng_ust_lib:unload:'; do
 	grep -qF "$ev" trax.plain || fail "no $ev event of libsdplain.so"
 done
+# dlopen(NULL), the program itself: LTTng records its dlclose only.
+for impl in lttng trax; do
+	pb=$(grep -F 'lttng_ust_statedump:bin_info:' $impl.txt | grep -F "/$impl/dlapp\"" |
+		sed 's/.*baddr = \(0x[0-9A-F]*\),.*/\1/')
+	[ -n "$pb" ] || fail "$impl: no bin_info of the program"
+	grep -F "baddr = $pb" $impl.txt | grep '^lttng_ust_dl:' | sed "s/$pb/P/" >$impl.self
+done
+grep -q '^lttng_ust_dl:dlclose:' lttng.self || fail "LTTng recorded no dlclose of dlopen(NULL)"
+diff lttng.self trax.self >&2 || fail "the events of dlopen(NULL) and its dlclose differ from LTTng's"
 # libsddl.so is a file of each: its fields but the size and the build ID.
 for impl in lttng trax; do
 	grep -F 'lttng_ust_dl:dlopen:' $impl.txt | grep -F "/$impl/libsddl.so" |

@@ -6,8 +6,9 @@
  *                             for FILE to exist, emits sdtest:where
  *   dlapp dlopen LIB PLAIN    dlopen()s LIB (call sites of sdtest) and calls
  *                             its sddl_work(), dlopen()s PLAIN (no tracing
- *                             at all) and calls plain_add(), closes both,
- *                             then emits sdtest:where itself
+ *                             at all) and calls plain_add(), dlopen()s NULL
+ *                             (the program), closes the three, then emits
+ *                             sdtest:where itself
  *   dlapp dlmopen PLAIN       dlmopen()s PLAIN in a new namespace, calls
  *                             plain_add(), closes it
  *   dlapp stress LIB FILE     says "ready PID", then two threads dlopen() and
@@ -80,9 +81,11 @@ int main(int argc, char **argv)
 		void *lib = open_and_call(argv[2], "sddl_work", 7);
 		void *plain = open_and_call(argv[3], "plain_add", 8);
 
-		if (!lib || !plain)
+		void *self = dlopen(NULL, RTLD_NOW); /* the program itself */
+
+		if (!lib || !plain || !self)
 			return 1;
-		if (dlclose(plain) != 0 || dlclose(lib) != 0)
+		if (dlclose(plain) != 0 || dlclose(lib) != 0 || dlclose(self) != 0)
 			return 1;
 		emit_from_dlapp(2);
 		return 0;

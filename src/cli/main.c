@@ -82,6 +82,7 @@ const struct cli_command cli_commands[] = {
     {"start", cmd_start, usage_start, "start tracing"},
     {"stop", cmd_stop, usage_stop, "stop tracing (waits until the trace is on disk)"},
     {"snapshot", cmd_snapshot, usage_snapshot, "record a snapshot of a session's buffers"},
+    {"regenerate", cmd_regenerate, usage_regenerate, "record the applications' state dump again"},
     {"view", cmd_view, usage_view, "print the events of CTF traces as text"},
     {"help", cmd_help, usage_help, "print this help, or a command's"},
     {"version", cmd_version, usage_version, "print the version"},

@@ -57,6 +57,7 @@ enum trax_msg_type {
 	TRAX_MSG_UNTRACK,
 	TRAX_MSG_STATUS,
 	TRAX_MSG_DISABLE_CHANNEL,
+	TRAX_MSG_REGENERATE_STATEDUMP,
 
 	/* application -> traxd */
 	TRAX_MSG_APP_HELLO = 64,

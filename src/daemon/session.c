@@ -779,6 +779,28 @@ static int do_start(struct reply *r, const struct trax_msg *req)
 	return 0;
 }
 
+/*
+ * `trax regenerate statedump`: every application of the started session s
+ * records its state dump again, as at a start (app.c, request_statedump()).
+ */
+static int do_regenerate_statedump(struct reply *r, const struct trax_msg *req)
+{
+	struct session *s = need_session(r, req);
+
+	if (!s)
+		return -1;
+	if (!s->active)
+		return fail(
+		    r, "EINVAL",
+		    "session %s is not started: the state dump is regenerated while tracing",
+		    s->name);
+	s->start_seq = ++start_count;
+	apps_update_session(s);
+	trax_msg_add(&r->m, "record", "session");
+	trax_msg_add(&r->m, "name", "%s", s->name);
+	return 0;
+}
+
 static int do_stop(struct reply *r, const struct trax_msg *req)
 {
 	struct session *s = need_session(r, req);
@@ -923,6 +945,9 @@ void traxd_client_request(int fd, struct trax_msg *req)
 		break;
 	case TRAX_MSG_STOP:
 		do_stop(&r, req);
+		break;
+	case TRAX_MSG_REGENERATE_STATEDUMP:
+		do_regenerate_statedump(&r, req);
 		break;
 	case TRAX_MSG_SNAPSHOT_RECORD:
 		do_snapshot(&r, req);

@@ -325,3 +325,42 @@ own_at=$(of fork.txt $CHILD | grep -n 'from = "child"' | cut -d: -f1)
 [ -n "$own_at" ] && [ -n "$end_at" ] && [ "$end_at" -lt "$own_at" ] ||
 	fail "the child's state dump does not precede its event (end at $end_at, event at $own_at)"
 ok "a child of fork() records its own state dump (procname, objects) before its event"
+
+# ---- 7. trax regenerate statedump -----------------------------------------
+# As `lttng regenerate statedump`: every application of the started session
+# records its state dump again; refused, with one line, when the session is
+# not started or does not exist.
+session regen -a
+if trax regenerate statedump -s regen >regen.out 2>regen.err; then
+	fail "trax regenerate statedump succeeded on a session never started"
+fi
+[ "$(wc -l <regen.err)" = 1 ] && grep -q 'regen is not started' regen.err ||
+	fail "regenerate before start: $(cat regen.err)"
+if trax regenerate statedump -s nosuch >regen.out 2>regen.err; then
+	fail "trax regenerate statedump succeeded on a session that does not exist"
+fi
+grep -q 'nosuch' regen.err || fail "regenerate of a missing session: $(cat regen.err)"
+if trax regenerate metadata -s regen >regen.out 2>regen.err; then
+	fail "trax regenerate metadata claimed success"
+fi
+trax start regen >/dev/null || fail "trax start regen"
+rm -f "$TEST_TMP/go"
+"$B/dlapp" wait "$TEST_TMP/go" >wait.out 2>wait.err &
+PID=$!
+for _ in $(seq 300); do
+	grep -q ready wait.out 2>/dev/null && break
+	sleep 0.05
+done
+grep -q ready wait.out || fail "dlapp did not start: $(cat wait.err)"
+trax regenerate statedump -s regen >regen.out || fail "trax regenerate statedump failed"
+expect_eq "$(cat regen.out)" "State dump successfully regenerated for session regen" "regenerate's message"
+# (the program records it once its daemon thread has the order)
+sleep 1
+touch "$TEST_TMP/go"
+wait_ok $PID "dlapp wait"
+trax stop regen >/dev/null || fail "trax stop regen"
+text regen
+expect_eq "$(count regen.txt $PID 'lttng_ust_statedump:start:')" 2 "state dumps after a regenerate"
+expect_eq "$(count regen.txt $PID 'lttng_ust_statedump:end:')" 2 "state dump ends after a regenerate"
+expect_eq "$(count regen.txt $PID "path = \"$B/dlapp\",")" 2 "bin_info events of dlapp after a regenerate"
+ok "trax regenerate statedump: a second state dump of the running program; refused before start"

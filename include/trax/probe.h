@@ -46,13 +46,22 @@ struct trax_integer_type {
 
 /* trax_enum_entry flags. */
 #define TRAX_ENUM_AUTO 1u /* ctf_enum_auto(): the value after the previous entry's end */
+/*
+ * The signedness of the expressions that gave start and end is known: each
+ * is written in the metadata as its own type reads it (as LTTng-UST writes
+ * it: -5 in an unsigned enumeration stays -5). Without TRAX_ENUM_TYPED the
+ * container's signedness decides.
+ */
+#define TRAX_ENUM_TYPED	       2u
+#define TRAX_ENUM_START_SIGNED 4u
+#define TRAX_ENUM_END_SIGNED   8u
 
 /* One mapping of a TRACEPOINT_ENUM: a label for the values start..end. */
 struct trax_enum_entry {
 	const char *label;
 	int64_t start; /* read as uint64_t when the container is unsigned */
 	int64_t end;
-	unsigned int flags; /* TRAX_ENUM_AUTO: start and end are computed */
+	unsigned int flags; /* TRAX_ENUM_* */
 };
 
 struct trax_enum_desc {

@@ -138,8 +138,11 @@
 
 /* ---- 1. Enumerations ---- */
 #include <trax/tp-reset.h>
-#define _trax_enum_range(label, s, e) {label, (int64_t)(s), (int64_t)(e), 0},
-#define _trax_enum_auto(label)	      {label, 0, 0, TRAX_ENUM_AUTO},
+#define _trax_enum_range(label, s, e)                                                              \
+	{label, (int64_t)(s), (int64_t)(e),                                                        \
+	 TRAX_ENUM_TYPED | (_TRAX_IS_SIGNED(__typeof__(s)) ? TRAX_ENUM_START_SIGNED : 0u) |        \
+	     (_TRAX_IS_SIGNED(__typeof__(e)) ? TRAX_ENUM_END_SIGNED : 0u)},
+#define _trax_enum_auto(label) {label, 0, 0, TRAX_ENUM_AUTO},
 #define TRACEPOINT_ENUM(p, en, values)                                                             \
 	static const struct trax_enum_entry __trax_enum_entries_##p##___##en[] = {values};         \
 	static const struct trax_enum_desc __trax_enum_##p##___##en __attribute__((unused)) = {    \

@@ -35,8 +35,9 @@ int cmd_regenerate(int argc, char **argv)
 	int c, rc;
 
 	if (argc < 2)
-		return cli_usage_error("Missing what to regenerate: statedump (see 'trax regenerate "
-				       "--help')");
+		return cli_usage_error(
+		    "Missing what to regenerate: statedump (see 'trax regenerate "
+		    "--help')");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage_regenerate(stdout);
 		return CLI_OK;

@@ -738,17 +738,20 @@ static const struct ctf_type *parse_variant(struct tsdl_parser *p, const struct 
 	}
 }
 
-/* A signed or unsigned enumeration value, checked against the container's signedness. */
-static uint64_t parse_enum_value(struct tsdl_parser *p, bool is_signed)
+/*
+ * An enumeration value: any 64-bit integer, signed or not, whose bits the
+ * container reads as it reads its own, as Babeltrace 2 does (LTTng-UST
+ * writes a negative range of an unsigned enumeration as -10 ... -5, which
+ * is 2^64 - 10 to 2^64 - 5, and an unsigned value past INT64_MAX of a
+ * signed one as it is).
+ */
+static uint64_t parse_enum_value(struct tsdl_parser *p)
 {
 	struct tsdl_value v;
 
 	tsdl_parse_value(p, &v);
-	if (is_signed)
-		return (uint64_t)tsdl_value_int(p, &v, "enumeration value");
 	if (v.kind == TSDL_VALUE_INTEGER && v.negative)
-		tsdl_fail(p, v.line, v.column,
-			  "negative enumeration value with an unsigned container type");
+		return (uint64_t)tsdl_value_int(p, &v, "enumeration value");
 	return tsdl_value_uint(p, &v, "enumeration value");
 }
 
@@ -787,11 +790,11 @@ static void parse_enum_body(struct tsdl_parser *p, struct ctf_type *t)
 		m->label = label.text;
 		if (at(p, 0, TSDL_TOK_ASSIGN)) {
 			tsdl_next(p);
-			m->start = parse_enum_value(p, is_signed);
+			m->start = parse_enum_value(p);
 			m->end = m->start;
 			if (at(p, 0, TSDL_TOK_ELLIPSIS)) {
 				tsdl_next(p);
-				m->end = parse_enum_value(p, is_signed);
+				m->end = parse_enum_value(p);
 			}
 			if (enum_less(m->end, m->start, is_signed)) {
 				uint64_t swap = m->start;

@@ -6,6 +6,7 @@
 #include "ctf/writer-metadata.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "common/uuid.h"
@@ -202,6 +203,14 @@ void ctf_metadata_stream(struct strbuf *out, const struct ctf_stream_desc *s)
 	strbuf_puts(out, "};\n\n");
 }
 
+static void put_enum_value(struct strbuf *out, int64_t v, bool is_signed)
+{
+	if (is_signed)
+		strbuf_printf(out, "%" PRId64, v);
+	else
+		strbuf_printf(out, "%" PRIu64, (uint64_t)v);
+}
+
 static void put_enum(struct strbuf *out, const struct trax_field_desc *f)
 {
 	const struct trax_enum_desc *e = f->enum_desc;
@@ -220,14 +229,19 @@ static void put_enum(struct strbuf *out, const struct trax_field_desc *f)
 		put_quoted(out, m->label);
 		if (m->flags & TRAX_ENUM_AUTO) {
 			/* As LTTng-UST writes it: TSDL numbers it the same way. */
-		} else if (f->elem.is_signed) {
-			strbuf_printf(out, " = %" PRId64, start);
-			if (end != start)
-				strbuf_printf(out, " ... %" PRId64, end);
 		} else {
-			strbuf_printf(out, " = %" PRIu64, (uint64_t)start);
-			if (end != start)
-				strbuf_printf(out, " ... %" PRIu64, (uint64_t)end);
+			bool typed = m->flags & TRAX_ENUM_TYPED;
+
+			strbuf_puts(out, " = ");
+			put_enum_value(out, start,
+				       typed ? m->flags & TRAX_ENUM_START_SIGNED
+					     : f->elem.is_signed);
+			if (end != start) {
+				strbuf_puts(out, " ... ");
+				put_enum_value(out, end,
+					       typed ? m->flags & TRAX_ENUM_END_SIGNED
+						     : f->elem.is_signed);
+			}
 		}
 		strbuf_puts(out, i + 1 < e->nr_entries ? ",\n" : "\n");
 	}

@@ -286,6 +286,27 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 				strbuf_add(&sig, "\n", 1);
 				ok = !sig.failed;
 			}
+		} else if ((v = trax_kv_value(*kv, "enum_signed"))) {
+			/* enum_signed=S:E: how the entry before writes its values */
+			struct trax_enum_desc *ed = nf ? &enums[nf - 1] : NULL;
+			unsigned int k = ed ? ed->nr_entries : 0;
+
+			ok = k > 0 && strlen(v) == 3 && (v[0] == '0' || v[0] == '1') &&
+			     v[1] == ':' && (v[2] == '0' || v[2] == '1');
+			if (ok) {
+				struct trax_enum_entry *m =
+				    (struct trax_enum_entry *)&ed->entries[k - 1];
+
+				ok = !(m->flags & TRAX_ENUM_AUTO);
+				m->flags |= TRAX_ENUM_TYPED |
+					    (v[0] == '1' ? TRAX_ENUM_START_SIGNED : 0) |
+					    (v[2] == '1' ? TRAX_ENUM_END_SIGNED : 0);
+			}
+			if (ok) {
+				strbuf_puts(&sig, *kv);
+				strbuf_add(&sig, "\n", 1);
+				ok = !sig.failed;
+			}
 		}
 		/* other keys: from a newer library, ignored */
 	}

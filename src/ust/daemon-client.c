@@ -416,6 +416,10 @@ static void describe_event(struct trax_msg *m, uint32_t index, const struct trax
 				     en->entries[j].label ? en->entries[j].label : "");
 			if (en->entries[j].flags & TRAX_ENUM_AUTO)
 				trax_msg_add(m, "enum_auto", "1");
+			else if (en->entries[j].flags & TRAX_ENUM_TYPED)
+				trax_msg_add(m, "enum_signed", "%u:%u",
+					     !!(en->entries[j].flags & TRAX_ENUM_START_SIGNED),
+					     !!(en->entries[j].flags & TRAX_ENUM_END_SIGNED));
 		}
 	}
 }

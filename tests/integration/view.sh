@@ -198,6 +198,34 @@ EOF
 	}
 	ok "sequence lengths by absolute paths from every scope, relative and nested: as babeltrace2"
 
+	# --- enumeration values of either sign in containers of either sign, as
+	# LTTng-UST writes them (-10 ... -5 in an unsigned one): the container
+	# reads their 64 bits as it reads its own, as babeltrace2 does
+	m="$TEST_TMP/enum-values"
+	mkdir -p "$m"
+	cat >"$m/metadata" <<'EOF'
+/* CTF 1.8 */
+typealias integer { size = 64; align = 8; signed = false; } := uint64_t;
+typealias integer { size = 8; align = 8; signed = true; } := int8_t;
+trace { major = 1; minor = 8; byte_order = le; };
+event { name = e; fields := struct {
+	enum : uint64_t { "NEG" = -10 ... -5, "SEVEN" = 7, "TOP" = 18446744073709551360 ... 18446744073709551615 } u;
+	enum : int8_t { "A" = 200, "B" = 18446744073709551615 } s;
+}; };
+EOF
+	# (u, s): (7, 0), (2^64-7, -1), (2^64-10, -56), (2^64-11, 0), (5, 0)
+	printf '\007\0\0\0\0\0\0\0\000\371\377\377\377\377\377\377\377\377\366\377\377\377\377\377\377\377\310\365\377\377\377\377\377\377\377\000\005\0\0\0\0\0\0\0\000' >"$m/stream"
+	babeltrace2 "$m" >"$TEST_TMP/enum.bt2" 2>/dev/null || report "enum-values: babeltrace2 failed"
+	grep -q 'u = ( "NEG", "TOP" : container = 18446744073709551609 ), s = ( "B" : container = -1 )' \
+		"$TEST_TMP/enum.bt2" || report "enum-values: babeltrace2 did not read the values written"
+	"$TRAX" view "$m" >"$OUT" 2>"$ERR" || report "enum-values: exit status $?"
+	cmp -s "$OUT" "$TEST_TMP/enum.bt2" && [ ! -s "$ERR" ] || {
+		show_diff "$TEST_TMP/enum.bt2" "$OUT"
+		cat "$ERR" >&2
+		report "enum-values: not babeltrace2's output"
+	}
+	ok "enumeration values of either sign in containers of either sign: as babeltrace2"
+
 	# --- invalid traces ---
 	n=0
 	for d in fail/*/; do

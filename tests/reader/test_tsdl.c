@@ -708,7 +708,7 @@ static void test_errors(void)
 	    {HEAD "typealias integer { size = 16; } := uint8_t;", 4, 37, "already declared"},
 	    {HEAD "event { name = a; fields := struct { uint8_t struct; }; };", 4, 46,
 	     "reserved keyword"},
-	    {HEAD "enum e : uint8_t { A = -1 };", 4, 24, "negative"},
+	    {HEAD "enum e : uint8_t { A = -9223372036854775809 };", 4, 24, "64-bit signed range"},
 	    {HEAD "enum e : uint8_t { };", 4, 20, "enumeration label"},
 	    {HEAD "enum e { A };", 4, 1, "named 'int'"},
 	    {HEAD "typealias floating_point { exp_dig = 8; mant_dig = 8; } := f;", 4, 11,

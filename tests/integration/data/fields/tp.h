@@ -188,6 +188,18 @@ TRACEPOINT_ENUM(fields, unsigned_enum,
 	)
 )
 
+/*
+ * Values written as their own type reads them, whatever the container: a
+ * negative range in an unsigned enumeration, an unsigned value past INT64_MAX.
+ */
+TRACEPOINT_ENUM(fields, mixed_enum,
+	TP_ENUM_VALUES(
+		ctf_enum_range("NEGATIVE", -10, -5)
+		ctf_enum_value("SEVEN", 7)
+		ctf_enum_range("TOP", 0xFFFFFFFFFFFFFF00ULL, 0xFFFFFFFFFFFFFFFFULL)
+	)
+)
+
 /* Enumerations: values, ranges, unmapped values, both signednesses. */
 TRACEPOINT_EVENT(fields, enums,
 	TP_ARGS(int, neg, unsigned int, u),
@@ -205,6 +217,8 @@ TRACEPOINT_EVENT(fields, enums,
 		ctf_enum(fields, unsigned_enum, uint64_t, u_unmapped, 251)
 		ctf_enum(fields, unsigned_enum, uint16_t, u_range_start, 200)
 		ctf_enum_nowrite(fields, unsigned_enum, uint8_t, u_hidden, 0)
+		ctf_enum(fields, mixed_enum, uint64_t, m_seven, 7)
+		ctf_enum(fields, mixed_enum, uint64_t, m_top, 0xFFFFFFFFFFFFFFF0ULL)
 		ctf_integer(int, after_enums, 6)
 	)
 )

@@ -5,6 +5,12 @@
 #ifndef TRAX_LTTNG_UST_TRACER_H
 #define TRAX_LTTNG_UST_TRACER_H
 
+/* What LTTng-UST's brings with it (its ust-utils.h and ust-arch.h). */
+#include <assert.h>
+#include <endian.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <lttng/ust-version.h>
 
 #endif /* TRAX_LTTNG_UST_TRACER_H */

@@ -38,6 +38,11 @@ for src in app-tp app-tracef app-tracelog app-lgpl probes; do
 		compile trax $lang $src -DEXPECT_TRAX -I"$TRAX_SRC/include"
 	done
 done
+# <lttng/ust-tracer.h> alone brings stdio.h, stdlib.h, assert.h and endian.h
+for lang in c c++; do
+	compile LTTng-UST $lang app-tracer -DEXPECT_LTTNG
+	compile trax $lang app-tracer -DEXPECT_TRAX -I"$TRAX_SRC/include"
+done
 ok "programs using the system names LTTng-UST's headers bring compile against LTTng-UST and trax (C, C++)"
 
 $CC $TRAX_CFLAGS -DEXPECT_TRAX -I"$DATA" -c "$DATA/probes.c" -o probes.o

@@ -132,20 +132,18 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 		if (open_stream(dc, cpu) < 0)
 			return true;
 	}
-	err = trax_write_all(dc->fds[cpu], sb, bytes, true);
-	if (err) {
-		traxd_log("%s: channel %s, CPU %u: %s", dc->trace->path, dc->chan->name, cpu,
-			  strerror(-err));
-		cut_back(dc, cpu, dc->fds[cpu], dc->file_size[cpu]);
-		return true;
-	}
+	/*
+	 * The entry first: a SIGKILL of the daemon in the (long) write of the
+	 * packet lets that write complete, so the files end up agreeing.
+	 */
 	index_at = lseek(dc->index_fds[cpu], 0, SEEK_CUR);
 	ctf_index_entry(entry, dc->file_size[cpu], h);
 	err = trax_write_all(dc->index_fds[cpu], entry, sizeof(entry), false);
+	if (!err)
+		err = trax_write_all(dc->fds[cpu], sb, bytes, true);
 	if (err) {
-		traxd_log("%s: channel %s, CPU %u: index entry: %s", dc->trace->path,
-			  dc->chan->name, cpu, strerror(-err));
-		/* no packet without its entry */
+		traxd_log("%s: channel %s, CPU %u: %s", dc->trace->path, dc->chan->name, cpu,
+			  strerror(-err));
 		if (index_at >= 0)
 			cut_back(dc, cpu, dc->index_fds[cpu], (uint64_t)index_at);
 		cut_back(dc, cpu, dc->fds[cpu], dc->file_size[cpu]);

@@ -89,8 +89,20 @@ int consumer_open_files(struct dchan *dc)
 }
 
 /*
+ * Cuts a trace file back to `size` bytes after a write that failed part of
+ * the way (a full disk), so that it holds whole packets (or entries) only.
+ */
+static void cut_back(struct dchan *dc, unsigned int cpu, int fd, uint64_t size)
+{
+	if (ftruncate(fd, (off_t)size) < 0 || lseek(fd, (off_t)size, SEEK_SET) != (off_t)size)
+		traxd_log("%s: channel %s, CPU %u: cannot cut a file back after a failed write: %s",
+			  dc->trace->path, dc->chan->name, cpu, strerror(errno));
+}
+
+/*
  * Writes one packet of cpu's buffer, then its index entry; false when it
- * is not a valid packet.
+ * is not a valid packet. A packet whose write or entry fails is cut out
+ * again: the stream file and its index keep agreeing.
  */
 static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 {
@@ -99,6 +111,8 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 	const struct ctf_packet_header *h = &copy;
 	uint64_t bytes;
 	uint8_t entry[CTF_INDEX_ENTRY_LEN];
+	off_t index_at;
+	int err;
 
 	/* (checked, and indexed, from a copy: an application may write the shared one) */
 	memcpy(&copy, sb, sizeof(copy));
@@ -118,15 +132,23 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 		if (open_stream(dc, cpu) < 0)
 			return true;
 	}
-	if (trax_write_all(dc->fds[cpu], sb, bytes, true) < 0) {
+	/*
+	 * The entry first: a SIGKILL of the daemon in the (long) write of the
+	 * packet lets that write complete, so the files end up agreeing.
+	 */
+	index_at = lseek(dc->index_fds[cpu], 0, SEEK_CUR);
+	ctf_index_entry(entry, dc->file_size[cpu], h);
+	err = trax_write_all(dc->index_fds[cpu], entry, sizeof(entry), false);
+	if (!err)
+		err = trax_write_all(dc->fds[cpu], sb, bytes, true);
+	if (err) {
 		traxd_log("%s: channel %s, CPU %u: %s", dc->trace->path, dc->chan->name, cpu,
-			  strerror(errno));
+			  strerror(-err));
+		if (index_at >= 0)
+			cut_back(dc, cpu, dc->index_fds[cpu], (uint64_t)index_at);
+		cut_back(dc, cpu, dc->fds[cpu], dc->file_size[cpu]);
 		return true;
 	}
-	ctf_index_entry(entry, dc->file_size[cpu], h);
-	if (trax_write_all(dc->index_fds[cpu], entry, sizeof(entry), false) < 0)
-		traxd_log("%s: channel %s, CPU %u: index entry: %s", dc->trace->path,
-			  dc->chan->name, cpu, strerror(errno));
 	dc->file_size[cpu] += bytes;
 	return true;
 }

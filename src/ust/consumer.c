@@ -104,25 +104,32 @@ static void write_metadata(struct trax_session *s)
 	strbuf_free(&sb);
 }
 
-/* Appends a packet to its stream file, then its entry to the file's index. */
+/*
+ * Appends a packet's entry to the stream file's index, then the packet to
+ * the stream file. The entry first: a SIGKILL of the application in the
+ * (long) write of the packet lets that write complete, so the files end up
+ * agreeing, which they seldom did the other way round.
+ */
 static void write_packet(struct trax_session *s, int cpu, const void *subbuf)
 {
 	const struct ctf_packet_header *h = subbuf;
 	const off_t at = s->stream_sizes[cpu];
 	uint8_t entry[CTF_INDEX_ENTRY_LEN];
+	off_t index_at;
 
 	if (s->output_failed || s->stream_fds[cpu] < 0)
 		return;
-	if (append(s, s->stream_fds[cpu], &s->stream_ids[cpu], &s->stream_sizes[cpu], subbuf,
-		   (size_t)(h->packet_size / 8), "a stream file"))
-		return;
+	index_at = s->index_sizes[cpu];
 	ctf_index_entry(entry, (uint64_t)at, h);
 	if (append(s, s->index_fds[cpu], &s->index_ids[cpu], &s->index_sizes[cpu], entry,
-		   sizeof(entry), "an index file")) {
-		/* no packet without its entry: the files keep agreeing */
-		if (ftruncate(s->stream_fds[cpu], at) == 0 &&
-		    lseek(s->stream_fds[cpu], at, SEEK_SET) == at)
-			s->stream_sizes[cpu] = at;
+		   sizeof(entry), "an index file"))
+		return;
+	if (append(s, s->stream_fds[cpu], &s->stream_ids[cpu], &s->stream_sizes[cpu], subbuf,
+		   (size_t)(h->packet_size / 8), "a stream file")) {
+		/* no entry without its packet: the files keep agreeing */
+		if (ftruncate(s->index_fds[cpu], index_at) == 0 &&
+		    lseek(s->index_fds[cpu], index_at, SEEK_SET) == index_at)
+			s->index_sizes[cpu] = index_at;
 	}
 }
 

@@ -12,6 +12,10 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 . "$TRAX_SRC/tests/integration/data/lttng/env.sh"
+# A time zone other than lib.sh's UTC (a POSIX one: no tzdata needed), so
+# that dates written in UTC instead of local time, as LTTng writes them,
+# show: every recording below runs under it.
+export TZ=XST-5:30
 
 W=$TEST_TMP/w
 mkdir -p "$W"
@@ -94,6 +98,12 @@ check() {
 		d=$(val "$t" $k)
 		[ -z "$(val "$l" $k)" ] && continue
 		echo "$d" | grep -Eq '^"[0-9]{8}T[0-9]{6}[+-][0-9]{4}"$' || fail "$t: $k = $d, not LTTng's form"
+		# the same local time as LTTng's, the minutes between the recordings apart
+		python3 - "$d" "$(val "$l" $k)" <<'EOP' || fail "$t: $k = $d, LTTng's $(val "$l" $k): not the same local time"
+import datetime, sys
+t, l = (datetime.datetime.strptime(a.strip('"'), "%Y%m%dT%H%M%S%z") for a in sys.argv[1:])
+sys.exit(not (t.utcoffset() == l.utcoffset() and abs((t - l).total_seconds()) < 600))
+EOP
 	done
 	if [ "$layout" = pid ]; then
 		expect_eq "$(val "$t" tracer_buffering_id)" "$(cat "${t%.env}.pid")" "$t: tracer_buffering_id"

@@ -11,6 +11,8 @@ have c++ || need="$need g++"
 have babeltrace2 || need="$need babeltrace2"
 # Babeltrace 1: a second reader where Babeltrace 2.0 is wrong (view_kernel.sh)
 have babeltrace || need="$need babeltrace"
+# strace: index.sh watches trax view start its threads
+have strace || need="$need strace"
 have python3 || need="$need python3"
 # libFuzzer targets (tools/fuzz.sh) need clang and its runtime libraries.
 have clang || need="$need clang"

@@ -7,8 +7,10 @@
 #   - check-index.py reads every entry back against the packets themselves;
 #   - babeltrace2 builds its packet list from the index files (its own
 #     checks), without falling back to scanning the streams;
-#   - trax view --count on two threads splits the packets by the index and
-#     counts as many events as babeltrace2 prints.
+#   - trax view --count on two threads counts as many events as
+#     babeltrace2 prints; it gives its second thread a part of the packets
+#     that the index files delimit (seen with strace: a second thread with
+#     the index files, none without them).
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 
@@ -55,6 +57,19 @@ $CHECK "$W/emb" >check.out || fail "TRAX_OUTPUT: the index files do not describe
 packets=$(sed -n 's/^1 traces, \([0-9]*\) packets$/\1/p' check.out)
 [ "${packets:-0}" -ge 8 ] || fail "TRAX_OUTPUT: expected several packets, got ${packets:-none}"
 readers "$W/emb" "TRAX_OUTPUT (discard, $packets packets)"
+
+# --count's second thread: only where the index delimits the packets
+command -v strace >/dev/null 2>&1 || fail "strace is needed (make check installs it)"
+threads() {
+	TRAX_VIEW_THREADS=2 strace -f -qq -e trace=clone,clone3 -o strace.out \
+		"$TRAX_BUILD/trax" view --count "$1" >/dev/null || fail "trax view --count $1 failed"
+	grep -c 'clone' strace.out || :
+}
+[ "$(threads "$W/emb")" -ge 1 ] || fail "trax view --count started no second thread with the index files"
+cp -R "$W/emb" "$W/emb-noidx"
+find "$W/emb-noidx" -name index -type d -exec rm -rf {} +
+expect_eq "$(threads "$W/emb-noidx")" 0 "threads trax view --count starts without index files"
+ok "trax view --count counts a part of the packets on a second thread, with the index files only"
 
 # ---- TRAX_OUTPUT, overwrite buffers ----
 TRAX_OUTPUT=$W/emb-ow TRAX_OVERWRITE=1 TRAX_SUBBUF_SIZE=4096 TRAX_NUM_SUBBUF=4 ./app 20000

@@ -194,7 +194,12 @@ static int do_create(struct reply *r, const struct trax_msg *req)
 			home = getenv("HOME");
 		if (!home || !*home)
 			home = traxd.is_root ? "/root" : "/tmp";
-		snprintf(s->output, sizeof(s->output), "%s/trax-traces/%s-%s", home, name, stamp);
+		/* an automatic name holds the date already, as LTTng's do */
+		if (name == autoname)
+			snprintf(s->output, sizeof(s->output), "%s/trax-traces/%s", home, name);
+		else
+			snprintf(s->output, sizeof(s->output), "%s/trax-traces/%s-%s", home, name,
+				 stamp);
 	}
 	/* no trailing slashes: trace paths are built under it */
 	for (size_t n = strlen(s->output); n > 1 && s->output[n - 1] == '/'; n--)

@@ -70,3 +70,13 @@ expect_contains dup.err "dup"
 if trax start -s nosuch 2>nosuch.err; then fail "trax start of a missing session succeeded"; fi
 expect_eq "$(grep -c . nosuch.err)" 1 "error lines for a missing session"
 ok "destroy, list, and clear errors for a name used twice and a missing session"
+
+# no name: an automatic one, auto-YYYYmmdd-HHMMSS, whose trace directory
+# under ~/trax-traces is the name itself (the date once), as with LTTng
+trax create >auto.out || fail "trax create without a name exited with $?"
+name=$(sed -n 's/^Session \(auto-[0-9]\{8\}-[0-9]\{6\}\) created\.$/\1/p' auto.out)
+[ -n "$name" ] || fail "trax create without a name: $(cat auto.out)"
+expect_eq "$(sed -n 's/^Traces will be output to //p' auto.out)" "$TRAX_HOME/trax-traces/$name" \
+	"the automatic session's output"
+trax destroy "$name" >/dev/null || fail "trax destroy $name"
+ok "trax create without a name: $name, output under ~/trax-traces/$name"

@@ -80,7 +80,8 @@ static int decode_integer(struct ctf_decode_ctx *c, const struct ctf_integer_typ
 	if (need(c, it->size, "integer"))
 		return -1;
 	v = read_bits(c, it->size, it->byte_order);
-	if (it->clock)
+	/* (a signed field mapped to a clock does not move it, in Babeltrace 2 either) */
+	if (it->clock && !it->is_signed)
 		c->clock = ctf_clock_update(c->clock, v, it->size);
 	out->u.u = it->is_signed ? (uint64_t)ctf_bits_sign_extend(v, it->size) : v;
 	return 0;

@@ -172,7 +172,9 @@ static void compile_integer(struct builder *b, const struct ctf_type *t,
 			    const struct ctf_integer_type *it, uint32_t slot)
 {
 	enum ctf_byte_order bo = order_of(b, it->byte_order);
-	uint8_t flags = (uint8_t)((it->is_signed ? FLAG_SIGNED : 0) | (it->clock ? FLAG_CLOCK : 0));
+	/* (a signed field mapped to a clock does not move it: decode-field.c) */
+	uint8_t flags = (uint8_t)((it->is_signed ? FLAG_SIGNED : 0) |
+				  (it->clock && !it->is_signed ? FLAG_CLOCK : 0));
 	struct prog_op *op;
 
 	if (it->size == 0 || it->size > 64) {

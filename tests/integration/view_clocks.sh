@@ -174,6 +174,7 @@ ok "timestamps without a clock: the default clock, the only clock, or an error"
 in_all_forms ok sc-payload                       # only a payload field
 check fail sc-two                                # two clocks in one stream
 check fail sc-header                             # a clock in the trace packet header
+in_all_forms ok sc-signed                        # signed mapped fields: the clock never moves
 ok "a stream's clock"
 ok "$n_cases runs of trax view match babeltrace2"
 

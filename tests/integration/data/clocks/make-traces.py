@@ -313,6 +313,17 @@ def stream_clock_traces(out):
           + "stream {\n\tevent.header := struct { uint32_t id; ts_c timestamp; };\n};\n"
           + EVENT.replace(" stream_id = 0;", ""))
     write(out, "sc-header", md, head + struct.pack("<QIQI", 5, 0, 100, 84))
+    # signed fields mapped to the clock (the event header's time stamp, a
+    # payload field): the stream has the clock, which they never move
+    sts = ("typealias integer { size = 32; align = 8; signed = true; "
+           "map = clock.c.value; } := sts_c;\n")
+    md = (HEAD + sts + trace_block(None).replace(" uint32_t stream_id;", "")
+          + clock(name="c", offset_s=10)
+          + "stream {\n\tevent.header := struct { uint32_t id; sts_c timestamp; };\n};\n"
+          + "event { name = ev; id = 0; fields := struct { uint32_t n; sts_c s; }; };\n")
+    write(out, "sc-signed", md,
+          head + b"".join(struct.pack("<IiIi", 0, t, n, p)
+                          for t, n, p in [(5, 85, -2), (-3, 86, 30), (100, 87, 1000)]))
 
 
 def main():

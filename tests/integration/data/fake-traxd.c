@@ -180,7 +180,8 @@ static void take_events(const struct trax_msg *m)
 		} else if ((v = trax_kv_value(kv, "field"))) {
 			append_text(&e->text, kv);
 			parse_field(e, v);
-		} else if ((v = trax_kv_value(kv, "enum"))) {
+		} else if (trax_kv_value(kv, "enum") || trax_kv_value(kv, "enum_auto") ||
+			   trax_kv_value(kv, "enum_signed") || trax_kv_value(kv, "emf_uri")) {
 			append_text(&e->text, kv);
 		} else {
 			fail("APP_EVENTS: unexpected %s", kv);

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/decode-prog-impl.h"
-#include "ctf/value-copy.h"
+#include "reader/decode-prog-impl.h"
+#include "reader/value-copy.h"
 
 #define BATCHES	    4
 #define BATCH_ITEMS 4096

@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ctf/stream-set.h"
-#include "ctf/text-buf.h"
+#include "reader/stream-set.h"
+#include "reader/text-buf.h"
 
 struct ctf_text_plan;
 

@@ -14,8 +14,8 @@
 
 #include <stdio.h>
 
-#include "ctf/stream-set.h"
-#include "ctf/text-buf.h"
+#include "reader/stream-set.h"
+#include "reader/text-buf.h"
 
 /*
  * Formats item s of a side (ctx: that side's) into out, its warnings into

@@ -4,7 +4,7 @@
  * sink.text.pretty does by default (docs/text-format.md).
  *
  * The traces are found, grouped into streams and merged by the reader
- * library's stream set (src/ctf/stream-set.h, shared with the public API
+ * library's stream set (src/reader/stream-set.h, shared with the public API
  * so both give the same events in the same order); this file only parses
  * options and formats the events and discarded-items warnings it yields.
  */
@@ -25,9 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctf/json-format.h"
-#include "ctf/stream-set.h"
-#include "ctf/text-format.h"
+#include "reader/json-format.h"
+#include "reader/stream-set.h"
+#include "reader/text-format.h"
 
 #define OUT_BUFFER_SIZE (1u << 20)
 

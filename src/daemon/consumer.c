@@ -18,8 +18,8 @@
 
 #include "common/io.h"
 #include "common/futex.h"
-#include "ctf/writer-index.h"
-#include "ctf/writer-packet.h"
+#include "writer/packet-index.h"
+#include "writer/packet.h"
 #include "daemon/traxd.h"
 
 /* A sub-buffer unchanged this long after a writer died is repaired. */

@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctf/writer-metadata.h"
-#include "ctf/writer-packet.h"
+#include "writer/metadata.h"
+#include "writer/packet.h"
 #include "daemon/traxd.h"
 
 #include <stdlib.h>

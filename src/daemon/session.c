@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctf/writer-env.h"
+#include "writer/trace-env.h"
 #include "daemon/traxd.h"
 
 #define DEFAULT_SUBBUF_SIZE (512u * 1024u)

@@ -19,8 +19,8 @@
 #include "common/cpu.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
-#include "ctf/writer-env.h"
-#include "ctf/writer-packet.h"
+#include "writer/trace-env.h"
+#include "writer/packet.h"
 #include "daemon/traxd.h"
 
 /* The same packet header fields libtrax-ust writes (src/ust/channel.c). */

@@ -19,7 +19,7 @@
 #include "common/proto.h"
 #include "common/shm.h"
 #include "common/strbuf.h"
-#include "ctf/writer-metadata.h"
+#include "writer/metadata.h"
 #include "ringbuf/bufset.h"
 #include "ringbuf/ringbuf.h"
 #include "trax/probe.h"

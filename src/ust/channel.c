@@ -16,7 +16,7 @@
 #include "common/cpu.h"
 #include "common/env.h"
 #include "common/log.h"
-#include "ctf/writer-packet.h"
+#include "writer/packet.h"
 #include "ust/ust.h"
 
 #define DEFAULT_SUBBUF_SIZE (512u * 1024u)

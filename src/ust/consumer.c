@@ -22,8 +22,8 @@
 #include "common/futex.h"
 #include "common/log.h"
 #include "common/strbuf.h"
-#include "ctf/writer-index.h"
-#include "ctf/writer-packet.h"
+#include "writer/packet-index.h"
+#include "writer/packet.h"
 #include "ust/ust.h"
 
 #define CONSUMER_PERIOD_NS (100u * 1000u * 1000u)

@@ -26,7 +26,7 @@
 #include "common/log.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
-#include "ctf/writer-index.h"
+#include "writer/packet-index.h"
 #include "ust/ust.h"
 
 struct trax_session *trax_embedded_session;

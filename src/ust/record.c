@@ -8,7 +8,7 @@
 
 #include "common/cpu.h"
 #include "common/log.h"
-#include "ctf/writer-packet.h"
+#include "writer/packet.h"
 #include "ust/ust.h"
 
 /* Waits for room in blocking mode; returns the last reservation result. */

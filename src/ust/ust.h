@@ -11,9 +11,9 @@
 #include <sys/types.h>
 
 #include "common/shm.h"
-#include "ctf/writer-env.h"
-#include "ctf/writer-metadata.h"
-#include "ctf/writer-packet.h"
+#include "writer/trace-env.h"
+#include "writer/metadata.h"
+#include "writer/packet.h"
 #include "ringbuf/bufset.h"
 #include "ringbuf/ringbuf.h"
 #include "trax/probe.h"

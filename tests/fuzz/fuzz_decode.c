@@ -17,7 +17,7 @@
  * a time bound and by its visitor now and then), the rest through
  * ctf_stream_next(): the same events again, in the same order.
  *
- * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c src/ctf/packet-index.c src/ctf/decode-*.c src/ctf/value-copy.c
+ * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c src/reader/packet-index.c src/reader/decode-*.c src/reader/value-copy.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
  *
  * Built and run by tools/fuzz.sh (make fuzz): `tools/fuzz.sh 60 decode`.
@@ -36,10 +36,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ctf/decode-clock.h"
-#include "ctf/decode-stream.h"
-#include "ctf/tsdl-parser.h"
-#include "ctf/value-copy.h"
+#include "reader/decode-clock.h"
+#include "reader/decode-stream.h"
+#include "reader/tsdl-parser.h"
+#include "reader/value-copy.h"
 
 static const char metadata[] =
     "/* CTF 1.8 */\n"

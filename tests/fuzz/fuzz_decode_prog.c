@@ -5,7 +5,7 @@
  * metadata and bytes. Any disagreement (status, position, clock, value
  * trees, errors) aborts, with the details on stderr.
  *
- * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c src/ctf/packet-index.c src/ctf/decode-*.c
+ * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c src/reader/packet-index.c src/reader/decode-*.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
  *
  * The input is TSDL metadata text, a NUL byte, then one byte of flags (bits

@@ -6,7 +6,7 @@
  * must tile the stream file in order, as the reader relies on when it
  * seeks or splits a stream by the index. Run by tools/fuzz.sh.
  *
- * FUZZ-SOURCES: src/ctf/packet-index.c
+ * FUZZ-SOURCES: src/reader/packet-index.c
  * FUZZ-SEEDS: ../shared/conformance/ctf/succeed/[a-z0-9]*[a-z0-9]/index/[a-z]*.idx ../shared/conformance/ctf/succeed/[a-z0-9]*[a-z0-9]/[a-z]*[a-z]/index/[a-z]*.idx
  */
 /* clang-format on */
@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ctf/packet-index.h"
+#include "reader/packet-index.h"
 
 static uint64_t be(const uint8_t *p, int n)
 {

@@ -4,15 +4,15 @@
  * input is a metadata stream (plain TSDL text, or packetized when it starts
  * with the packet magic) read and parsed as `trax view` would.
  *
- * FUZZ-SOURCES: src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c src/ctf/metadata-read.c
+ * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c
  * FUZZ-SEEDS: tests/reader/data/tsdl/[a-z]*.tsdl tests/reader/golden/[a-z]*[a-z]/metadata ../shared/conformance/ctf/[fs]*[a-z]/[a-z0-9]*[a-z0-9]/metadata
  * (each of these on one line: tools/fuzz.sh reads them; clang-format is off for this comment.)
  *
  * Built and run by tools/fuzz.sh (make fuzz). By hand, from the source tree:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc -D_GNU_SOURCE \
- *     tests/fuzz/fuzz_tsdl.c src/ctf/ctf-arena.c src/ctf/ctf-ir.c src/ctf/tsdl-*.c \
- *     src/ctf/metadata-read.c -o /tmp/fuzz_tsdl
+ *     tests/fuzz/fuzz_tsdl.c src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c \
+ *     src/reader/metadata-read.c -o /tmp/fuzz_tsdl
  *   mkdir -p /tmp/tsdl-corpus && cp -r tests/reader/data/tsdl /tmp/tsdl-corpus/
  *   /tmp/fuzz_tsdl -max_total_time=60 -max_len=65536 /tmp/tsdl-corpus \
  *     ../shared/conformance/ctf/succeed
@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf/metadata-read.h"
-#include "ctf/tsdl-parser.h"
+#include "reader/metadata-read.h"
+#include "reader/tsdl-parser.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -292,7 +292,7 @@ src="$TRAX_SRC/src"
 $CC -fsanitize=thread -O1 -g -Wno-tsan -D_GNU_SOURCE -DTRAX_VERSION=\"tsan\" \
 	-I"$TRAX_SRC/include" -I"$src" -o test_daemon_client_tsan \
 	"$TRAX_SRC/tests/unit/test_daemon_client.c" "$src"/ust/*.c "$src"/common/*.c \
-	"$src"/ringbuf/*.c "$src"/ctf/writer-*.c -lpthread -ldl 2>tsan-cc.err ||
+	"$src"/ringbuf/*.c "$src"/writer/*.c -lpthread -ldl 2>tsan-cc.err ||
 	fail "cannot build test_daemon_client with -fsanitize=thread: $(head -5 tsan-cc.err)"
 export TSAN_OPTIONS="halt_on_error=1:exitcode=66"
 status=0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # view_output.sh - `trax view` writes the same bytes whatever its standard
 # output is. To a regular file the text is written by a writer thread with
-# O_DIRECT for the aligned blocks (src/ctf/text-writer.c); to a pipe, plain
+# O_DIRECT for the aligned blocks (src/reader/text-writer.c); to a pipe, plain
 # write(2). On traces of tens of megabytes of text (many 1 MiB buffers):
 # - to a file, byte-identical to the same through a pipe and to babeltrace2;
 # - starting at an unaligned offset: `>>` to a file of 5000 bytes (and of

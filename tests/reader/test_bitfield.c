@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/bitfield.h"
+#include "reader/bitfield.h"
 
 static int failures;
 

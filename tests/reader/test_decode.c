@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctf/decode-clock.h"
-#include "ctf/decode-stream.h"
-#include "ctf/metadata-read.h"
-#include "ctf/trace-dir.h"
+#include "reader/decode-clock.h"
+#include "reader/decode-stream.h"
+#include "reader/metadata-read.h"
+#include "reader/trace-dir.h"
 
 #include "check.h"
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "ctf/decode-jit.h"
-#include "ctf/decode-prog-impl.h"
+#include "reader/decode-jit.h"
+#include "reader/decode-prog-impl.h"
 
 #include "check.h"
 

@@ -44,9 +44,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/decode-field.h"
-#include "ctf/decode-prog.h"
-#include "ctf/tsdl-parser.h"
+#include "reader/decode-field.h"
+#include "reader/decode-prog.h"
+#include "reader/tsdl-parser.h"
 
 #include "check.h"
 

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ctf/stream-set.h"
+#include "reader/stream-set.h"
 
 #include "check.h"
 

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ctf/packet-index.h"
-#include "ctf/trace-dir.h"
+#include "reader/packet-index.h"
+#include "reader/trace-dir.h"
 
 #include "check.h"
 

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/ctf-ir.h"
-#include "ctf/metadata-read.h"
-#include "ctf/tsdl-parser.h"
+#include "reader/ctf-ir.h"
+#include "reader/metadata-read.h"
+#include "reader/tsdl-parser.h"
 
 static int failures;
 static int checks;

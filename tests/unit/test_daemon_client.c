@@ -31,7 +31,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ctf/writer-packet.h"
+#include "writer/packet.h"
 #include "ringbuf/bufset.h"
 #include "ust/ust.h"
 

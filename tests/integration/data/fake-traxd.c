@@ -60,7 +60,7 @@
 #include "common/clock.h"
 #include "common/proto.h"
 #include "common/shm.h"
-#include "ctf/writer-packet.h"
+#include "writer/packet.h"
 #include "ringbuf/bufset.h"
 
 #define SUBBUF_SIZE 65536u

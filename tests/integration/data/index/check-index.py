@@ -4,7 +4,7 @@ directories has an index/STREAM.idx (CTF index 1.1, as LTTng's consumer
 writes it) that describes exactly its packets, in order: offset, packet and
 content sizes, begin and end times, discarded count, stream id, stream
 instance id and sequence number, all read back from the packets themselves
-(trax's packet header: see src/ctf/writer-packet.h and the metadata).
+(trax's packet header: see src/writer/packet.h and the metadata).
 Prints one line per stream file and exits 1 at the first mismatch."""
 import os
 import struct

@@ -28,7 +28,7 @@ for name in $targets; do
 	bin=$work/fuzz_$name
 	# shellcheck disable=SC2086
 	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -Iinclude -Isrc -o "$bin" "$src" $sources
+		-D_GNU_SOURCE -Iinclude -Isrc -Itests -o "$bin" "$src" $sources
 	mkdir -p "$work/corpus-$name" "tests/fuzz/corpus/$name"
 	# more seeds: the files a "FUZZ-SEEDS: glob..." line names (paths from
 	# the source tree), copied under names of their own

@@ -74,6 +74,9 @@ session pid --buffers-pid --subbuf-size=65536 --num-subbuf=4
 session rot --subbuf-size=65536 --num-subbuf=4 --tracefile-size=262144 --tracefile-count=8
 
 mount -t tmpfs -o size=1m tmpfs "$MNT" || fail "cannot mount a tmpfs on $MNT (the test must run as root)"
-TRAX_OUTPUT=$MNT/emb TRAX_SUBBUF_SIZE=65536 TRAX_NUM_SUBBUF=4 ./app 100000
+# Blocking (up to 1 s a record), so that a consumer slowed by a loaded
+# machine still gets the 9 MB that fill the disk instead of dropping them.
+TRAX_OUTPUT=$MNT/emb TRAX_SUBBUF_SIZE=65536 TRAX_NUM_SUBBUF=4 \
+	TRAX_ALLOW_BLOCKING=1 TRAX_BLOCKING_TIMEOUT=1000 ./app 100000
 full "TRAX_OUTPUT"
 umount "$MNT"

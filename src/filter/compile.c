@@ -90,7 +90,8 @@ static long emit(struct compiler *c, uint8_t op, const void *operands, size_t n,
 	long off = (long)c->len;
 
 	c->code[c->len] = op;
-	memcpy(c->code + c->len + 1, operands, n);
+	if (n)
+		memcpy(c->code + c->len + 1, operands, n);
 	for (size_t i = 0; i < 1 + n; i++)
 		c->code_pos[c->len + i] = pos;
 	c->len += 1 + n;

@@ -120,38 +120,38 @@ static inline int glob_diff(const char *p, size_t plen, const char *s, size_t sl
 /* The comparisons of one operator over the seven operand type pairs. */
 #define CMP_CASES(C, OPR)                                                                          \
 	case FOP_CMP + (C)*FILTER_NR_CMP_TYPES + FILTER_CMP_II:                                    \
-		sp[-1].i = sp[-1].i OPR sp[0].i;                                                   \
+		sp[-2].i = sp[-2].i OPR sp[-1].i;                                                  \
 		sp--;                                                                              \
 		break;                                                                             \
 	case FOP_CMP + (C)*FILTER_NR_CMP_TYPES + FILTER_CMP_ID:                                    \
-		sp[-1].i = (double)sp[-1].i OPR sp[0].d;                                           \
+		sp[-2].i = (double)sp[-2].i OPR sp[-1].d;                                          \
 		sp--;                                                                              \
 		break;                                                                             \
 	case FOP_CMP + (C)*FILTER_NR_CMP_TYPES + FILTER_CMP_DI:                                    \
-		sp[-1].i = sp[-1].d OPR(double) sp[0].i;                                           \
+		sp[-2].i = sp[-2].d OPR(double) sp[-1].i;                                          \
 		sp--;                                                                              \
 		break;                                                                             \
 	case FOP_CMP + (C)*FILTER_NR_CMP_TYPES + FILTER_CMP_DD:                                    \
-		sp[-1].i = sp[-1].d OPR sp[0].d;                                                   \
+		sp[-2].i = sp[-2].d OPR sp[-1].d;                                                  \
 		sp--;                                                                              \
 		break;                                                                             \
 	case FOP_CMP + (C)*FILTER_NR_CMP_TYPES + FILTER_CMP_SS:                                    \
-		sp[-1].i = filter_str_cmp(sp[-1].s.p, sp[-1].s.n, sp[0].s.p, sp[0].s.n) OPR 0;     \
+		sp[-2].i = filter_str_cmp(sp[-2].s.p, sp[-2].s.n, sp[-1].s.p, sp[-1].s.n) OPR 0;   \
 		sp--;                                                                              \
 		break;                                                                             \
 	case FOP_CMP + (C)*FILTER_NR_CMP_TYPES + FILTER_CMP_SG:                                    \
-		sp[-1].i = glob_diff(sp[0].s.p, sp[0].s.n, sp[-1].s.p, sp[-1].s.n) OPR 0;          \
+		sp[-2].i = glob_diff(sp[-1].s.p, sp[-1].s.n, sp[-2].s.p, sp[-2].s.n) OPR 0;        \
 		sp--;                                                                              \
 		break;                                                                             \
 	case FOP_CMP + (C)*FILTER_NR_CMP_TYPES + FILTER_CMP_GS:                                    \
-		sp[-1].i = glob_diff(sp[-1].s.p, sp[-1].s.n, sp[0].s.p, sp[0].s.n) OPR 0;          \
+		sp[-2].i = glob_diff(sp[-2].s.p, sp[-2].s.n, sp[-1].s.p, sp[-1].s.n) OPR 0;        \
 		sp--;                                                                              \
 		break;
 
 int filter_run(const struct filter_program *p, const struct filter_arg *args, void *priv)
 {
 	union slot stack[FILTER_STACK_MAX];
-	union slot *sp = stack - 1; /* the top value */
+	union slot *sp = stack; /* past the top value */
 	const uint8_t *pc = p->code;
 	struct filter_arg tmp;
 	int ok = 1;
@@ -162,42 +162,42 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 		TRAX_ASSERT(pc <= p->code + p->code_len);
 		switch (op) {
 		case FOP_RET:
-			return sp->i != 0;
+			return sp[-1].i != 0;
 		case FOP_RET_D:
-			return sp->d != 0;
+			return sp[-1].d != 0;
 		case FOP_LOAD_INT:
-			memcpy(&(++sp)->i, pc, 8);
+			memcpy(&(sp++)->i, pc, 8);
 			pc += 8;
 			break;
 		case FOP_LOAD_DBL:
-			memcpy(&(++sp)->d, pc, 8);
+			memcpy(&(sp++)->d, pc, 8);
 			pc += 8;
 			break;
 		case FOP_LOAD_FIELD_INT:
-			(++sp)->i = (int64_t)args[filter_get_u32(pc)].u;
+			(sp++)->i = (int64_t)args[filter_get_u32(pc)].u;
 			pc += 4;
 			break;
 		case FOP_LOAD_FIELD_DBL:
-			(++sp)->d = args[filter_get_u32(pc)].d;
+			(sp++)->d = args[filter_get_u32(pc)].d;
 			pc += 4;
 			break;
 		case FOP_LOAD_FIELD_STR:
 			++sp;
-			sp->s.p = args[filter_get_u32(pc)].str;
-			sp->s.n = SIZE_MAX;
+			sp[-1].s.p = args[filter_get_u32(pc)].str;
+			sp[-1].s.n = SIZE_MAX;
 			pc += 4;
 			break;
 		case FOP_LOAD_FIELD_TEXT: {
 			const struct filter_arg *a = &args[filter_get_u32(pc)];
 
 			++sp;
-			sp->s.p = a->seq.ptr;
-			sp->s.n = a->seq.count;
+			sp[-1].s.p = a->seq.ptr;
+			sp[-1].s.n = a->seq.count;
 			pc += 4;
 			break;
 		}
 		case FOP_LOAD_ELEM_INT:
-			(++sp)->i = load_elem(&args[filter_get_u16(pc)], pc[2],
+			(sp++)->i = load_elem(&args[filter_get_u16(pc)], pc[2],
 					      filter_get_u32(pc + 4), &ok);
 			if (!ok)
 				return 0;
@@ -209,12 +209,12 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 			p->ctx[filter_get_u32(pc)].get(&tmp, priv);
 			++sp;
 			if (op == FOP_LOAD_CTX_INT)
-				sp->i = (int64_t)tmp.u;
+				sp[-1].i = (int64_t)tmp.u;
 			else if (op == FOP_LOAD_CTX_DBL)
-				sp->d = tmp.d;
+				sp[-1].d = tmp.d;
 			else {
-				sp->s.p = tmp.str;
-				sp->s.n = SIZE_MAX;
+				sp[-1].s.p = tmp.str;
+				sp[-1].s.n = SIZE_MAX;
 			}
 			pc += 4;
 			break;
@@ -222,8 +222,8 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 			const struct filter_literal *l = &p->lits[filter_get_u32(pc)];
 
 			++sp;
-			sp->s.p = l->s;
-			sp->s.n = l->len;
+			sp[-1].s.p = l->s;
+			sp[-1].s.n = l->len;
 			pc += 4;
 			break;
 		}
@@ -234,55 +234,55 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 			CMP_CASES(FILTER_LE, <=)
 			CMP_CASES(FILTER_GE, >=)
 		case FOP_BIT_AND:
-			sp[-1].i &= sp[0].i;
+			sp[-2].i &= sp[-1].i;
 			sp--;
 			break;
 		case FOP_BIT_OR:
-			sp[-1].i |= sp[0].i;
+			sp[-2].i |= sp[-1].i;
 			sp--;
 			break;
 		case FOP_BIT_XOR:
-			sp[-1].i ^= sp[0].i;
+			sp[-2].i ^= sp[-1].i;
 			sp--;
 			break;
 		case FOP_LSHIFT:
 		case FOP_RSHIFT:
-			if (sp[0].i < 0 || sp[0].i > 63)
+			if (sp[-1].i < 0 || sp[-1].i > 63)
 				return 0;
-			sp[-1].i = (int64_t)(op == FOP_LSHIFT ? (uint64_t)sp[-1].i << sp[0].i
-							      : (uint64_t)sp[-1].i >> sp[0].i);
+			sp[-2].i = (int64_t)(op == FOP_LSHIFT ? (uint64_t)sp[-2].i << sp[-1].i
+							      : (uint64_t)sp[-2].i >> sp[-1].i);
 			sp--;
 			break;
 		case FOP_NOT:
-			sp->i = !sp->i;
+			sp[-1].i = !sp[-1].i;
 			break;
 		case FOP_NOT_D:
-			sp->i = !sp->d;
+			sp[-1].i = !sp[-1].d;
 			break;
 		case FOP_BIT_NOT:
-			sp->i = ~sp->i;
+			sp[-1].i = ~sp[-1].i;
 			break;
 		case FOP_NEG:
-			sp->i = (int64_t)(0 - (uint64_t)sp->i);
+			sp[-1].i = (int64_t)(0 - (uint64_t)sp[-1].i);
 			break;
 		case FOP_NEG_D:
-			sp->d = -sp->d;
+			sp[-1].d = -sp[-1].d;
 			break;
 		case FOP_BOOL:
-			sp->i = sp->i != 0;
+			sp[-1].i = sp[-1].i != 0;
 			break;
 		case FOP_BOOL_D:
-			sp->i = sp->d != 0;
+			sp[-1].i = sp[-1].d != 0;
 			break;
 		case FOP_AND:
 		case FOP_OR:
 		case FOP_AND_D:
 		case FOP_OR_D: {
-			int truth = op == FOP_AND || op == FOP_OR ? sp->i != 0 : sp->d != 0;
+			int truth = op == FOP_AND || op == FOP_OR ? sp[-1].i != 0 : sp[-1].d != 0;
 			int is_or = op == FOP_OR || op == FOP_OR_D;
 
 			if (truth == is_or) { /* decided: false for &&, true for || */
-				sp->i = truth;
+				sp[-1].i = truth;
 				pc = p->code + filter_get_u32(pc);
 			} else {
 				sp--;
@@ -295,6 +295,6 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 			TRAX_ASSERT(0);
 			return 0;
 		}
-		TRAX_ASSERT(sp >= stack - 1 && sp < stack + FILTER_STACK_MAX);
+		TRAX_ASSERT(sp >= stack && sp <= stack + FILTER_STACK_MAX);
 	}
 }

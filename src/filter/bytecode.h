@@ -99,7 +99,6 @@ enum filter_cmp_types {
 	X(BOOL_D, 0)                                                                               \
 	X(AND_D, 4)                                                                                \
 	X(OR_D, 4)                                                                                 \
-	X(RET_D, 0)                                                                                \
 	X(CMP, 0) /* first of the FILTER_NR_CMP * FILTER_NR_CMP_TYPES typed comparisons */
 
 enum filter_op {

@@ -127,8 +127,8 @@ static void emit_str_op(struct compiler *c, uint8_t op, const char *s, size_t le
 /*
  * A string literal: a star-glob pattern when it has a '*' that no
  * backslash escapes (kept as written, the matcher reads the escapes);
- * else a plain string, its escapes resolved here (a backslash stands for
- * the character after it).
+ * else a plain string, its escapes resolved here. As in LTTng, the only
+ * escapes are \\ and \* (a backslash and a star).
  */
 static void string_literal(struct compiler *c, const char *s, size_t len, int pos)
 {
@@ -137,10 +137,15 @@ static void string_literal(struct compiler *c, const char *s, size_t len, int po
 	int glob = 0;
 
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\\' && i + 1 < len)
+		if (s[i] == '\\') {
+			if (i + 1 >= len || (s[i + 1] != '\\' && s[i + 1] != '*'))
+				return error_at(
+				    c, pos + 1 + (int)i,
+				    "unsupported escape sequence: only \\\\ and \\* are");
 			i++;
-		else if (s[i] == '*')
+		} else if (s[i] == '*') {
 			glob = 1;
+		}
 	}
 	if (glob)
 		return emit_str_op(c, FOP_LOAD_GLOB, s, len, pos);
@@ -148,7 +153,7 @@ static void string_literal(struct compiler *c, const char *s, size_t len, int po
 	if (!plain)
 		return error_at(c, pos, "out of memory");
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\\' && i + 1 < len)
+		if (s[i] == '\\')
 			i++;
 		plain[n++] = s[i];
 	}
@@ -273,13 +278,18 @@ struct level {
 	uint8_t op[4];
 };
 
+/*
+ * LTTng's precedence, which is C's but for one thing: the bitwise
+ * operators bind tighter than the comparisons (`flags & 4 == 4` is
+ * `(flags & 4) == 4`), as LTTng's filter grammar has them.
+ */
 static const struct level levels[] = {
     /* from the loosest binding (after && and ||) to the tightest */
+    {{FT_EQ, FT_NE}, {FOP_EQ, FOP_NE}},
+    {{FT_LT, FT_GT, FT_LE, FT_GE}, {FOP_LT, FOP_GT, FOP_LE, FOP_GE}},
     {{FT_PIPE}, {FOP_BIT_OR}},
     {{FT_CARET}, {FOP_BIT_XOR}},
     {{FT_AMP}, {FOP_BIT_AND}},
-    {{FT_EQ, FT_NE}, {FOP_EQ, FOP_NE}},
-    {{FT_LT, FT_GT, FT_LE, FT_GE}, {FOP_LT, FOP_GT, FOP_LE, FOP_GE}},
     {{FT_LSHIFT, FT_RSHIFT}, {FOP_LSHIFT, FOP_RSHIFT}},
     {{FT_PLUS, FT_MINUS}, {0, 0}},		  /* refused: no arithmetic */
     {{FT_STAR, FT_SLASH, FT_PERCENT}, {0, 0, 0}}, /* refused */

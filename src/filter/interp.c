@@ -111,6 +111,16 @@ static int64_t load_elem(const struct filter_arg *a, uint8_t fmt, uint32_t index
 	return (int64_t)v;
 }
 
+/*
+ * A float as an operand of && and ||: true when its integer part is not 0
+ * (LTTng-UST converts it to an integer there: 0.5 && 1 is false), while !
+ * tests it against 0 (!0.5 is false, as in C).
+ */
+static inline int dbl_truth(double d)
+{
+	return d >= 1.0 || d <= -1.0;
+}
+
 /* A pattern compared as a string: 0 when it matches (only == and != use it). */
 static inline int glob_diff(const char *p, size_t plen, const char *s, size_t slen)
 {
@@ -163,8 +173,6 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 		switch (op) {
 		case FOP_RET:
 			return sp[-1].i != 0;
-		case FOP_RET_D:
-			return sp[-1].d != 0;
 		case FOP_LOAD_INT:
 			memcpy(&(sp++)->i, pc, 8);
 			pc += 8;
@@ -272,13 +280,13 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 			sp[-1].i = sp[-1].i != 0;
 			break;
 		case FOP_BOOL_D:
-			sp[-1].i = sp[-1].d != 0;
+			sp[-1].i = dbl_truth(sp[-1].d);
 			break;
 		case FOP_AND:
 		case FOP_OR:
 		case FOP_AND_D:
 		case FOP_OR_D: {
-			int truth = op == FOP_AND || op == FOP_OR ? sp[-1].i != 0 : sp[-1].d != 0;
+			int truth = op == FOP_AND || op == FOP_OR ? sp[-1].i != 0 : dbl_truth(sp[-1].d);
 			int is_or = op == FOP_OR || op == FOP_OR_D;
 
 			if (truth == is_or) { /* decided: false for &&, true for || */

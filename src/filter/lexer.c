@@ -51,7 +51,7 @@ static void lex_number(const char *expr, int *pos, struct filter_token *t)
 	size_t n = 0;
 	int is_float = 0;
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+	if (s[0] == '0' && s[1] == 'x') { /* 0X is not LTTng's */
 		n = 2;
 		while (is_digit(s[n]) || (s[n] >= 'a' && s[n] <= 'f') ||
 		       (s[n] >= 'A' && s[n] <= 'F'))
@@ -152,10 +152,10 @@ void filter_lex(const char *expr, int *pos, struct filter_token *t)
 		*pos += 5 + (int)n;
 		return;
 	}
-	if (*s == '"') {
+	if (*s == '"' || *s == '\'') { /* LTTng takes 'text' as a string too */
 		size_t n = 1;
 
-		while (s[n] && s[n] != '"') {
+		while (s[n] && s[n] != *s) {
 			if (s[n] == '\\' && s[n + 1])
 				n++;
 			n++;

@@ -91,9 +91,10 @@ static int resolve(struct linker *k, const char *str)
 		case FOP_LOAD_ELEM:
 			if ((i = find_field(l, name)) < 0)
 				return link_fail(k->err, "no field '%s' in this event", name);
-			if (l->fields[i].type != FILTER_FIELD_ARRAY &&
-			    l->fields[i].type != FILTER_FIELD_TEXT)
-				return link_fail(k->err, "field '%s' is not an array", name);
+			/* LTTng indexes integer arrays and sequences only, not text */
+			if (l->fields[i].type != FILTER_FIELD_ARRAY)
+				return link_fail(k->err, "field '%s' is not an array of integers",
+						 name);
 			if (i > UINT16_MAX)
 				return link_fail(k->err, "field '%s': too many fields", name);
 			in[0] = FOP_LOAD_ELEM_INT;
@@ -187,9 +188,6 @@ static int specialize(void *ctx, uint8_t *code, uint32_t off, const uint8_t *st,
 		return 0;
 	case FOP_OR:
 		code[off] = dbl ? FOP_OR_D : op;
-		return 0;
-	case FOP_RET:
-		code[off] = dbl ? FOP_RET_D : op;
 		return 0;
 	default:
 		return 0;

@@ -250,8 +250,7 @@ static int step(struct walk *w, struct vstate *s, uint8_t op, const uint8_t *p, 
 	case FOP_LOAD_ELEM_INT: {
 		uint16_t arg = filter_get_u16(p);
 
-		if (arg >= li->nr_args || (li->arg_types[arg] != FILTER_FIELD_ARRAY &&
-					   li->arg_types[arg] != FILTER_FIELD_TEXT))
+		if (arg >= li->nr_args || li->arg_types[arg] != FILTER_FIELD_ARRAY)
 			return fail(w, "argument %u is not an array", arg);
 		if (check_elem_fmt(w, p[2]))
 			return -1;
@@ -330,6 +329,8 @@ static int step(struct walk *w, struct vstate *s, uint8_t op, const uint8_t *p, 
 			return -1;
 		if (!is_num(*top) || (li && *top != (d ? FILTER_VT_DBL : FILTER_VT_INT)))
 			return fail(w, "%s is not a truth value", vtype_name(*top));
+		if (!li && op == FOP_NOT && *top == FILTER_VT_DBL) /* LTTng refuses !1.5 */
+			return fail(w, "'!' on a float constant");
 		*top = FILTER_VT_INT;
 		return 0;
 	}
@@ -392,7 +393,7 @@ int filter_verify(uint8_t *code, uint32_t code_len, const char *str, uint32_t st
 		last = off;
 		off += 1 + (unsigned)n;
 	}
-	if (code[last] != FOP_RET && code[last] != FOP_RET_D) {
+	if (code[last] != FOP_RET) {
 		*bad_off = last;
 		fail(&w, "the program does not end with a return");
 		goto out;
@@ -424,14 +425,13 @@ int filter_verify(uint8_t *code, uint32_t code_len, const char *str, uint32_t st
 			}
 		}
 		op = code[off];
-		if (op == FOP_RET || op == FOP_RET_D) {
-			uint8_t want = op == FOP_RET ? FILTER_VT_INT : FILTER_VT_DBL;
-
+		if (op == FOP_RET) {
 			if (cur.depth != 1) {
 				fail(&w, "return with %u values on the stack", cur.depth);
 				goto out;
 			}
-			if (li ? cur.t[0] != want : !is_num(cur.t[0])) {
+			/* as in LTTng, a float is no result (but its negation is a truth value) */
+			if (li ? cur.t[0] != FILTER_VT_INT : !is_int(cur.t[0])) {
 				fail(&w, "the result is %s, not a truth value",
 				     vtype_name(cur.t[0]));
 				goto out;

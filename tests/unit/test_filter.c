@@ -127,10 +127,15 @@ static const struct {
     {"f == 15e-1", 1},
     {"f == .15e1", 1},
     {"-f == -1.5", 1},
-    {"f", 1},
-    {"zero", 0},
+    {"f", -2}, /* a float is no result, as in LTTng */
+    {"!!f", 1},
+    {"zero", -2},
     {"!zero", 1},
     {"zero || f", 1},
+    {"arr[0] && 0.5", 0}, /* as LTTng: a float's integer part is its truth in && and || */
+    {"arr[0] && 1.5", 1},
+    {"arr[0] && -1.5", 1},
+    {"!f || 0.5", 0},
     {"f && zero", 0},
     /* strings: plain, globs, escapes, ordering */
     {"s == \"hello world\"", 1},
@@ -165,7 +170,7 @@ static const struct {
     {"arr[3] != 0", 0},
     {"be[0] == 0x0102", 1},
     {"be[1] == 0xfffe", 1},
-    {"t[1] == 98", 1},
+    {"t[1] == 98", -2}, /* LTTng indexes no text */
     /* contexts */
     {"$ctx.vpid == 1234", 1},
     {"$ctx.procname == \"my*\"", 1},
@@ -185,7 +190,12 @@ static const struct {
     {"u > 100 || arr[9] == 1", 1}, /* short circuit: never evaluated */
     /* bitwise, shifts, C precedence (== binds tighter than &) */
     {"(u & 0x8) == 8", 1},
-    {"u & 0x8 == 8", 0}, /* u & (0x8 == 8) = 200 & 1 */
+    {"u & 0x8 == 8", 1}, /* as LTTng: (u & 0x8) == 8 */
+    {"u == 201 ^ 1", 1}, /* u == (201 ^ 1) */
+    {"u == 199 | 1", 0},
+    {"u == 200 | 1", 0},
+    {"u == 200 | 8", 1},
+    {"u > 300 & 0xff", 1}, /* u > (300 & 0xff): & binds tighter than > */
     {"(u | 1) == 201", 1},
     {"(u ^ 0xff) == 55", 1},
     {"(1 << 4) == 16", 1},
@@ -229,6 +239,11 @@ static const struct {
     {"$foo == 1", -1},
     {"arr[i] == 1", -1},
     {"1abc == 1", -1},
+    {"0X10 == 16", -1},
+    {"s == \"a\\nb\"", -1},
+    {"!1.5", -1},
+    {"1.5", -1},
+    {"s == 'hello*'", 1},
     {"i == 1 # 2", -1},
 };
 

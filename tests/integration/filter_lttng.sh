@@ -1,0 +1,83 @@
+#!/bin/sh
+# filter_lttng.sh - trax's filter language against LTTng-UST's, on the same
+# program (data/filter: an event with a field of every kind, 12 rows of
+# values): for each expression of data/filter/exprs.txt, the rows LTTng-UST
+# 2.13 records with `lttng enable-event --filter EXPR` (or its refusal)
+# must be exactly the rows trax's filters accept. The expressions of
+# data/filter/differences.txt are LTTng's defects: there trax must give
+# the rows the file lists, and LTTng still something else.
+#
+# LTTng records everything in one session, a channel per expression
+# (stream files cK_CPU); babeltrace2 reads the trace and
+# data/filter/by-channel.py sorts its events by channel.
+. "$TRAX_SRC/tests/integration/lib.sh"
+. "$TRAX_SRC/tests/integration/data/lttng/env.sh"
+command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 is needed"
+D=$TRAX_SRC/tests/integration/data/filter
+cd "$TEST_TMP"
+cp "$D/tp.h" "$D/rows.h" "$D/app.c" .
+cc -g -O1 -I. -o app-lttng app.c -llttng-ust -ldl || fail "cannot build the LTTng-UST program"
+chmod 755 app-lttng
+
+# every expression, those of the differences after those of the table
+cp "$D/exprs.txt" all-exprs.txt
+grep -v '^#' "$D/differences.txt" | cut -f1 >>all-exprs.txt
+nr_table=$(wc -l <"$D/exprs.txt")
+
+lttng_start
+as_lttng lttng create flt --output="$LTTNG_TRACES/flt" >/dev/null
+k=0
+: >lttng-refused.txt
+while IFS= read -r e; do
+	k=$((k + 1))
+	as_lttng lttng enable-channel -s flt -u --subbuf-size=4096 --num-subbuf=2 "c$k" >/dev/null
+	as_lttng lttng enable-event -s flt -u -c "c$k" flt:ev --filter "$e" >/dev/null 2>&1 ||
+		echo "c$k" >>lttng-refused.txt
+done <all-exprs.txt
+as_lttng lttng start flt >/dev/null
+as_lttng ./app-lttng
+as_lttng lttng destroy flt >/dev/null
+babeltrace2 -c sink.text.details --params='with-metadata=no,with-time=no,with-stream-name=yes' \
+	"$LTTNG_TRACES/flt" >lttng.details || fail "babeltrace2 cannot read LTTng's trace"
+python3 "$D/by-channel.py" <lttng.details >lttng-by-channel.txt || fail "cannot sort LTTng's events"
+
+# rows EXPRESSION-NUMBER FILE-BY-CHANNEL REFUSED-FILE: the rows, or "refused"
+rows() {
+	if grep -qx "c$1" "$3"; then
+		echo refused
+	else
+		awk -F '\t' -v c="c$1" '$1 == c { print $2 }' "$2"
+	fi
+}
+
+# trax's filter module on the same rows (without recording)
+$CC $TRAX_CFLAGS -I"$TRAX_SRC/src" -I"$D" -o filter_eval "$D/filter_eval.c" \
+	"$TRAX_SRC"/src/filter/*.c "$TRAX_SRC/src/common/assert.c" $TRAX_LDFLAGS ||
+	fail "cannot build filter_eval"
+./filter_eval all-exprs.txt >module.txt || fail "filter_eval failed"
+
+k=0
+bad=0
+while IFS= read -r e; do
+	k=$((k + 1))
+	want=$(rows "$k" lttng-by-channel.txt lttng-refused.txt)
+	got=$(sed -n "${k}p" module.txt | cut -f2 | sed 's/ *$//')
+	if [ "$k" -le "$nr_table" ]; then
+		if [ "$want" != "$got" ]; then
+			echo "  $e: LTTng-UST [$want], trax [$got]" >&2
+			bad=$((bad + 1))
+		fi
+	else
+		listed=$(awk -F '\t' -v e="$e" '$1 == e { print $2 }' "$D/differences.txt")
+		[ "$got" = "$listed" ] || {
+			echo "  $e (a listed difference): trax [$got], listed [$listed]" >&2
+			bad=$((bad + 1))
+		}
+		[ "$want" != "$got" ] || {
+			echo "  $e: LTTng-UST now agrees with trax: take it out of differences.txt" >&2
+			bad=$((bad + 1))
+		}
+	fi
+done <all-exprs.txt
+[ "$bad" = 0 ] || fail "$bad expressions where trax's filters and LTTng-UST's disagree"
+ok "filter module: $nr_table expressions give LTTng-UST's rows (and $((k - nr_table)) listed differences hold)"

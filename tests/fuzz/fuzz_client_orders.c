@@ -74,6 +74,8 @@
 
 #include <sys/mman.h>
 
+#define CHECK_ABORT
+#include "check.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 
@@ -89,15 +91,6 @@
 
 static uint64_t spent_memfd, spent_fire;
 static unsigned int spent_statedump;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "fuzz_client_orders: %s:%d: %s\n", __FILE__, __LINE__,     \
-				#cond);                                                            \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 /* What init.c does before anything registers (its constructor is left out). */
 void trax_ust_ensure_init(void)

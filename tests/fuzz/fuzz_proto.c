@@ -58,6 +58,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define CHECK_ABORT
+#include "check.h"
 #include "common/proto.h"
 
 #define MAX_STREAM	(1u << 20)  /* bytes of S used */
@@ -65,14 +67,6 @@
 #define MAX_PIECES	4096u
 #define MAX_MSGS	4096u	    /* messages of part 1 that part 2 compares */
 #define MAX_INCREMENTAL (64u << 10) /* part 2 only for inputs up to this */
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "fuzz_proto: %s:%d: %s\n", __FILE__, __LINE__, #cond);     \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static int null_fd = -1; /* /dev/null: the file every descriptor sent refers to */
 static struct stat null_st;

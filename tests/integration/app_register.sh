@@ -290,7 +290,7 @@ ok "descriptors closed by the program: its files untouched, registered again"
 # the run is retried with ASLR off where TSan cannot map its memory.
 src="$TRAX_SRC/src"
 $CC -fsanitize=thread -O1 -g -Wno-tsan -D_GNU_SOURCE -DTRAX_VERSION=\"tsan\" \
-	-I"$TRAX_SRC/include" -I"$src" -o test_daemon_client_tsan \
+	-I"$TRAX_SRC/include" -I"$src" -I"$TRAX_SRC/tests" -o test_daemon_client_tsan \
 	"$TRAX_SRC/tests/unit/test_daemon_client.c" "$src"/ust/*.c "$src"/common/*.c \
 	"$src"/ringbuf/*.c "$src"/writer/*.c -lpthread -ldl 2>tsan-cc.err ||
 	fail "cannot build test_daemon_client with -fsanitize=thread: $(head -5 tsan-cc.err)"

@@ -8,19 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "../../src/daemon/repair.c"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static uint8_t pkt[4096];
 static size_t fill;
@@ -178,7 +167,5 @@ int main(void)
 	finish(1000, 999);
 	CHECK(!packet_repair(&dc, pkt, 8), "a packet with stale close fields was accepted");
 
-	if (failures)
-		fprintf(stderr, "test_packet_repair: %d failures\n", failures);
-	return failures != 0;
+	return CHECK_RESULT();
 }

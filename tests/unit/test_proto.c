@@ -16,17 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "common/proto.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 struct raw_header {
 	uint32_t magic;
@@ -623,10 +614,7 @@ int main(void)
 	test_rx_many_reads();
 	test_rx_two_in_one();
 	test_rx_errors();
-	if (failures) {
-		fprintf(stderr, "test_proto: %d failures\n", failures);
-		return 1;
-	}
-	printf("test_proto: ok\n");
-	return 0;
+	if (!failures)
+		printf("test_proto: ok\n");
+	return CHECK_RESULT();
 }

@@ -8,7 +8,7 @@
 # kernels where it aborts ("unexpected memory mapping", high mmap entropy),
 # the runs are retried with ASLR off.
 src="$TRAX_SRC/src"
-TSAN_CFLAGS="-fsanitize=thread -O1 -g -Wno-tsan -D_GNU_SOURCE -DTRAX_VERSION=\"tsan\" -I$TRAX_SRC/include -I$src"
+TSAN_CFLAGS="-fsanitize=thread -O1 -g -Wno-tsan -D_GNU_SOURCE -DTRAX_VERSION=\"tsan\" -I$TRAX_SRC/include -I$src -I$TRAX_SRC/tests"
 
 cat >race.c <<'EOC'
 #include <pthread.h>

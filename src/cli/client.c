@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/clock.h"
 
 extern char **environ;
 
@@ -60,14 +61,6 @@ int cli_rundir(char *buf, size_t len)
 	else
 		n = snprintf(buf, len, "%s/.trax/run", cli_home());
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void sleep_ms(int ms)
@@ -135,7 +128,7 @@ static int start_daemon(const char *sock, bool quiet, char *err, size_t errlen)
 	bool search;
 	pid_t pid;
 	int rc, status;
-	int64_t deadline = now_ms() + START_TIMEOUT_MS;
+	int64_t deadline = trax_now_ms() + START_TIMEOUT_MS;
 	const char *no = getenv("TRAX_NO_AUTOSTART");
 
 	if (no && *no && strcmp(no, "0")) {
@@ -165,7 +158,7 @@ static int start_daemon(const char *sock, bool quiet, char *err, size_t errlen)
 			snprintf(err, errlen, "Cannot wait for %s: %s", path, strerror(errno));
 			return -1;
 		}
-		if (now_ms() >= deadline) {
+		if (trax_now_ms() >= deadline) {
 			snprintf(err, errlen, "The session daemon (%s) did not start within %d s",
 				 path, START_TIMEOUT_MS / 1000);
 			return -1;
@@ -185,7 +178,7 @@ static int start_daemon(const char *sock, bool quiet, char *err, size_t errlen)
 
 		if (fd >= 0)
 			return fd;
-		if (!no_daemon(fd) || now_ms() >= deadline) {
+		if (!no_daemon(fd) || trax_now_ms() >= deadline) {
 			snprintf(err, errlen,
 				 "The session daemon started but does not answer on %s: %s", sock,
 				 strerror(-fd));

@@ -92,6 +92,12 @@ static inline uint64_t trax_clock_monotonic(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* CLOCK_MONOTONIC in milliseconds: for deadlines and timeouts, not timestamps. */
+static inline int64_t trax_now_ms(void)
+{
+	return (int64_t)(trax_clock_monotonic() / 1000000u);
+}
+
 static inline uint64_t trax_clock_read(void)
 {
 #if defined(__x86_64__)

@@ -140,6 +140,25 @@ static int recv_raw(uint32_t magic, uint16_t version, uint32_t len, const char *
 	return err;
 }
 
+/* The protocol's numbers: decimal digits only, within the bound given. */
+static void test_parse_u64(void)
+{
+	uint64_t v = 7;
+
+	CHECK(trax_parse_u64("0", 0, &v) && v == 0);
+	CHECK(trax_parse_u64("4294967295", UINT32_MAX, &v) && v == UINT32_MAX);
+	CHECK(trax_parse_u64("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX);
+	v = 7;
+	CHECK(!trax_parse_u64("4294967296", UINT32_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("18446744073709551616", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64(NULL, UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("+1", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("-1", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64(" 1", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("1x", UINT64_MAX, &v) && v == 7);
+}
+
 static void test_malformed(void)
 {
 	struct trax_msg m, r;
@@ -607,6 +626,7 @@ static void test_rx_errors(void)
 int main(void)
 {
 	test_roundtrip();
+	test_parse_u64();
 	test_malformed();
 	test_sockets();
 	test_rx_bytewise();

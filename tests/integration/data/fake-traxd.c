@@ -84,14 +84,6 @@ static void fail(const char *fmt, ...)
 	exit(1);
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void sleep_ms(int ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -313,7 +305,7 @@ static int pump_one(struct trax_msg *m, int timeout_ms)
 /* Waits for the acknowledgement of order seq; its status. */
 static const char *wait_ack(uint32_t seq)
 {
-	int64_t deadline = now_ms() + 5000;
+	int64_t deadline = trax_now_ms() + 5000;
 
 	for (;;) {
 		struct trax_msg m;
@@ -321,7 +313,7 @@ static const char *wait_ack(uint32_t seq)
 		for (int i = 0; i < nr_acks; i++)
 			if (acks[i].seq == seq)
 				return acks[i].status;
-		if (now_ms() > deadline)
+		if (trax_now_ms() > deadline)
 			fail("no APP_ACK for order %u within 5 s", seq);
 		if (pump_one(&m, 5000) < 0)
 			fail("the application left before acknowledging order %u", seq);
@@ -803,7 +795,7 @@ static void scenario_once(void)
 
 		if (described >= 0) {
 			struct pollfd p = {.fd = app_fd, .events = POLLIN};
-			int64_t left = described + 300 - now_ms();
+			int64_t left = described + 300 - trax_now_ms();
 
 			if (left <= 0 || poll(&p, 1, (int)left) != 1)
 				break;
@@ -815,7 +807,7 @@ static void scenario_once(void)
 		if (type == TRAX_MSG_APP_READY)
 			send_registered(true);
 		if (described < 0 && find_event("plug:ev") >= 0)
-			described = now_ms();
+			described = trax_now_ms();
 	}
 	print_descriptions("plug:");
 	printf("ready=%d registered=%d\n", ready_count, registered_sent);
@@ -1170,7 +1162,7 @@ static void scenario_closefds(void)
 	chan_create(&a, 1, 0);
 	register_with(&a, 7);
 	/* The application closes every descriptor: the connection ends. */
-	t0 = now_ms();
+	t0 = trax_now_ms();
 	while (pump_one(&m, 10000) == 0)
 		trax_msg_free(&m);
 	close(app_fd);
@@ -1181,7 +1173,7 @@ static void scenario_closefds(void)
 	accept_app(5000, false);
 	if (app_pid != pid)
 		fail("application %d connected, expected %d", app_pid, pid);
-	printf("registered again within 2.5 s: %s\n", now_ms() - t0 <= 2500 ? "yes" : "no");
+	printf("registered again within 2.5 s: %s\n", trax_now_ms() - t0 <= 2500 ? "yes" : "no");
 	chan_create(&b, 1, 0);
 	register_with(&b, 7);
 	sleep_ms(300);
@@ -1196,13 +1188,13 @@ static void scenario_closefds(void)
 static void scenario_reconnect(int pid, int64_t after)
 {
 	struct chan c;
-	int64_t t0 = now_ms(), first, last;
+	int64_t t0 = trax_now_ms(), first, last;
 
 	listen_on();
 	accept_app(5000, false);
 	if (app_pid != pid)
 		fail("application %d connected, expected %d", app_pid, pid);
-	printf("reconnected within 2.5 s: %s\n", now_ms() - t0 <= 2500 ? "yes" : "no");
+	printf("reconnected within 2.5 s: %s\n", trax_now_ms() - t0 <= 2500 ? "yes" : "no");
 	chan_create(&c, 1, 0);
 	register_with(&c, 9);
 	sleep_ms(300);

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../src/daemon/repair.c"
+#include "daemon/traxd.h"
+#include "writer/packet.h"
 
 static uint8_t pkt[4096];
 static size_t fill;
@@ -64,7 +65,7 @@ static void describe(const struct dchan *dc, char *out, size_t cap)
 
 	out[0] = 0;
 	while (off < content) {
-		size_t n = record_len(dc, pkt + off, pkt + content, &ts, h->timestamp_end);
+		size_t n = packet_record_len(dc, pkt + off, pkt + content, &ts, h->timestamp_end);
 		unsigned int id = pkt[off] & 31;
 
 		if (!n) {

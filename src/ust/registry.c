@@ -265,7 +265,7 @@ static void apply_enablers(struct event_entry *e)
 			trax_debug("out of memory enabling %s", e->desc->name);
 }
 
-TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
+TRAX_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 {
 	uint32_t indexed_before, added;
 	const struct trax_event_desc *d;
@@ -328,12 +328,12 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 	return 0;
 }
 
-TRAX_API_EXPORT void trax_disable_destructors(void)
+TRAX_EXPORT void trax_disable_destructors(void)
 {
 	__atomic_store_n(&keep_at_exit, 1, __ATOMIC_RELAXED);
 }
 
-TRAX_API_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
+TRAX_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
 {
 	struct event_entry **pe;
 
@@ -364,7 +364,7 @@ TRAX_API_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
 	trax_registry_unlock();
 }
 
-TRAX_API_EXPORT int trax_tracepoints_register(struct trax_tracepoint *const *start, size_t count)
+TRAX_EXPORT int trax_tracepoints_register(struct trax_tracepoint *const *start, size_t count)
 {
 	struct tp_module *m;
 	size_t i;
@@ -392,7 +392,7 @@ TRAX_API_EXPORT int trax_tracepoints_register(struct trax_tracepoint *const *sta
 	return 0;
 }
 
-TRAX_API_EXPORT void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
+TRAX_EXPORT void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
 {
 	struct tp_module **pm;
 

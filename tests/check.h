@@ -32,7 +32,7 @@ static inline void check_failed(const char *file, int line, const char *cond)
 	failures++;
 }
 
-static inline void check_done(void)
+static inline void check_after_failure(void)
 {
 #if defined(CHECK_ABORT)
 	abort();
@@ -49,7 +49,7 @@ static inline void check_done(void)
 			check_failed(__FILE__, __LINE__, #cond);                                   \
 			fprintf(stderr, ": " __VA_ARGS__);                                         \
 			fputc('\n', stderr);                                                       \
-			check_done();                                                              \
+			check_after_failure();                                                              \
 		}                                                                                  \
 	} while (0)
 
@@ -59,7 +59,7 @@ static inline void check_done(void)
 		if (check_a_ != check_b_) {                                                        \
 			check_failed(__FILE__, __LINE__, #a " == " #b);                            \
 			fprintf(stderr, ": %" PRId64 " != %" PRId64 "\n", check_a_, check_b_);     \
-			check_done();                                                              \
+			check_after_failure();                                                              \
 		}                                                                                  \
 	} while (0)
 

@@ -540,7 +540,7 @@ static void check_done(struct trax_msg *m, struct trax_channel *target)
 		/* into channels of this connection only */
 		for (kv = trax_msg_first(m); kv; kv = trax_msg_next(m, kv))
 			if ((v = trax_kv_value(kv, "handle")))
-				CHECK(parse_u64(v, UINT32_MAX, &handle) &&
+				CHECK(trax_parse_u64(v, UINT32_MAX, &handle) &&
 				      channel_find(c, (uint32_t)handle));
 		break;
 	default:

@@ -116,7 +116,7 @@ static unsigned long dp_reported; /* mismatch reports printed (capped) */
 static void dp_fail(void)
 {
 	failures++;
-	check_done();
+	check_after_failure();
 }
 
 static bool dp_is_event_scope(enum ctf_scope s)

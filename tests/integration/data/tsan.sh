@@ -1,5 +1,6 @@
 # tests/integration/data/tsan.sh - sourced by the ThreadSanitizer tests
-# (ringbuf_tsan.sh, view_tsan.sh), in $TEST_TMP after lib.sh.
+# (ringbuf_tsan.sh, view_tsan.sh, app_register.sh), in the test's scratch
+# directory after lib.sh.
 #
 # Sets TSAN_CFLAGS (their own: the build's sanitizers, address and
 # undefined, cannot be mixed with thread), TSAN_OPTIONS, and TSAN_RUN: ""

@@ -22,14 +22,7 @@
 /* trax_msg_recv: once a message has begun, the rest must follow within this. */
 #define REST_TIMEOUT_MS 5000
 
-struct wire_header {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t type;
-	uint32_t len;
-	uint32_t seq;
-};
-_Static_assert(sizeof(struct wire_header) == TRAX_MSG_HEADER_SIZE, "the header is 16 bytes");
+_Static_assert(sizeof(struct trax_msg_header) == TRAX_MSG_HEADER_SIZE, "the header is 16 bytes");
 
 void trax_msg_init(struct trax_msg *m, uint16_t type)
 {
@@ -102,7 +95,7 @@ bool trax_msg_add_u64(struct trax_msg *m, const char *key, uint64_t v)
 
 int trax_msg_send(int sock, const struct trax_msg *m, const int *fds, unsigned int nfds)
 {
-	struct wire_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, m->type, m->len, m->seq};
+	struct trax_msg_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, m->type, m->len, m->seq};
 	union {
 		char buf[CMSG_SPACE(sizeof(int) * TRAX_MSG_MAX_FDS)];
 		struct cmsghdr align;
@@ -198,7 +191,7 @@ static bool payload_valid(const char *d, uint32_t len)
 /* Takes a whole header into m (type, sequence, announced length); -EPROTO if invalid. */
 static int header_take(struct trax_msg *m, const unsigned char *bytes)
 {
-	struct wire_header h;
+	struct trax_msg_header h;
 
 	memcpy(&h, bytes, sizeof(h));
 	if (h.magic != TRAX_PROTO_MAGIC || h.version != TRAX_PROTO_VERSION ||

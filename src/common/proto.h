@@ -146,6 +146,14 @@ int trax_msg_recv(int sock, struct trax_msg *m, int timeout_ms);
  * never looks at a clock.
  */
 #define TRAX_MSG_HEADER_SIZE 16u
+/* The header as sent, in the host's byte order (both ends share a machine). */
+struct trax_msg_header {
+	uint32_t magic; /* TRAX_PROTO_MAGIC */
+	uint16_t version;
+	uint16_t type;
+	uint32_t len; /* payload bytes after the header */
+	uint32_t seq;
+};
 
 struct trax_rx {
 	unsigned char hdr[TRAX_MSG_HEADER_SIZE];

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "common/log.h"
 #include "ust/ust.h"
 
@@ -140,6 +141,7 @@ static void update_tracepoints(struct event_entry *e)
 	struct tp_module *m;
 	size_t i;
 
+	TRAX_ASSERT_LOCKED(&registry_mutex);
 	for (m = modules; m; m = m->next)
 		for (i = 0; i < m->count; i++) {
 			struct trax_tracepoint *tp = m->start[i];
@@ -191,6 +193,7 @@ static int link_binding(struct event_entry *e, struct trax_channel *ch, uint32_t
 {
 	struct binding_node *n, **pu;
 
+	TRAX_ASSERT_LOCKED(&registry_mutex); /* the lists change under it */
 	for (pu = &e->unlinked; *pu; pu = &(*pu)->unlinked_next)
 		if ((*pu)->b.channel == ch && (*pu)->b.event_id == id)
 			break;
@@ -218,6 +221,7 @@ static void unlink_binding(struct event_entry *e, struct binding_node *n, struct
 {
 	struct trax_binding *after = __atomic_load_n(&n->b.next, __ATOMIC_RELAXED);
 
+	TRAX_ASSERT_LOCKED(&registry_mutex);
 	if (prev)
 		__atomic_store_n(&prev->b.next, after, __ATOMIC_RELEASE);
 	else

@@ -76,6 +76,7 @@
 
 #define CHECK_ABORT
 #include "check.h"
+#include "fds.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 
@@ -727,16 +728,6 @@ static void run_line(char *line)
 		run_order((uint16_t)strtoul(fields[0], NULL, 10), fields + 1, nfields - 1);
 }
 
-static int count_fds(void)
-{
-	int n = 0;
-
-	for (int fd = 0; fd < 256; fd++)
-		if (fcntl(fd, F_GETFD) >= 0)
-			n++;
-	return n;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const struct trax_event_desc *d;
@@ -774,7 +765,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = 0;
-	before = count_fds();
+	before = count_open_fds();
 	connection_open();
 	nr_poked = 0;
 	spent_memfd = spent_fire = 0;
@@ -786,6 +777,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (nr_kept)
 		close(kept[--nr_kept]);
 	/* every descriptor received was mapped and closed, or closed */
-	CHECK(count_fds() == before);
+	CHECK(count_open_fds() == before);
 	return 0;
 }

@@ -63,13 +63,6 @@ int cli_rundir(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
-
 static int socket_path(char *buf, size_t len)
 {
 	char dir[PATH_MAX];
@@ -163,7 +156,7 @@ static int start_daemon(const char *sock, bool quiet, char *err, size_t errlen)
 				 path, START_TIMEOUT_MS / 1000);
 			return -1;
 		}
-		sleep_ms(20);
+		trax_sleep_ms(20);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
@@ -184,7 +177,7 @@ static int start_daemon(const char *sock, bool quiet, char *err, size_t errlen)
 				 strerror(-fd));
 			return -1;
 		}
-		sleep_ms(20);
+		trax_sleep_ms(20);
 	}
 }
 

@@ -989,14 +989,6 @@ static void serve(struct client *c, int fd, const struct fd_id *id)
 	disconnect(c, fd);
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 static void *client_thread(void *arg)
 {
 	struct client *c = arg;
@@ -1012,7 +1004,7 @@ static void *client_thread(void *arg)
 			serve(c, fd, &id);
 		if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
 			return NULL;
-		sleep_ms(RETRY_PERIOD_MS);
+		trax_sleep_ms(RETRY_PERIOD_MS);
 		fd = -1;
 	}
 	return NULL;

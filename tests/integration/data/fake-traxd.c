@@ -84,14 +84,6 @@ static void fail(const char *fmt, ...)
 	exit(1);
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /* ---- what the application described ---- */
 
 struct field {
@@ -712,7 +704,7 @@ static size_t drain(struct chan *c)
 			if (++tries > 500)
 				fail("CPU %u: a packet stays incomplete (a record never committed)",
 				     cpu);
-			sleep_ms(2); /* a record being written */
+			trax_sleep_ms(2); /* a record being written */
 		}
 	}
 	qsort(records, nr_records, sizeof(*records), cmp_records);
@@ -894,9 +886,9 @@ static int count_fds(int pid)
 /* Events stop in c: what was in flight is absorbed, then nothing comes. */
 static void expect_silence(struct chan *c, const char *what)
 {
-	sleep_ms(50);
+	trax_sleep_ms(50);
 	drain(c);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	if (drain(c))
 		fail("%s: %zu records after it (first: %s)", what, nr_records, records[0].text);
 	printf("%s: no more records\n", what);
@@ -975,7 +967,7 @@ static void scenario_session(void)
 	snprintf(ha, sizeof(ha), "%u", a.handle);
 
 	/* 1. records flow, with the bound id and both contexts */
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&a);
 	n = plug_records(&a, 7, &first, &last, "recording");
 	if (n < 20)
@@ -1008,7 +1000,7 @@ static void scenario_session(void)
 	expect_silence(&a, "unbind");
 	prev_last = last;
 	chan_bind(&a, "plug:ev", 7);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&a);
 	if (plug_records(&a, 7, &first, &last, "bound again") < 20 || first <= prev_last)
 		fail("bound again: records do not go on after n=%" PRId64, prev_last);
@@ -1082,7 +1074,7 @@ static void scenario_session(void)
 		     count_fds(app_pid), fds_before);
 	printf("refused orders: no descriptor kept\n");
 	/* (the orders can take less than the application's pause between events) */
-	sleep_ms(100);
+	trax_sleep_ms(100);
 	drain(&a);
 	if (plug_records(&a, 7, &first, &last, "after the refused orders") < 1)
 		fail("no records after the refused orders");
@@ -1094,7 +1086,7 @@ static void scenario_session(void)
 	expect_ack(chan_send(&b, &b.shm.fd, 1, "contexts", "", NULL), "0", "APP_CHANNEL second");
 	__atomic_store_n(&bufset_ctrl(b.shm.addr)->active, 1, __ATOMIC_RELEASE);
 	chan_bind(&b, "plug:ev", 3);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&b);
 	{
 		int64_t f2, l2;
@@ -1127,7 +1119,7 @@ static void scenario_session(void)
 	kill(app_pid, SIGUSR1);
 	kill(app_pid, SIGUSR2); /* the application forks a child that traces */
 	serve_forked_child();
-	sleep_ms(100);
+	trax_sleep_ms(100);
 	drain(&a);
 	plug_records(&a, 7, &first, &last, "after fork");
 	printf("fork: no record of the child\n");
@@ -1142,7 +1134,7 @@ static void scenario_session(void)
 		shutdown(app_fd, SHUT_RDWR);
 		close(app_fd);
 	}
-	sleep_ms(100);
+	trax_sleep_ms(100);
 	drain(&a);
 	plug_records(&a, 7, &first, &last, "disconnection");
 	expect_silence(&a, "disconnected");
@@ -1176,7 +1168,7 @@ static void scenario_closefds(void)
 	printf("registered again within 2.5 s: %s\n", trax_now_ms() - t0 <= 2500 ? "yes" : "no");
 	chan_create(&b, 1, 0);
 	register_with(&b, 7);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&b);
 	if (plug_records(&b, 7, &first, &last, "registered again") < 20)
 		fail("registered again: too few records");
@@ -1197,7 +1189,7 @@ static void scenario_reconnect(int pid, int64_t after)
 	printf("reconnected within 2.5 s: %s\n", trax_now_ms() - t0 <= 2500 ? "yes" : "no");
 	chan_create(&c, 1, 0);
 	register_with(&c, 9);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&c);
 	if (plug_records(&c, 9, &first, &last, "new daemon") < 20 || first <= after)
 		fail("new daemon: records do not go on after n=%" PRId64, after);

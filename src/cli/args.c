@@ -80,9 +80,11 @@ int cli_option_error(const char *cmd, int c, char **argv)
 	return cli_usage_error("Unknown option '%.*s' (see 'trax %s --help')", len, arg, cmd);
 }
 
-int cli_parse_help_only(int argc, char **argv, const char *cmd, void (*usage)(FILE *))
+int cli_parse_session_only(int argc, char **argv, const char *cmd, void (*usage)(FILE *),
+			   const char **session)
 {
 	static const struct option opts[] = {
+	    {"session", required_argument, NULL, 's'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -90,13 +92,25 @@ int cli_parse_help_only(int argc, char **argv, const char *cmd, void (*usage)(FI
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c != 'h')
+	while ((c = getopt_long(argc, argv, session ? ":s:h" : ":h", session ? opts : opts + 1,
+				NULL)) != -1) {
+		switch (c) {
+		case 's':
+			*session = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return CLI_OK;
+		default:
 			return cli_option_error(cmd, c, argv);
-		usage(stdout);
-		return CLI_OK;
+		}
 	}
 	return -1;
+}
+
+int cli_parse_help_only(int argc, char **argv, const char *cmd, void (*usage)(FILE *))
+{
+	return cli_parse_session_only(argc, argv, cmd, usage, NULL);
 }
 
 int cli_extra_argument(const char *cmd, const char *arg)

@@ -52,6 +52,9 @@ int cli_extra_argument(const char *cmd, const char *arg);
  * printed with usage, or a wrong option reported).
  */
 int cli_parse_help_only(int argc, char **argv, const char *cmd, void (*usage)(FILE *));
+/* The same for a command that takes -s/--session too (*session: its value). */
+int cli_parse_session_only(int argc, char **argv, const char *cmd, void (*usage)(FILE *),
+			   const char **session);
 /* Neither -u nor --userspace: CLI_USAGE. */
 int cli_missing_domain(void);
 

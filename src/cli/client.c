@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/clock.h"
 
 extern char **environ;
 
@@ -60,21 +61,6 @@ int cli_rundir(char *buf, size_t len)
 	else
 		n = snprintf(buf, len, "%s/.trax/run", cli_home());
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-
-	nanosleep(&ts, NULL);
 }
 
 static int socket_path(char *buf, size_t len)
@@ -135,7 +121,7 @@ static int start_daemon(const char *sock, bool quiet, char *err, size_t errlen)
 	bool search;
 	pid_t pid;
 	int rc, status;
-	int64_t deadline = now_ms() + START_TIMEOUT_MS;
+	int64_t deadline = trax_now_ms() + START_TIMEOUT_MS;
 	const char *no = getenv("TRAX_NO_AUTOSTART");
 
 	if (no && *no && strcmp(no, "0")) {
@@ -165,12 +151,12 @@ static int start_daemon(const char *sock, bool quiet, char *err, size_t errlen)
 			snprintf(err, errlen, "Cannot wait for %s: %s", path, strerror(errno));
 			return -1;
 		}
-		if (now_ms() >= deadline) {
+		if (trax_now_ms() >= deadline) {
 			snprintf(err, errlen, "The session daemon (%s) did not start within %d s",
 				 path, START_TIMEOUT_MS / 1000);
 			return -1;
 		}
-		sleep_ms(20);
+		trax_sleep_ms(20);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
@@ -185,13 +171,13 @@ static int start_daemon(const char *sock, bool quiet, char *err, size_t errlen)
 
 		if (fd >= 0)
 			return fd;
-		if (!no_daemon(fd) || now_ms() >= deadline) {
+		if (!no_daemon(fd) || trax_now_ms() >= deadline) {
 			snprintf(err, errlen,
 				 "The session daemon started but does not answer on %s: %s", sock,
 				 strerror(-fd));
 			return -1;
 		}
-		sleep_ms(20);
+		trax_sleep_ms(20);
 	}
 }
 

@@ -25,14 +25,9 @@ void usage_regenerate(FILE *f)
 
 int cmd_regenerate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"session", required_argument, NULL, 's'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	const char *session = NULL;
 	struct trax_msg req, reply;
-	int c, rc;
+	int rc;
 
 	if (argc < 2)
 		return cli_usage_error(
@@ -52,20 +47,9 @@ int cmd_regenerate(int argc, char **argv)
 				       argv[1]);
 	argc--;
 	argv++;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			session = optarg;
-			break;
-		case 'h':
-			usage_regenerate(stdout);
-			return CLI_OK;
-		default:
-			return cli_option_error("regenerate", c, argv);
-		}
-	}
+	if ((rc = cli_parse_session_only(argc, argv, "regenerate", usage_regenerate, &session)) >=
+	    0)
+		return rc;
 	if (optind < argc)
 		return cli_extra_argument("regenerate", argv[optind]);
 	if (session && (rc = cli_check_name("session", session)))

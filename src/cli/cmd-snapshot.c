@@ -26,15 +26,10 @@ void usage_snapshot(FILE *f)
 
 int cmd_snapshot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"session", required_argument, NULL, 's'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	const char *session = NULL, *output = NULL, *rec, *path;
 	struct trax_msg req, reply;
 	char *abs = NULL;
-	int c, rc;
+	int rc;
 
 	if (argc < 2)
 		return cli_usage_error("Missing snapshot command: record (see 'trax snapshot "
@@ -49,20 +44,8 @@ int cmd_snapshot(int argc, char **argv)
 				       argv[1]);
 	argc--;
 	argv++;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			session = optarg;
-			break;
-		case 'h':
-			usage_snapshot(stdout);
-			return CLI_OK;
-		default:
-			return cli_option_error("snapshot", c, argv);
-		}
-	}
+	if ((rc = cli_parse_session_only(argc, argv, "snapshot", usage_snapshot, &session)) >= 0)
+		return rc;
 	if (optind < argc)
 		output = argv[optind++];
 	if (optind < argc)

@@ -6,6 +6,7 @@
 #ifndef TRAX_CLOCK_H
 #define TRAX_CLOCK_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -90,6 +91,21 @@ static inline uint64_t trax_clock_monotonic(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* CLOCK_MONOTONIC in milliseconds: for deadlines and timeouts, not timestamps. */
+static inline int64_t trax_now_ms(void)
+{
+	return (int64_t)(trax_clock_monotonic() / 1000000u);
+}
+
+/* Sleeps ms milliseconds, the whole of them even when signals interrupt it. */
+static inline void trax_sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 static inline uint64_t trax_clock_read(void)

@@ -17,17 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+
 /* trax_msg_recv: once a message has begun, the rest must follow within this. */
 #define REST_TIMEOUT_MS 5000
 
-struct wire_header {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t type;
-	uint32_t len;
-	uint32_t seq;
-};
-_Static_assert(sizeof(struct wire_header) == TRAX_MSG_HEADER_SIZE, "the header is 16 bytes");
+_Static_assert(sizeof(struct trax_msg_header) == TRAX_MSG_HEADER_SIZE, "the header is 16 bytes");
 
 void trax_msg_init(struct trax_msg *m, uint16_t type)
 {
@@ -100,7 +95,7 @@ bool trax_msg_add_u64(struct trax_msg *m, const char *key, uint64_t v)
 
 int trax_msg_send(int sock, const struct trax_msg *m, const int *fds, unsigned int nfds)
 {
-	struct wire_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, m->type, m->len, m->seq};
+	struct trax_msg_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, m->type, m->len, m->seq};
 	union {
 		char buf[CMSG_SPACE(sizeof(int) * TRAX_MSG_MAX_FDS)];
 		struct cmsghdr align;
@@ -150,14 +145,6 @@ int trax_msg_send(int sock, const struct trax_msg *m, const int *fds, unsigned i
 	return 0;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Waits until sock is readable before deadline (-1: forever): 0 or -errno. */
 static int wait_readable(int sock, int64_t deadline)
 {
@@ -166,7 +153,7 @@ static int wait_readable(int sock, int64_t deadline)
 		int t = -1, n;
 
 		if (deadline >= 0) {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - trax_now_ms();
 
 			t = left > 0 ? (int)(left > 1000000 ? 1000000 : left) : 0;
 		}
@@ -204,7 +191,7 @@ static bool payload_valid(const char *d, uint32_t len)
 /* Takes a whole header into m (type, sequence, announced length); -EPROTO if invalid. */
 static int header_take(struct trax_msg *m, const unsigned char *bytes)
 {
-	struct wire_header h;
+	struct trax_msg_header h;
 
 	memcpy(&h, bytes, sizeof(h));
 	if (h.magic != TRAX_PROTO_MAGIC || h.version != TRAX_PROTO_VERSION ||
@@ -351,7 +338,7 @@ fail:
 
 int trax_msg_recv(int sock, struct trax_msg *m, int timeout_ms)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	int64_t deadline = timeout_ms < 0 ? -1 : trax_now_ms() + timeout_ms;
 	struct trax_rx rx;
 	bool begun = false;
 	int err;
@@ -367,7 +354,7 @@ int trax_msg_recv(int sock, struct trax_msg *m, int timeout_ms)
 			 * It has begun: the rest within REST_TIMEOUT_MS, or by the
 			 * caller's deadline if that is later (no limit is not one here).
 			 */
-			int64_t rest = now_ms() + REST_TIMEOUT_MS;
+			int64_t rest = trax_now_ms() + REST_TIMEOUT_MS;
 
 			begun = true;
 			if (deadline < rest)
@@ -424,20 +411,28 @@ const char *trax_msg_get(const struct trax_msg *m, const char *key)
 	return trax_msg_get_after(m, NULL, key, NULL);
 }
 
-bool trax_msg_get_u64(const struct trax_msg *m, const char *key, uint64_t *v)
+bool trax_parse_u64(const char *s, uint64_t max, uint64_t *v)
 {
-	const char *s = trax_msg_get(m, key);
-	char *end;
-	unsigned long long x;
+	uint64_t x = 0;
 
-	if (!s || *s < '0' || *s > '9')
+	if (!s || !*s)
 		return false;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno || *end)
+	for (; *s; s++) {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return false;
+		x = x * 10 + d;
+	}
+	if (x > max)
 		return false;
 	*v = x;
 	return true;
+}
+
+bool trax_msg_get_u64(const struct trax_msg *m, const char *key, uint64_t *v)
+{
+	return trax_parse_u64(trax_msg_get(m, key), UINT64_MAX, v);
 }
 
 int trax_msg_take_fd(struct trax_msg *m, unsigned int i)

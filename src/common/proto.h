@@ -146,6 +146,14 @@ int trax_msg_recv(int sock, struct trax_msg *m, int timeout_ms);
  * never looks at a clock.
  */
 #define TRAX_MSG_HEADER_SIZE 16u
+/* The header as sent, in the host's byte order (both ends share a machine). */
+struct trax_msg_header {
+	uint32_t magic; /* TRAX_PROTO_MAGIC */
+	uint16_t version;
+	uint16_t type;
+	uint32_t len; /* payload bytes after the header */
+	uint32_t seq;
+};
 
 struct trax_rx {
 	unsigned char hdr[TRAX_MSG_HEADER_SIZE];
@@ -173,6 +181,11 @@ const char *trax_msg_get_after(const struct trax_msg *m, const char *from, const
 			       const char **found);
 /* The value of key as an unsigned number; false when absent or not one. */
 bool trax_msg_get_u64(const struct trax_msg *m, const char *key, uint64_t *v);
+/*
+ * s as a decimal number in [0, max]: digits only, no sign, no space. False
+ * (and *v untouched) when s is NULL, empty, or not such a number.
+ */
+bool trax_parse_u64(const char *s, uint64_t max, uint64_t *v);
 /* Whether kv is "key=...", and then its value. */
 const char *trax_kv_value(const char *kv, const char *key);
 

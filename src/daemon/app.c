@@ -17,6 +17,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "daemon/traxd.h"
 
 /* An application that does not read its orders within this is dropped. */
@@ -63,7 +64,7 @@ void app_accept(int listen_fd)
 	a->next_handle = 1;
 	a->next_seq = 1;
 	trax_rx_init(&a->rx);
-	a->last_rx_ms = traxd_now_ms();
+	a->last_rx_ms = trax_now_ms();
 	snprintf(a->procname, sizeof(a->procname), "pid%d", pid);
 	ev.data.ptr = a;
 	if (epoll_ctl(traxd.epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -174,14 +175,14 @@ void app_readable(struct app *a)
 
 	if (err == -EAGAIN) {
 		if (trax_rx_bytes(&a->rx) != before)
-			a->last_rx_ms = traxd_now_ms();
+			a->last_rx_ms = trax_now_ms();
 		return;
 	}
 	if (err) {
 		app_drop(a, err == -ECONNRESET ? "exited" : "protocol error");
 		return;
 	}
-	a->last_rx_ms = traxd_now_ms();
+	a->last_rx_ms = trax_now_ms();
 	switch (m.type) {
 	case TRAX_MSG_APP_HELLO:
 		sanitize_name(a->procname, sizeof(a->procname), trax_msg_get(&m, "procname"));

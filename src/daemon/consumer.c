@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/assert.h"
 #include "common/io.h"
 #include "common/futex.h"
 #include "writer/packet-index.h"
@@ -195,6 +196,7 @@ static void drain_overwrite(struct dchan *dc)
 
 void consumer_drain(struct dchan *dc)
 {
+	TRAX_ASSERT_LOCKED(&dc->trace->lock);
 	if (dc->cfg.mode == RINGBUF_OVERWRITE) {
 		drain_overwrite(dc); /* snapshot sessions have no files: nothing */
 		return;
@@ -228,6 +230,7 @@ void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead)
 	uint64_t S = dc->cfg.subbuf_size, now = now_us();
 	uint64_t death = __atomic_load_n(&dc->last_death_ts, __ATOMIC_ACQUIRE);
 
+	TRAX_ASSERT_LOCKED(&dc->trace->lock);
 	if (dc->cfg.mode != RINGBUF_DISCARD || (!writers_dead && !death))
 		return;
 	if (!dc->stalls && !(dc->stalls = calloc(dc->nr_cpus, sizeof(*dc->stalls))))

@@ -37,22 +37,6 @@
 /* How often deadlines are looked at. */
 #define TICK_MS 250
 
-struct traxd traxd;
-static bool log_verbose;
-
-void traxd_log(const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-
-	if (!log_verbose)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "traxd[%d]: %s\n", (int)getpid(), line);
-}
-
 static void usage(FILE *out)
 {
 	fputs("Usage: traxd [OPTION]...\n"
@@ -112,14 +96,6 @@ static void send_error(int fd, uint32_t seq, const char *status, const char *msg
 	trax_msg_free(&r);
 }
 
-int64_t traxd_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ---- descriptors ---- */
 
 /*
@@ -164,25 +140,6 @@ static void fd_limits_init(void)
 	traxd.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	traxd_log("descriptors: limit %d, %d kept from applications", traxd.fd_limit,
 		  traxd.fd_reserve);
-}
-
-int traxd_accept(int listen_fd)
-{
-	int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC), err;
-
-	if (fd >= 0)
-		return fd;
-	err = errno;
-	if ((err == EMFILE || err == ENFILE) && traxd.spare_fd >= 0) {
-		/* refused, but taken off the backlog: the listener does not stay readable */
-		close(traxd.spare_fd);
-		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0)
-			close(fd);
-		traxd.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		traxd_log("out of descriptors: a connection refused");
-	}
-	return -err;
 }
 
 /* Whether an application may be accepted: its descriptor would be below the reserve. */
@@ -271,7 +228,7 @@ static void client_accept(void)
 		return;
 	}
 	c->fd = fd;
-	c->deadline = traxd_now_ms() + CLIENT_TIMEOUT_MS;
+	c->deadline = trax_now_ms() + CLIENT_TIMEOUT_MS;
 	trax_rx_init(&c->rx);
 	nclients++;
 }
@@ -336,12 +293,12 @@ static int epoll_add(int fd, void *ptr)
 static int event_loop(int sigfd)
 {
 	struct epoll_event evs[64];
-	int64_t next_tick = traxd_now_ms() + TICK_MS;
+	int64_t next_tick = trax_now_ms() + TICK_MS;
 
 	for (unsigned int i = 0; i < CLIENT_MAX; i++)
 		clients[i].fd = -1;
 	while (!traxd.quit) {
-		int64_t now = traxd_now_ms();
+		int64_t now = trax_now_ms();
 		int n;
 
 		if (now >= next_tick) {
@@ -432,7 +389,7 @@ static void detach_stdio(void)
 		return;
 	dup2(fd, 0);
 	dup2(fd, 1);
-	if (!log_verbose)
+	if (!traxd_verbose)
 		dup2(fd, 2);
 	if (fd > 2)
 		close(fd);
@@ -466,7 +423,7 @@ int main(int argc, char **argv)
 			rundir = optarg;
 			break;
 		case 'v':
-			log_verbose = true;
+			traxd_verbose = true;
 			break;
 		case 'h':
 			usage(stdout);

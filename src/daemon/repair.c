@@ -105,11 +105,7 @@ static long payload_len(const struct dchan_event *ev, const uint8_t *p, const ui
 	return at - p;
 }
 
-/*
- * Reads the record at p (before end): its length, its timestamp (from the
- * previous one, *ts); 0 when it cannot be a record of this channel.
- */
-static size_t record_len(const struct dchan *dc, const uint8_t *p, const uint8_t *end, uint64_t *ts,
+size_t packet_record_len(const struct dchan *dc, const uint8_t *p, const uint8_t *end, uint64_t *ts,
 			 uint64_t ts_end)
 {
 	const uint8_t *at = p;
@@ -159,7 +155,7 @@ static bool walks_to_end(const struct dchan *dc, const uint8_t *sb, size_t off, 
 			 uint64_t ts, uint64_t ts_end)
 {
 	while (off < content) {
-		size_t n = record_len(dc, sb + off, sb + content, &ts, ts_end);
+		size_t n = packet_record_len(dc, sb + off, sb + content, &ts, ts_end);
 
 		if (!n)
 			return false;
@@ -196,7 +192,7 @@ bool packet_repair(const struct dchan *dc, void *subbuf, uint64_t missing)
 
 		at[nb] = off;
 		ts_at[nb++] = ts;
-		n = record_len(dc, sb + off, sb + content, &ts, h->timestamp_end);
+		n = packet_record_len(dc, sb + off, sb + content, &ts, h->timestamp_end);
 		if (!n)
 			break;
 		off += n;

@@ -71,7 +71,7 @@ struct app {
 	char *rx_error; /* why it was dropped */
 	struct app *next;
 	struct trax_rx rx;  /* the message being received */
-	int64_t last_rx_ms; /* when it last sent something (or connected): traxd_now_ms() */
+	int64_t last_rx_ms; /* when it last sent something (or connected): trax_now_ms() */
 };
 
 /* ---- sessions (session.c) ---- */
@@ -219,15 +219,13 @@ struct traxd {
 
 extern struct traxd traxd;
 
-/* main.c */
+/* state.c */
 /*
  * accept4() that never leaves a connection pending for lack of descriptors:
  * on EMFILE/ENFILE the connection is accepted on the spare descriptor and
  * closed at once. The descriptor, or -errno.
  */
 int traxd_accept(int listen_fd);
-/* CLOCK_MONOTONIC in milliseconds: the deadlines of connections. */
-int64_t traxd_now_ms(void);
 
 /* rundir.c */
 int traxd_rundir_default(char *buf, size_t len, bool *is_root);
@@ -297,12 +295,22 @@ void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead);
  * ones and cuts it out (src/daemon/repair.c). False when it cannot.
  */
 bool packet_repair(const struct dchan *dc, void *subbuf, uint64_t missing);
+/*
+ * Reads the record of dc's channel at p (before end): its length, and its
+ * timestamp (from the previous one, *ts; never past ts_end); 0 when it
+ * cannot be a record of this channel.
+ */
+size_t packet_record_len(const struct dchan *dc, const uint8_t *p, const uint8_t *end, uint64_t *ts,
+			 uint64_t ts_end);
 int consumer_open_files(struct dchan *dc);
 
 /* session.c: '*' matches any run of characters, anywhere in the pattern */
 bool fnmatch_simple(const char *pattern, const char *name);
 
 /* util */
+/* Whether traxd_log() writes (--verbose); stderr otherwise goes to /dev/null. */
+extern bool traxd_verbose;
+/* A line on stderr, "traxd[PID]: ...", when traxd_verbose. */
 void traxd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int traxd_mkdirs(const char *path, mode_t mode);
 

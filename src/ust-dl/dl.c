@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/export.h"
 #include "ust/elf-debuglink.h"
 #include "ust/elf-object.h"
 #include "ust/objects.h"
@@ -35,8 +36,6 @@
 #define TRACEPOINT_DEFINE
 #define TRACEPOINT_CREATE_PROBES
 #include "ust-dl/dl-provider.h"
-
-#define WRAPPER __attribute__((visibility("default")))
 
 static void *real_dlopen, *real_dlmopen, *real_dlclose;
 
@@ -182,7 +181,7 @@ static void record_open(void *handle, const void *ip, int flags, int with_nsid, 
 	free(h.elf.build_id);
 }
 
-WRAPPER void *dlopen(const char *file, int flags)
+TRAX_EXPORT void *dlopen(const char *file, int flags)
 {
 	const void *ip = __builtin_return_address(0);
 	void *(*call)(const char *, int);
@@ -200,7 +199,7 @@ WRAPPER void *dlopen(const char *file, int flags)
 	return handle;
 }
 
-WRAPPER void *dlmopen(Lmid_t nsid, const char *file, int flags)
+TRAX_EXPORT void *dlmopen(Lmid_t nsid, const char *file, int flags)
 {
 	const void *ip = __builtin_return_address(0);
 	void *(*call)(Lmid_t, const char *, int);
@@ -218,7 +217,7 @@ WRAPPER void *dlmopen(Lmid_t nsid, const char *file, int flags)
 	return handle;
 }
 
-WRAPPER int dlclose(void *handle)
+TRAX_EXPORT int dlclose(void *handle)
 {
 	const void *ip = __builtin_return_address(0);
 	int (*call)(void *);

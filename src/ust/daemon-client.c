@@ -67,6 +67,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/assert.h"
+#include "common/clock.h"
 #include "common/env.h"
 #include "common/log.h"
 #include "common/proto.h"
@@ -145,14 +147,6 @@ static unsigned int nr_retired;
 
 /* ---- helpers ---- */
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static bool fd_id_of(int fd, struct fd_id *id)
 {
 	struct stat st;
@@ -178,11 +172,12 @@ static void close_if_ours(int fd, const struct fd_id *id)
 		close(fd);
 }
 
-/* A new wake-up pipe (state_lock held); false when there is none. */
+/* A new wake-up pipe; false when there is none. */
 static bool wake_open(struct client *c)
 {
 	int p[2];
 
+	TRAX_ASSERT_LOCKED(&state_lock);
 	c->wake_rd = c->wake_wr = -1;
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
 		return false;
@@ -218,27 +213,9 @@ static const char *errno_name(int err)
 	}
 }
 
-/* A decimal number in [0, max]. */
-static bool parse_u64(const char *s, uint64_t max, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (!s || !*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || x > (UINT64_MAX - 9) / 10)
-			return false;
-		x = x * 10 + (uint64_t)(*s - '0');
-	}
-	if (x > max)
-		return false;
-	*v = x;
-	return true;
-}
-
 static bool get_u64(const struct trax_msg *m, const char *key, uint64_t max, uint64_t *v)
 {
-	return parse_u64(trax_msg_get(m, key), max, v);
+	return trax_parse_u64(trax_msg_get(m, key), max, v);
 }
 
 /* "INDEX" or "INDEX:ID". */
@@ -250,12 +227,12 @@ static bool parse_event_ref(const char *s, bool with_id, uint32_t *index, uint32
 	size_t n;
 
 	if (!with_id)
-		return !colon && parse_u64(s, UINT32_MAX, &a) && (*index = (uint32_t)a, true);
+		return !colon && trax_parse_u64(s, UINT32_MAX, &a) && (*index = (uint32_t)a, true);
 	if (!colon || (n = (size_t)(colon - s)) >= sizeof(buf))
 		return false;
 	memcpy(buf, s, n);
 	buf[n] = 0;
-	if (!parse_u64(buf, UINT32_MAX, &a) || !parse_u64(colon + 1, UINT32_MAX, &b))
+	if (!trax_parse_u64(buf, UINT32_MAX, &a) || !trax_parse_u64(colon + 1, UINT32_MAX, &b))
 		return false;
 	*index = (uint32_t)a;
 	*id = (uint32_t)b;
@@ -301,11 +278,12 @@ static void keep_retired(struct trax_channel *ch)
 	retired_more = b;
 }
 
-/* Unbinds, retires and forgets a channel (state_lock held). */
+/* Unbinds, retires and forgets a channel. */
 static void channel_forget(struct client *c, struct dchannel *d)
 {
 	struct dchannel **pd;
 
+	TRAX_ASSERT_LOCKED(&state_lock);
 	for (pd = &c->channels; *pd; pd = &(*pd)->next)
 		if (*pd == d) {
 			*pd = d->next;
@@ -469,9 +447,9 @@ out:
 	pthread_mutex_unlock(&state_lock);
 }
 
-/* state_lock held */
 static bool is_undescribed(uint32_t index)
 {
+	TRAX_ASSERT_LOCKED(&state_lock);
 	for (unsigned int i = 0; i < nr_undescribed; i++)
 		if (undescribed[i] == index)
 			return true;
@@ -602,7 +580,7 @@ static int order_channel(struct client *c, struct trax_msg *m, struct order_resu
 
 		if (!strcmp(bt, "-1"))
 			blocking = -1;
-		else if (parse_u64(bt, INT64_MAX, &v))
+		else if (trax_parse_u64(bt, INT64_MAX, &v))
 			blocking = (int64_t)v;
 		else
 			return refuse(r, EINVAL, "APP_CHANNEL: blocking_timeout=%.32s", bt);
@@ -783,7 +761,7 @@ static int order_statedump(struct client *c, struct trax_msg *m, struct order_re
 	for (kv = trax_msg_first(m); kv; kv = trax_msg_next(m, kv)) {
 		if (!(v = trax_kv_value(kv, "handle")))
 			continue;
-		if (!parse_u64(v, UINT32_MAX, &handle)) {
+		if (!trax_parse_u64(v, UINT32_MAX, &handle)) {
 			free(chans);
 			return refuse(r, EINVAL, "APP_STATEDUMP: handle=%.16s", v);
 		}
@@ -809,7 +787,7 @@ static int on_registered(struct client *c, const struct trax_msg *m, struct orde
 	const char *ev = trax_msg_get(m, "events");
 	uint64_t n = 0;
 
-	if (ev && !parse_u64(ev, UINT32_MAX, &n))
+	if (ev && !trax_parse_u64(ev, UINT32_MAX, &n))
 		return refuse(r, EINVAL, "APP_REGISTERED: events=%.32s", ev);
 	pthread_mutex_lock(&state_lock);
 	if (!c->registered) {
@@ -1011,14 +989,6 @@ static void serve(struct client *c, int fd, const struct fd_id *id)
 	disconnect(c, fd);
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 static void *client_thread(void *arg)
 {
 	struct client *c = arg;
@@ -1034,7 +1004,7 @@ static void *client_thread(void *arg)
 			serve(c, fd, &id);
 		if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
 			return NULL;
-		sleep_ms(RETRY_PERIOD_MS);
+		trax_sleep_ms(RETRY_PERIOD_MS);
 		fd = -1;
 	}
 	return NULL;
@@ -1043,11 +1013,12 @@ static void *client_thread(void *arg)
 /* ---- start-up, registrations, fork ---- */
 
 /*
- * Whether a waiter still waits for c (state_lock held): for its first
+ * Whether a waiter still waits for c: for its first
  * APP_REGISTERED, then (want not 0) for the events below want.
  */
 static bool still_pending(const struct client *c, uint32_t gen, uint32_t want)
 {
+	TRAX_ASSERT_LOCKED(&state_lock);
 	if (c->conn_gen != gen || c->fd < 0 || c->stalled)
 		return false; /* gone, or known not to answer: nothing to wait for */
 	if (!c->registered)
@@ -1056,12 +1027,13 @@ static bool still_pending(const struct client *c, uint32_t gen, uint32_t want)
 }
 
 /*
- * Waits (state_lock held) until none of the clients in `which` is pending,
+ * Waits, with state_lock, until none of the clients in `which` is pending,
  * or until the deadline (-1: none). A client that made it expire is marked
  * stalled.
  */
 static void wait_clients(const bool *which, const uint32_t *gen, uint32_t want, int64_t deadline)
 {
+	TRAX_ASSERT_LOCKED(&state_lock);
 	for (;;) {
 		bool pending = false, expired;
 		int i;
@@ -1071,7 +1043,7 @@ static void wait_clients(const bool *which, const uint32_t *gen, uint32_t want, 
 				pending = true;
 		if (!pending)
 			return;
-		expired = deadline >= 0 && now_ms() >= deadline;
+		expired = deadline >= 0 && trax_now_ms() >= deadline;
 		if (expired) {
 			for (i = 0; i < nr_clients; i++)
 				if (which[i] && still_pending(&clients[i], gen[i], want)) {
@@ -1084,7 +1056,7 @@ static void wait_clients(const bool *which, const uint32_t *gen, uint32_t want, 
 		if (deadline < 0) {
 			pthread_cond_wait(&state_cond, &state_lock);
 		} else {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - trax_now_ms();
 			struct timespec ts;
 
 			if (left < 0)
@@ -1127,7 +1099,7 @@ void trax_daemon_client_events_added(void)
 	}
 	if (any && register_timeout_ms != 0)
 		wait_clients(which, gen, want,
-			     register_timeout_ms < 0 ? -1 : now_ms() + register_timeout_ms);
+			     register_timeout_ms < 0 ? -1 : trax_now_ms() + register_timeout_ms);
 	pthread_mutex_unlock(&state_lock);
 }
 
@@ -1155,7 +1127,14 @@ static void atfork_child(void)
 	bool was_started = __atomic_load_n(&started, __ATOMIC_ACQUIRE);
 	int i;
 
-	/* The registry's own handler (registered first) has released its lock. */
+	/*
+	 * state_lock, taken before the fork, is recorded as the parent's
+	 * thread's: this thread, the only one, takes it over (TRAX_ASSERT_LOCKED
+	 * holds in what follows). The registry's own handler (registered
+	 * first) has released its lock.
+	 */
+	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_lock(&state_lock);
 	__atomic_store_n(&started, 0, __ATOMIC_RELEASE);
 	for (i = 0; i < nr_clients; i++) {
 		struct client *c = &clients[i];
@@ -1282,7 +1261,7 @@ static void clients_start(void)
 
 void trax_daemon_client_wait(void)
 {
-	int64_t t0 = now_ms();
+	int64_t t0 = trax_now_ms();
 
 	if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE) || register_timeout_ms == 0)
 		return;
@@ -1290,5 +1269,5 @@ void trax_daemon_client_wait(void)
 	wait_clients(startup_which, startup_gen, 0,
 		     register_timeout_ms < 0 ? -1 : t0 + register_timeout_ms);
 	pthread_mutex_unlock(&state_lock);
-	trax_debug("start-up waited %lld ms for the daemons", (long long)(now_ms() - t0));
+	trax_debug("start-up waited %lld ms for the daemons", (long long)(trax_now_ms() - t0));
 }

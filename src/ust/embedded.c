@@ -92,8 +92,8 @@ static int remember_file(int fd, struct trax_file_id *id)
 	return 0;
 }
 
-/* Undoes what open_output did, after a failure. */
-static void close_output(struct trax_session *s)
+/* Closes the trace's files (the stream, index and metadata files). */
+static void close_files(struct trax_session *s)
 {
 	int cpu;
 
@@ -106,6 +106,12 @@ static void close_output(struct trax_session *s)
 	if (s->metadata_fd >= 0)
 		close(s->metadata_fd);
 	s->metadata_fd = -1;
+}
+
+/* Undoes what open_output did, after a failure. */
+static void close_output(struct trax_session *s)
+{
+	close_files(s);
 	free(s->stream_fds);
 	free(s->stream_sizes);
 	free(s->stream_ids);
@@ -288,22 +294,13 @@ void trax_embedded_init(void)
 void trax_embedded_fini(void)
 {
 	struct trax_session *s = trax_embedded_session;
-	int cpu;
 
 	if (!s || s->stopped)
 		return;
 	s->stopped = 1;
 	trax_consumer_flush(s, 1);
 	trax_channel_set_active(&s->channel, 0);
-	for (cpu = 0; s->stream_fds && cpu < s->channel.nr_cpus; cpu++)
-		if (s->stream_fds[cpu] >= 0)
-			close(s->stream_fds[cpu]);
-	for (cpu = 0; s->index_fds && cpu < s->channel.nr_cpus; cpu++)
-		if (s->index_fds[cpu] >= 0)
-			close(s->index_fds[cpu]);
-	if (s->metadata_fd >= 0)
-		close(s->metadata_fd);
-	s->metadata_fd = -1;
+	close_files(s);
 	if (s->output_failed)
 		trax_debug("the trace in %s is incomplete: writing it failed (see above)", s->path);
 	else

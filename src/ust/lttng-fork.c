@@ -12,7 +12,7 @@
 #include "lttng/ust-fork.h"
 #include "lttng/ust.h"
 
-TRAX_API_EXPORT void lttng_ust_before_fork(sigset_t *save_sigset)
+TRAX_EXPORT void lttng_ust_before_fork(sigset_t *save_sigset)
 {
 	if (save_sigset)
 		pthread_sigmask(SIG_SETMASK, NULL, save_sigset);
@@ -24,35 +24,35 @@ static void restore(sigset_t *restore_sigset)
 		pthread_sigmask(SIG_SETMASK, restore_sigset, NULL);
 }
 
-TRAX_API_EXPORT void lttng_ust_after_fork_parent(sigset_t *restore_sigset)
+TRAX_EXPORT void lttng_ust_after_fork_parent(sigset_t *restore_sigset)
 {
 	restore(restore_sigset);
 }
 
-TRAX_API_EXPORT void lttng_ust_after_fork_child(sigset_t *restore_sigset)
+TRAX_EXPORT void lttng_ust_after_fork_child(sigset_t *restore_sigset)
 {
 	restore(restore_sigset);
 }
 
 /* The 2.10 names. */
-TRAX_API_EXPORT void ust_before_fork(sigset_t *save_sigset)
+TRAX_EXPORT void ust_before_fork(sigset_t *save_sigset)
 {
 	lttng_ust_before_fork(save_sigset);
 }
 
-TRAX_API_EXPORT void ust_after_fork_parent(sigset_t *restore_sigset)
+TRAX_EXPORT void ust_after_fork_parent(sigset_t *restore_sigset)
 {
 	restore(restore_sigset);
 }
 
-TRAX_API_EXPORT void ust_after_fork_child(sigset_t *restore_sigset)
+TRAX_EXPORT void ust_after_fork_child(sigset_t *restore_sigset)
 {
 	restore(restore_sigset);
 }
 
 /* Nothing to refresh: no namespace or credential is cached. */
 #define NOTHING_AFTER(what)                                                                        \
-	TRAX_API_EXPORT void lttng_ust_after_##what(void)                                          \
+	TRAX_EXPORT void lttng_ust_after_##what(void)                                              \
 	{                                                                                          \
 	}
 

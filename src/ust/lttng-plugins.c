@@ -70,14 +70,14 @@ static const char *default_description(void)
 
 /* Setters fail once the clock can no longer change. */
 #define SETTER(what, type)                                                                         \
-	TRAX_API_EXPORT int lttng_ust_trace_clock_set_##what##_cb(type cb)                         \
+	TRAX_EXPORT int lttng_ust_trace_clock_set_##what##_cb(type cb)                             \
 	{                                                                                          \
 		if (enabled || !trax_clock_override_open())                                        \
 			return -EBUSY;                                                             \
 		pending.what = cb;                                                                 \
 		return 0;                                                                          \
 	}                                                                                          \
-	TRAX_API_EXPORT int lttng_ust_trace_clock_get_##what##_cb(type *cb)                        \
+	TRAX_EXPORT int lttng_ust_trace_clock_get_##what##_cb(type *cb)                            \
 	{                                                                                          \
 		*cb = enabled ? pending.what : default_##what;                                     \
 		return 0;                                                                          \
@@ -89,7 +89,7 @@ SETTER(uuid, lttng_ust_clock_uuid_function)
 SETTER(name, lttng_ust_clock_name_function)
 SETTER(description, lttng_ust_clock_description_function)
 
-TRAX_API_EXPORT int lttng_ust_enable_trace_clock_override(void)
+TRAX_EXPORT int lttng_ust_enable_trace_clock_override(void)
 {
 	struct trax_clock_plugin p;
 	char uuid[LTTNG_UST_UUID_STR_LEN] = {0};
@@ -116,7 +116,7 @@ TRAX_API_EXPORT int lttng_ust_enable_trace_clock_override(void)
 	return err;
 }
 
-TRAX_API_EXPORT int lttng_ust_getcpu_override(int (*getcpu)(void))
+TRAX_EXPORT int lttng_ust_getcpu_override(int (*getcpu)(void))
 {
 	__atomic_store_n(&trax_getcpu_override, getcpu, __ATOMIC_RELEASE);
 	return 0;

@@ -23,6 +23,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "common/assert.h"
 #include "common/env.h"
 #include "common/log.h"
 #include "ust/call-site.h"
@@ -225,12 +226,13 @@ static void record_unload(const struct object *o, const void *ip)
 
 /* ---- Updates ---- */
 
-/* objects_lock held. Replaces the list by what the loader shows; records the changes. */
+/* Replaces the list by what the loader shows; records the changes. */
 static void take_look(const void *ip, int record)
 {
 	struct look l;
 	struct object *now = NULL, **tail = &now, *o, *next;
 
+	TRAX_ASSERT_LOCKED(&objects_lock);
 	memset(&l, 0, sizeof(l));
 	l.tail = &l.first;
 	l.vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
@@ -338,7 +340,7 @@ void trax_objects_init(void)
 		trax_objects_update(NULL, NULL, NULL);
 }
 
-TRAX_API_EXPORT void trax_ust_dl_update(const void *ip)
+TRAX_EXPORT void trax_ust_dl_update(const void *ip)
 {
 	if (!looks_disabled())
 		trax_objects_update(ip, NULL, NULL);

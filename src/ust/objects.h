@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/export.h"
+
 /* One object, as the lttng_ust_statedump:bin_info event and its followers say. */
 struct trax_object {
 	uint64_t baddr;
@@ -59,6 +61,6 @@ void trax_objects_update(const void *ip, const struct trax_objects_visitor *visi
  * and dlclose (LTTng-UST's liblttng-ust-dl does the same with its
  * library): part of libtrax-ust's ABI, not of its API.
  */
-void trax_ust_dl_update(const void *ip) __attribute__((visibility("default")));
+void trax_ust_dl_update(const void *ip) TRAX_EXPORT;
 
 #endif /* TRAX_OBJECTS_H */

@@ -55,8 +55,8 @@ record_lost(struct trax_channel *ch, struct ringbuf *rb, const struct trax_bindi
 	}
 }
 
-TRAX_API_EXPORT int trax_event_reserve(struct trax_ctx *ctx, const struct trax_binding *b,
-				       size_t payload_len, const void *ip)
+TRAX_EXPORT int trax_event_reserve(struct trax_ctx *ctx, const struct trax_binding *b,
+				   size_t payload_len, const void *ip)
 {
 	struct trax_channel *ch = b->channel;
 	struct ringbuf_slot slot;
@@ -113,7 +113,7 @@ TRAX_API_EXPORT int trax_event_reserve(struct trax_ctx *ctx, const struct trax_b
 	return 0;
 }
 
-TRAX_API_EXPORT void trax_event_commit(struct trax_ctx *ctx)
+TRAX_EXPORT void trax_event_commit(struct trax_ctx *ctx)
 {
 	ringbuf_commit(ctx->buf, ctx->offset, ctx->len);
 }

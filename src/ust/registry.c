@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "common/log.h"
 #include "ust/ust.h"
 
@@ -140,6 +141,7 @@ static void update_tracepoints(struct event_entry *e)
 	struct tp_module *m;
 	size_t i;
 
+	TRAX_ASSERT_LOCKED(&registry_mutex);
 	for (m = modules; m; m = m->next)
 		for (i = 0; i < m->count; i++) {
 			struct trax_tracepoint *tp = m->start[i];
@@ -191,6 +193,7 @@ static int link_binding(struct event_entry *e, struct trax_channel *ch, uint32_t
 {
 	struct binding_node *n, **pu;
 
+	TRAX_ASSERT_LOCKED(&registry_mutex); /* the lists change under it */
 	for (pu = &e->unlinked; *pu; pu = &(*pu)->unlinked_next)
 		if ((*pu)->b.channel == ch && (*pu)->b.event_id == id)
 			break;
@@ -218,6 +221,7 @@ static void unlink_binding(struct event_entry *e, struct binding_node *n, struct
 {
 	struct trax_binding *after = __atomic_load_n(&n->b.next, __ATOMIC_RELAXED);
 
+	TRAX_ASSERT_LOCKED(&registry_mutex);
 	if (prev)
 		__atomic_store_n(&prev->b.next, after, __ATOMIC_RELEASE);
 	else
@@ -265,7 +269,7 @@ static void apply_enablers(struct event_entry *e)
 			trax_debug("out of memory enabling %s", e->desc->name);
 }
 
-TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
+TRAX_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 {
 	uint32_t indexed_before, added;
 	const struct trax_event_desc *d;
@@ -328,12 +332,12 @@ TRAX_API_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 	return 0;
 }
 
-TRAX_API_EXPORT void trax_disable_destructors(void)
+TRAX_EXPORT void trax_disable_destructors(void)
 {
 	__atomic_store_n(&keep_at_exit, 1, __ATOMIC_RELAXED);
 }
 
-TRAX_API_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
+TRAX_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
 {
 	struct event_entry **pe;
 
@@ -364,7 +368,7 @@ TRAX_API_EXPORT void trax_provider_unregister(struct trax_provider_desc *p)
 	trax_registry_unlock();
 }
 
-TRAX_API_EXPORT int trax_tracepoints_register(struct trax_tracepoint *const *start, size_t count)
+TRAX_EXPORT int trax_tracepoints_register(struct trax_tracepoint *const *start, size_t count)
 {
 	struct tp_module *m;
 	size_t i;
@@ -392,7 +396,7 @@ TRAX_API_EXPORT int trax_tracepoints_register(struct trax_tracepoint *const *sta
 	return 0;
 }
 
-TRAX_API_EXPORT void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
+TRAX_EXPORT void trax_tracepoints_unregister(struct trax_tracepoint *const *start)
 {
 	struct tp_module **pm;
 

@@ -141,8 +141,7 @@ void trax_signals_install(void)
 	}
 }
 
-__attribute__((visibility("default"))) int sigaction(int sig, const struct sigaction *act,
-						     struct sigaction *oact)
+TRAX_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	int i = fatal_index(sig);
 	sigset_t all, old;
@@ -172,7 +171,7 @@ __attribute__((visibility("default"))) int sigaction(int sig, const struct sigac
 }
 
 /* signal(): BSD semantics as in glibc (handler kept, SA_RESTART). */
-__attribute__((visibility("default"))) sighandler_t signal(int sig, sighandler_t handler)
+TRAX_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 {
 	static sighandler_t (*real_signal)(int, sighandler_t);
 	struct sigaction act, old;

@@ -17,11 +17,10 @@
 #include "lttng/tracef.h"
 #include "trax/tracelog.h"
 
-TRAX_API_EXPORT struct trax_tracepoint trax_tracef_tracepoint = {"lttng_ust_tracef:event", 0, 0, 0,
-								 0};
+TRAX_EXPORT struct trax_tracepoint trax_tracef_tracepoint = {"lttng_ust_tracef:event", 0, 0, 0, 0};
 
 #define LEVEL_TP(level) [level] = {"lttng_ust_tracelog:" #level, 0, 0, 0, 0},
-TRAX_API_EXPORT struct trax_tracepoint trax_tracelog_tracepoints[TRACE_DEBUG + 1] = {
+TRAX_EXPORT struct trax_tracepoint trax_tracelog_tracepoints[TRACE_DEBUG + 1] = {
     LEVEL_TP(TRACE_EMERG) LEVEL_TP(TRACE_ALERT) LEVEL_TP(TRACE_CRIT) LEVEL_TP(TRACE_ERR)
 	LEVEL_TP(TRACE_WARNING) LEVEL_TP(TRACE_NOTICE) LEVEL_TP(TRACE_INFO)
 	    LEVEL_TP(TRACE_DEBUG_SYSTEM) LEVEL_TP(TRACE_DEBUG_PROGRAM) LEVEL_TP(TRACE_DEBUG_PROCESS)
@@ -72,7 +71,7 @@ static char *format(char *buf, size_t size, unsigned int *len, const char *fmt, 
 	return buf;
 }
 
-TRAX_API_EXPORT void _trax_vtracef(const char *fmt, va_list ap)
+TRAX_EXPORT void _trax_vtracef(const char *fmt, va_list ap)
 {
 	struct trax_tracepoint *tp = &trax_tracef_tracepoint;
 	void (*probe)(void *, const char *, unsigned int);
@@ -90,7 +89,7 @@ TRAX_API_EXPORT void _trax_vtracef(const char *fmt, va_list ap)
 		free(msg);
 }
 
-TRAX_API_EXPORT void _trax_tracef(const char *fmt, ...)
+TRAX_EXPORT void _trax_tracef(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -100,26 +99,12 @@ TRAX_API_EXPORT void _trax_tracef(const char *fmt, ...)
 }
 
 /* LTTng-UST's entry points (<lttng/tracef.h>), called by some programs. */
-TRAX_API_EXPORT void _lttng_ust_vtracef(const char *fmt, va_list ap)
+TRAX_EXPORT void _lttng_ust_vtracef(const char *fmt, va_list ap)
 {
 	_trax_vtracef(fmt, ap);
 }
 
-TRAX_API_EXPORT void _lttng_ust_tracef(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	_trax_vtracef(fmt, ap);
-	va_end(ap);
-}
-
-TRAX_API_EXPORT void lttng_ust__vtracef(const char *fmt, va_list ap)
-{
-	_trax_vtracef(fmt, ap);
-}
-
-TRAX_API_EXPORT void lttng_ust__tracef(const char *fmt, ...)
+TRAX_EXPORT void _lttng_ust_tracef(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -128,8 +113,22 @@ TRAX_API_EXPORT void lttng_ust__tracef(const char *fmt, ...)
 	va_end(ap);
 }
 
-TRAX_API_EXPORT void _trax_vtracelog(int level, const char *file, int line, const char *func,
-				     const char *fmt, va_list ap)
+TRAX_EXPORT void lttng_ust__vtracef(const char *fmt, va_list ap)
+{
+	_trax_vtracef(fmt, ap);
+}
+
+TRAX_EXPORT void lttng_ust__tracef(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_trax_vtracef(fmt, ap);
+	va_end(ap);
+}
+
+TRAX_EXPORT void _trax_vtracelog(int level, const char *file, int line, const char *func,
+				 const char *fmt, va_list ap)
 {
 	struct trax_tracepoint *tp;
 	void (*probe)(void *, const char *, int, const char *, const char *, unsigned int);
@@ -150,8 +149,8 @@ TRAX_API_EXPORT void _trax_vtracelog(int level, const char *file, int line, cons
 		free(msg);
 }
 
-TRAX_API_EXPORT void _trax_tracelog(int level, const char *file, int line, const char *func,
-				    const char *fmt, ...)
+TRAX_EXPORT void _trax_tracelog(int level, const char *file, int line, const char *func,
+				const char *fmt, ...)
 {
 	va_list ap;
 

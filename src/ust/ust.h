@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/export.h"
 #include "common/shm.h"
 #include "writer/trace-env.h"
 #include "writer/metadata.h"
@@ -18,8 +19,6 @@
 #include "ringbuf/ringbuf.h"
 #include "trax/probe.h"
 #include "trax/tracepoint.h"
-
-#define TRAX_API_EXPORT __attribute__((visibility("default")))
 
 /* Buffers in a set received from the daemon, at most (Linux's NR_CPUS limit). */
 #define TRAX_CHANNEL_MAX_CPUS 8192u

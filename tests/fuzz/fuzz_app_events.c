@@ -20,18 +20,10 @@
 #include "common/proto.h"
 #include "daemon/traxd.h"
 
-struct raw_header {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t type;
-	uint32_t len;
-	uint32_t seq;
-};
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct raw_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, TRAX_MSG_APP_EVENTS,
-			       (uint32_t)size, 1};
+	struct trax_msg_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, TRAX_MSG_APP_EVENTS,
+				    (uint32_t)size, 1};
 	struct trax_msg m;
 	const char *kv;
 	uint32_t index = 0;

@@ -74,6 +74,9 @@
 
 #include <sys/mman.h>
 
+#define CHECK_ABORT
+#include "check.h"
+#include "fds.h"
 #include "common/clock.h"
 #include "common/cpu.h"
 
@@ -89,15 +92,6 @@
 
 static uint64_t spent_memfd, spent_fire;
 static unsigned int spent_statedump;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "fuzz_client_orders: %s:%d: %s\n", __FILE__, __LINE__,     \
-				#cond);                                                            \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 /* What init.c does before anything registers (its constructor is left out). */
 void trax_ust_ensure_init(void)
@@ -547,7 +541,7 @@ static void check_done(struct trax_msg *m, struct trax_channel *target)
 		/* into channels of this connection only */
 		for (kv = trax_msg_first(m); kv; kv = trax_msg_next(m, kv))
 			if ((v = trax_kv_value(kv, "handle")))
-				CHECK(parse_u64(v, UINT32_MAX, &handle) &&
+				CHECK(trax_parse_u64(v, UINT32_MAX, &handle) &&
 				      channel_find(c, (uint32_t)handle));
 		break;
 	default:
@@ -734,16 +728,6 @@ static void run_line(char *line)
 		run_order((uint16_t)strtoul(fields[0], NULL, 10), fields + 1, nfields - 1);
 }
 
-static int count_fds(void)
-{
-	int n = 0;
-
-	for (int fd = 0; fd < 256; fd++)
-		if (fcntl(fd, F_GETFD) >= 0)
-			n++;
-	return n;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const struct trax_event_desc *d;
@@ -781,7 +765,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = 0;
-	before = count_fds();
+	before = count_open_fds();
 	connection_open();
 	nr_poked = 0;
 	spent_memfd = spent_fire = 0;
@@ -793,6 +777,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (nr_kept)
 		close(kept[--nr_kept]);
 	/* every descriptor received was mapped and closed, or closed */
-	CHECK(count_fds() == before);
+	CHECK(count_open_fds() == before);
 	return 0;
 }

@@ -36,6 +36,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define CHECK_ABORT
+#include "check.h"
 #include "reader/decode-clock.h"
 #include "reader/decode-stream.h"
 #include "reader/tsdl-parser.h"
@@ -171,13 +173,8 @@ static void check_same(const struct ctf_stream_reader *r, int st,
 			if (fingerprint(v[k], 1) != fingerprint(v2[k], 1))
 				what = "values";
 	}
-	if (what) {
-		fprintf(stderr,
-			"fuzz_decode: with and without fused events, the %s differs "
-			"(status %d and %d)\n",
-			what, st, st2);
-		abort();
-	}
+	CHECK(!what, "with and without fused events, the %s differs (status %d and %d)", what, st,
+	      st2);
 }
 
 /* What one ctf_stream_next() gave, for comparing two ways of reading. */
@@ -270,24 +267,17 @@ static void read_with_runs(struct ctf_stream_reader *r, struct steps *s, int64_t
 static void compare_steps(const struct steps *a, const struct steps *b)
 {
 	for (size_t i = 0; i < a->n || i < b->n; i++)
-		if (i >= a->n || i >= b->n || memcmp(&a->v[i], &b->v[i], sizeof(a->v[i]))) {
-			fprintf(stderr,
-				"fuzz_decode: read through ctf_stream_run(), step %zu differs "
-				"(%zu and %zu steps)\n",
-				i, a->n, b->n);
-			abort();
-		}
+		CHECK(i < a->n && i < b->n && !memcmp(&a->v[i], &b->v[i], sizeof(a->v[i])),
+		      "read through ctf_stream_run(), step %zu differs (%zu and %zu steps)", i,
+		      a->n, b->n);
 }
 
 /* The copies hold what the event held when they were made. */
 static void check_copies(const struct ctf_value *const copy[4], const uint64_t print[4])
 {
 	for (int k = 0; k < 4; k++)
-		if (fingerprint(copy[k], 0xcbf29ce484222325ULL) != print[k]) {
-			fprintf(stderr,
-				"fuzz_decode: the copy of scope %d differs from the event\n", k);
-			abort();
-		}
+		CHECK(fingerprint(copy[k], 0xcbf29ce484222325ULL) == print[k],
+		      "the copy of scope %d differs from the event", k);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -299,15 +289,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!trace) {
 		struct tsdl_error terr;
-		char msg[1200];
+		char msg[1200] = "";
 
 		trace = tsdl_parse(metadata, sizeof(metadata) - 1, "fuzz-metadata", &terr);
-		if (!trace) {
+		if (!trace)
 			tsdl_error_format(&terr, msg, sizeof(msg));
-			fprintf(stderr, "fuzz_decode: the embedded metadata does not parse: %s\n",
-				msg);
-			abort();
-		}
+		CHECK(trace, "the embedded metadata does not parse: %s", msg);
 	}
 	fd = memfd_create("fuzz-stream", MFD_CLOEXEC);
 	if (fd < 0)

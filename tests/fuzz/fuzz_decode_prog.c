@@ -41,8 +41,7 @@ static void run_limits(struct dp_plan *plans, const struct dp_input *in, const u
 
 	if (!bytes)
 		return;
-	if (in->limit > (uint64_t)size * 8)
-		abort();
+	CHECK(in->limit <= (uint64_t)size * 8);
 	memcpy(bytes, data, (in->limit + 7) / 8);
 	copy.buf = bytes;
 	for (unsigned int l = 0; l < DP_LAYOUTS; l++)

@@ -16,6 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define CHECK_ABORT
+#include "check.h"
 #include "reader/packet-index.h"
 
 static uint64_t be(const uint8_t *p, int n)
@@ -37,9 +39,9 @@ static void read_as(const char *path, uint64_t stream_size)
 	if (ctf_packet_index_read(path, stream_size, &e, &n, err, sizeof(err)))
 		return;
 	for (size_t k = 0; k < n; k++) {
-		if (e[k].offset != end || e[k].packet_size == 0 || e[k].packet_size % 8 ||
-		    e[k].content_size > e[k].packet_size)
-			abort();
+		CHECK(e[k].offset == end && e[k].packet_size != 0 && e[k].packet_size % 8 == 0 &&
+			  e[k].content_size <= e[k].packet_size,
+		      "index entry %zu", k);
 		end = e[k].offset + e[k].packet_size / 8;
 	}
 	if (end != stream_size)

@@ -58,6 +58,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define CHECK_ABORT
+#include "check.h"
+#include "fds.h"
 #include "common/proto.h"
 
 #define MAX_STREAM	(1u << 20)  /* bytes of S used */
@@ -66,26 +69,8 @@
 #define MAX_MSGS	4096u	    /* messages of part 1 that part 2 compares */
 #define MAX_INCREMENTAL (64u << 10) /* part 2 only for inputs up to this */
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "fuzz_proto: %s:%d: %s\n", __FILE__, __LINE__, #cond);     \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
-
 static int null_fd = -1; /* /dev/null: the file every descriptor sent refers to */
 static struct stat null_st;
-
-static int count_fds(void)
-{
-	int n = 0;
-
-	for (int fd = 0; fd < 256; fd++)
-		if (fcntl(fd, F_GETFD) >= 0)
-			n++;
-	return n;
-}
 
 /* ---- sending whole buffers, from a thread when they do not fit a socket buffer ---- */
 
@@ -592,15 +577,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size == 0)
 		return 0;
-	before = count_fds();
+	before = count_open_fds();
 	fuzz_stream(data[0], data + 1, size - 1 > MAX_STREAM ? MAX_STREAM : size - 1);
 	/* every descriptor received, kept or thrown away, is closed */
-	CHECK(count_fds() == before);
+	CHECK(count_open_fds() == before);
 	if (size - 1 <= MAX_INCREMENTAL) {
 		fuzz_incremental(data[0], data + 1, size - 1);
-		CHECK(count_fds() == before);
+		CHECK(count_open_fds() == before);
 	}
 	fuzz_round_trip(data[0], data + 1, size - 1 > MAX_STREAM ? MAX_STREAM : size - 1);
-	CHECK(count_fds() == before);
+	CHECK(count_open_fds() == before);
 	return 0;
 }

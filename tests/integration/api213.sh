@@ -14,9 +14,7 @@ cd "$TEST_TMP"
 # Built with LTTNG_UST_COMPAT_API_VERSION=1: LTTng-UST then defines none of
 # its pre-2.13 names, so the sources surely use only 2.13's.
 NEW_ONLY=-DLTTNG_UST_COMPAT_API_VERSION=1
-$CC $TRAX_CFLAGS $NEW_ONLY -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS $NEW_ONLY -I"$d" -c "$d/app.c" -o app.o
-$CC -o app213 app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
+build_app "$d" app213 $NEW_ONLY
 $CC $TRAX_CFLAGS $NEW_ONLY -I"$d" "$d/ipapp.c" -o ipapp $TRAX_LDFLAGS -ltrax-ust -ldl
 TRAX_OUTPUT="$TEST_TMP/t" ./app213 >out.txt
 expect_contains out.txt done
@@ -24,19 +22,15 @@ expect_contains out.txt done
 # "provider:event: { payload }" lines, LTTng-UST 2.13's tracelog event names
 # (lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_xxx) given trax's (TRACE_xxx).
 payloads() {
-	bt2 "$1" | sed -e 's/^\[[^]]*\] ([^)]*) [^ ]* //' -e 's/{ cpu_id = [0-9]* }, //' \
-		-e 's/^lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_/lttng_ust_tracelog:TRACE_/' |
+	bt2 "$1" | payload_lines |
+		sed -e 's/^lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_/lttng_ust_tracelog:TRACE_/' |
 		grep -E '^(new_prov|lttng_ust_tracef|lttng_ust_tracelog):'
 }
 # The new_prov:* event declarations without ids (LTTng-UST ends enumeration
 # lists with a comma), log levels as trax names them.
 decls() {
 	bt2 --output-format=ctf-metadata "$(dirname "$(find "$1" -name metadata | head -n 1)")" |
-		awk '/^event \{/ { keep = 0; block = "" }
-		     /^\tname = "new_prov:/ { keep = 1 }
-		     /^\t(id|stream_id) = / { next }
-		     { sub(/,$/, ""); block = block $0 "\n" }
-		     /^};/ && keep { printf "%s", block; keep = 0 }'
+		event_decls - new_prov
 }
 payloads "$TEST_TMP/t" >trax.txt
 decls "$TEST_TMP/t" >trax.decls

@@ -286,26 +286,18 @@ ok "descriptors closed by the program: its files untouched, registered again"
 # ---- 6. the binding lists under ThreadSanitizer ---------------------------------------
 # tests/unit/test_daemon_client.c fires probes in two threads while the bindings
 # change 20000 times; built with -fsanitize=thread (not mixable with the
-# build's own sanitizers), TSan must report nothing. As ringbuf_tsan.sh does,
-# the run is retried with ASLR off where TSan cannot map its memory.
-src="$TRAX_SRC/src"
-$CC -fsanitize=thread -O1 -g -Wno-tsan -D_GNU_SOURCE -DTRAX_VERSION=\"tsan\" \
-	-I"$TRAX_SRC/include" -I"$src" -o test_daemon_client_tsan \
+# build's own sanitizers), TSan must report nothing. The TSan set-up, as
+# ringbuf_tsan.sh's: data/tsan.sh.
+. "$TRAX_SRC/tests/integration/data/tsan.sh"
+$CC $TSAN_CFLAGS -o test_daemon_client_tsan \
 	"$TRAX_SRC/tests/unit/test_daemon_client.c" "$src"/ust/*.c "$src"/common/*.c \
 	"$src"/ringbuf/*.c "$src"/writer/*.c -lpthread -ldl 2>tsan-cc.err ||
 	fail "cannot build test_daemon_client with -fsanitize=thread: $(head -5 tsan-cc.err)"
-export TSAN_OPTIONS="halt_on_error=1:exitcode=66"
 status=0
-./test_daemon_client_tsan >tsan.out 2>&1 || status=$?
-run=
-if [ "$status" != 0 ] && grep -q "FATAL: ThreadSanitizer" tsan.out && command -v setarch >/dev/null; then
-	run="setarch $(uname -m) -R"
-	status=0
-	$run ./test_daemon_client_tsan >tsan.out 2>&1 || status=$?
-fi
+$TSAN_RUN ./test_daemon_client_tsan >tsan.out 2>&1 || status=$?
 if [ "$status" != 0 ] || grep -q "ThreadSanitizer" tsan.out; then
 	head -c 6000 tsan.out >&2
 	fail "test_daemon_client under TSan: status $status"
 fi
 expect_contains tsan.out "test_daemon_client: all checks passed"
-ok "bindings changing under running probes: clean under ThreadSanitizer${run:+ (with $run)}"
+ok "bindings changing under running probes: clean under ThreadSanitizer${TSAN_RUN:+ (with $TSAN_RUN)}"

@@ -6,9 +6,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 d="$TRAX_SRC/tests/integration/data/plugins"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
-$CC -o app app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
+build_app "$d" app
 n=200000
 
 TRAX_ALLOW_BLOCKING=1 TRAX_BLOCKING_TIMEOUT=-1 TRAX_SUBBUF_SIZE=4096 TRAX_NUM_SUBBUF=2 \

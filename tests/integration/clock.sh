@@ -7,9 +7,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 d="$TRAX_SRC/tests/integration/data/clock"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
-$CC -o clkapp app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
+build_app "$d" clkapp
 
 check() { # $1: trace dir, $2: program output, $3: slack below "before" (ns)
 	bt2 --clock-cycles "$1" >trace.txt

@@ -23,7 +23,7 @@ command -v clang++ >/dev/null 2>&1 || fail "clang++ is needed by this test (apt-
 
 # The program's events as "provider:event: { payload }" lines.
 payloads() {
-	bt2 "$1" | sed -e 's/^\[[^]]*\] ([^)]*) [^ ]* //' -e 's/{ cpu_id = [0-9]* }, //'
+	bt2 "$1" | payload_lines
 }
 # The event declarations of a trace, without their ids, in id order.
 decls() {

@@ -24,13 +24,9 @@ trax start >/dev/null || fail "trax start exited with $?"
 trax stop >/dev/null || fail "trax stop exited with $?"
 trax destroy >/dev/null || fail "trax destroy exited with $?"
 
-# decls TSDL: the fields:* event blocks without their ids, by name.
+# decls TSDL: the fields:* event blocks without their ids.
 decls() {
-	awk '/^event \{/ { keep = 0; block = "" }
-	     /^\tname = "fields:/ { keep = 1; name = $3 }
-	     /^\t(id|stream_id) = / { next }
-	     { block = block $0 "\n" }
-	     /^};/ && keep { print name; printf "%s", block; keep = 0 }' "$1"
+	event_decls "$1" fields
 }
 bt2 --output-format=ctf-metadata "$TEST_TMP"/embedded/ust/pid/*/ >embedded.tsdl
 bt2 --output-format=ctf-metadata "$TEST_TMP"/session/ust/uid/*/64-bit >session.tsdl
@@ -46,7 +42,7 @@ expect_contains session.tsdl '			"TEN_TO_TWENTY" = 10 ... 20,'
 ok "traxd's metadata: the same event declarations (EMF URIs, auto-numbered enumeration entries, log levels)"
 
 payloads() {
-	bt2 "$1" | sed -e 's/^\[[^]]*\] ([^)]*) [^ ]* //' -e 's/{ cpu_id = [0-9]* }, //' | grep '^fields:'
+	bt2 "$1" | payload_lines | grep '^fields:'
 }
 payloads "$TEST_TMP/embedded" >embedded.txt
 payloads "$TEST_TMP/session" >session.txt

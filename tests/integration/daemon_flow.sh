@@ -8,13 +8,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 
-EXAMPLE=$TRAX_SRC/examples/hello
-mkdir "$TEST_TMP/app"
-cp "$EXAMPLE/tp.h" "$EXAMPLE/tp.c" "$EXAMPLE/app.c" "$EXAMPLE/app.h" "$TEST_TMP/app/"
-cd "$TEST_TMP/app"
-$CC $TRAX_CFLAGS -c -I. tp.c
-$CC $TRAX_CFLAGS -c app.c
-$CC -o app tp.o app.o $TRAX_LDFLAGS -ltrax-ust -ldl
+build_hello "$TEST_TMP/app"
 
 trax create my-session >create.out || fail "trax create exited with $?"
 expect_contains create.out "Session my-session created."

@@ -40,14 +40,7 @@ unset TRAX_WITHOUT_BADDR_STATEDUMP TRAX_WITHOUT_PROCNAME_STATEDUMP \
 export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
 
 # ---- Build ---------------------------------------------------------------
-$CC $TRAX_CFLAGS -fPIC -shared -Wl,--build-id -I"$D" "$D/lib.c" -o "$B/libsdtest.so" \
-	$TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build libsdtest.so"
-(cd "$B" && objcopy --only-keep-debug libsdtest.so libsdtest.debug &&
-	objcopy --strip-debug --add-gnu-debuglink=libsdtest.debug libsdtest.so) ||
-	fail "objcopy could not split the debug information"
-$CC $TRAX_CFLAGS -I"$D" -c "$D/tp.c" -o "$B/tp.o" || fail "cannot compile tp.c"
-$CC $TRAX_CFLAGS -Wl,--build-id -I"$D" "$D/app.c" "$B/tp.o" -o "$B/app" \
-	-L"$B" -Wl,-rpath,"$B" -lsdtest $TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build app"
+. "$D/build.sh"
 # (-rdynamic: the dlopen()ed library's call sites refer to the program's
 # provider, as with LTTng-UST)
 $CC $TRAX_CFLAGS -rdynamic -Wl,--build-id -I"$D" "$D/dlapp.c" "$B/tp.o" -o "$B/dlapp" \

@@ -8,9 +8,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 d="$TRAX_SRC/tests/integration/data/threads"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
-$CC -o app app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl -lpthread
+build_app "$d" app
 
 n=1000000
 status=0

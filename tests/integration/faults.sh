@@ -52,19 +52,6 @@ run() {
 	env $envs "$B/waitst" "$B/app" "$@" >"$TEST_TMP/$name.out" 2>"$TEST_TMP/$name.err"
 }
 
-# trace_of DIR: the one trace directory DIR/ust/pid/app-PID-DATE.
-trace_of() {
-	n=0
-	t=
-	for d in "$1"/ust/pid/app-*; do
-		[ -d "$d" ] || continue
-		n=$((n + 1))
-		t=$d
-	done
-	[ "$n" = 1 ] || fail "expected one trace directory under $1/ust/pid, found $n"
-	echo "$t"
-}
-
 # field_values FILE EVENT FIELD: the values of an integer field, in order.
 field_values() {
 	sed -n "s/.* $2: .* $3 = \\([0-9-]*\\)[ ,].*/\\1/p" "$1" | tr '\n' ' '
@@ -117,7 +104,7 @@ for v in TRAX_DEBUG LTTNG_UST_DEBUG; do
 	rm -rf "$TEST_TMP/dbg"
 	run dbg-$v TRAX_OUTPUT="$TEST_TMP/dbg" $v=1 -- exit 20 3
 	same_stdout dbg-$v ref3
-	t=$(trace_of "$TEST_TMP/dbg")
+	t=$(one_trace_dir "$TEST_TMP/dbg")
 	pid=$(basename "$t" | cut -d- -f2)
 	grep -q "^trax-ust\\[$pid\\]: " "$TEST_TMP/dbg-$v.err" ||
 		fail "$v=1: no 'trax-ust[$pid]: ' line on stderr: $(cat "$TEST_TMP/dbg-$v.err")"
@@ -129,7 +116,7 @@ rm -rf "$TEST_TMP/dbg"
 run nodbg TRAX_OUTPUT="$TEST_TMP/dbg" -- exit 20 3
 same_stdout nodbg ref3
 [ -s "$TEST_TMP/nodbg.err" ] && fail "stderr not empty without TRAX_DEBUG: $(cat "$TEST_TMP/nodbg.err")"
-tr_dir=$(trace_of "$TEST_TMP/dbg")
+tr_dir=$(one_trace_dir "$TEST_TMP/dbg")
 bt2 "$tr_dir" >"$TEST_TMP/nodbg.bt"
 expect_eq "$(field_values "$TEST_TMP/nodbg.bt" faults:num i)" \
 	"$(seq 0 19 | tr '\n' ' ')" "events of the traced run"
@@ -165,7 +152,7 @@ run fill TRAX_OUTPUT="$MNT_FULL" TRAX_SUBBUF_SIZE=4096 TRAX_DEBUG=1 -- fill 8000
 same_stdout fill fillref
 grep -qi "no space" "$TEST_TMP/fill.err" ||
 	fail "full disk: TRAX_DEBUG did not say the disk is full: $(cat "$TEST_TMP/fill.err")"
-t=$(trace_of "$MNT_FULL")
+t=$(one_trace_dir "$MNT_FULL")
 [ -s "$t/metadata" ] || fail "full disk: no metadata in $t"
 babeltrace2 "$t" >"$TEST_TMP/fill.bt" 2>"$TEST_TMP/fill.bt.err" || {
 	ls -l "$t" >&2
@@ -188,7 +175,7 @@ expect_eq "$(cat "$TEST_TMP/nullref.out")" "null done
 exited 0" "untraced null run"
 run null TRAX_OUTPUT="$TEST_TMP/null" -- null
 same_stdout null nullref
-tr_dir=$(trace_of "$TEST_TMP/null")
+tr_dir=$(one_trace_dir "$TEST_TMP/null")
 bt2 "$tr_dir" >"$TEST_TMP/null.bt"
 expect_contains "$TEST_TMP/null.bt" 'faults:str: { cpu_id = '
 expect_contains "$TEST_TMP/null.bt" '{ s = "(null)", i = 1 }'
@@ -205,7 +192,7 @@ for sb in 4096 ""; do
 	run seq TRAX_OUTPUT="$TEST_TMP/seq" TRAX_SUBBUF_SIZE=$sb -- seq
 	same_stdout seq seqref
 	[ -s "$TEST_TMP/seq.err" ] && fail "seq: stderr not empty without TRAX_DEBUG: $(cat "$TEST_TMP/seq.err")"
-	tr_dir=$(trace_of "$TEST_TMP/seq")
+	tr_dir=$(one_trace_dir "$TEST_TMP/seq")
 	bt2 "$tr_dir" >"$TEST_TMP/seq.bt"
 	expect_eq "$(field_values "$TEST_TMP/seq.bt" faults:num i)" "2 4 6 9 " \
 		"seq (TRAX_SUBBUF_SIZE=$sb): events around the dropped ones"
@@ -236,7 +223,7 @@ check_garbage() {
 	same_stdout "$gname" ref3
 	[ -s "$TEST_TMP/$gname.err" ] && fail "$gname: stderr not empty without TRAX_DEBUG: $(cat "$TEST_TMP/$gname.err")"
 	if [ -d "$TEST_TMP/garb/ust" ]; then
-		tr_dir=$(trace_of "$TEST_TMP/garb")
+		tr_dir=$(one_trace_dir "$TEST_TMP/garb")
 		bt2 "$tr_dir" >"$TEST_TMP/$gname.bt"
 		expect_eq "$(field_values "$TEST_TMP/$gname.bt" faults:num i)" \
 			"$(seq 0 19 | tr '\n' ' ')" "$gname: events in the trace"

@@ -18,18 +18,11 @@
 DATA=$TRAX_SRC/tests/integration/data/fields
 . "$DATA/lttng.sh"
 
-# Failures are counted so that one run reports every broken field.
-errors=0
-check_fail() {
-	echo "FAIL: $*" >&2
-	errors=$((errors + 1))
-}
-
+# Failures are counted (check_fail) so that one run reports every broken field.
 # payloads TRACE_TEXT: the lines of the fields provider without what precedes
 # the event name (time stamp, delta, host/process) nor the packet context.
 payloads() {
-	sed -e 's/^\[[^]]*\] ([^)]*) [^ ]* //' -e 's/{ cpu_id = [0-9]* }, //' "$1" |
-		grep '^fields:'
+	payload_lines "$1" | grep '^fields:'
 }
 
 cd "$TEST_TMP"
@@ -81,14 +74,7 @@ EOF
 
 expect_eq "$(wc -l <trax.payload)" "$(wc -l <expected.payload)" "number of fields: events in the trax trace"
 # Event by event, so that a failure names the event and shows both lines.
-n=0
-while IFS= read -r want; do
-	n=$((n + 1))
-	got=$(sed -n "${n}p" trax.payload)
-	[ "$got" = "$want" ] || check_fail "trax event $n:
-   got:      $got
-   expected: $want"
-done <expected.payload
+expect_lines trax.payload expected.payload "trax event"
 [ $errors -eq 0 ] && ok "trax: every field value of the $n events"
 
 # The _nowrite fields are neither recorded nor declared.
@@ -101,10 +87,7 @@ grep -qF 'integer { size = 16; align = 8; signed = 0; encoding = none; base = 10
 # ---- 2. log levels in the metadata -------------------------------------------
 # "NAME LOGLEVEL" for each event of the provider, from the TSDL.
 loglevels() {
-	awk '/^event \{/ { name = ""; level = "none" }
-	     /^\tname = / { name = $3; gsub(/[";]/, "", name) }
-	     /^\tloglevel = / { level = $3; sub(/;/, "", level) }
-	     /^};/ && name ~ /^fields:/ { print name, level }' "$1"
+	event_loglevels "$1" fields
 }
 cat >expected.levels <<'EOF'
 fields:integers 13
@@ -212,12 +195,7 @@ cmp -s lttng.levels expected.levels.sorted || {
 # LTTng-UST ends enumeration mapping lists with a comma and writes an empty
 # structure on two lines: those are normalized.
 decls() {
-	awk '/^event \{/ { keep = 0; block = "" }
-	     /^\tname = "fields:/ { keep = 1 }
-	     /^\t(id|stream_id) = / { next }
-	     { sub(/,$/, ""); block = block $0 "\n" }
-	     /^};/ && keep { gsub(/struct \{\n\t\};/, "struct { };", block)
-	                     printf "%s", block; keep = 0 }' "$1"
+	event_decls "$1" fields | sed -e ':a' -e 'N' -e '$!ba' -e 's/struct {\n\t};/struct { };/g'
 }
 decls trax.tsdl >trax.decls
 decls lttng.tsdl >lttng.decls

@@ -16,12 +16,6 @@
 EXAMPLE=$TRAX_SRC/examples/hello
 . "$TRAX_SRC/tests/integration/data/fields/lttng.sh"
 
-errors=0
-check_fail() {
-	echo "FAIL: $*" >&2
-	errors=$((errors + 1))
-}
-
 for f in tp.h tp.c app.c app.h; do
 	[ -f "$EXAMPLE/$f" ] || fail "$EXAMPLE/$f is missing"
 done
@@ -29,20 +23,12 @@ done
 # payloads TRACE_TEXT: the lines of my_provider without what precedes the
 # event name (time stamp, delta, host/process) nor the packet context.
 payloads() {
-	sed -e 's/^\[[^]]*\] ([^)]*) [^ ]* //' -e 's/{ cpu_id = [0-9]* }, //' "$1" |
-		grep '^my_provider:'
+	payload_lines "$1" | grep '^my_provider:'
 }
 
 # ---- 1. trax -----------------------------------------------------------------
-# The man page: cc -c -I. tp.c; cc -c app.c; cc -o app tp.o app.o -llttng-ust
-# -ldl, with trax's include directory and library instead ($TRAX_CFLAGS and
-# $TRAX_LDFLAGS add it, plus the sanitizer flags of a sanitizer build).
-mkdir "$TEST_TMP/trax-app"
-cp "$EXAMPLE/tp.h" "$EXAMPLE/tp.c" "$EXAMPLE/app.c" "$EXAMPLE/app.h" "$TEST_TMP/trax-app/"
-cd "$TEST_TMP/trax-app"
-$CC $TRAX_CFLAGS -c -I. tp.c
-$CC $TRAX_CFLAGS -c app.c
-$CC -o app tp.o app.o $TRAX_LDFLAGS -ltrax-ust -ldl
+# Built as the man page says, with trax's flags (build_hello, lib.sh).
+build_hello "$TEST_TMP/trax-app"
 
 # The example writes /tmp/app.txt; an earlier run as another user may own it.
 rm -f /tmp/app.txt
@@ -63,22 +49,12 @@ my_provider:event_instance1: { a = 23, b = 3, c = "[the string]" }
 my_provider:event_instance2: { a = 17, b = 15, c = "[other string]" }
 my_provider:event_instance3: { a = -52, b = 23, c = "nothing" }
 EOF
-n=0
-while IFS= read -r want; do
-	n=$((n + 1))
-	got=$(sed -n "${n}p" trax.payload)
-	[ "$got" = "$want" ] || check_fail "trax event $n:
-   got:      $got
-   expected: $want"
-done <expected.payload
+expect_lines trax.payload expected.payload "trax event"
 [ $errors -eq 0 ] && ok "trax: the five events of the example and all their values"
 
 # Log levels, from the TSDL: "NAME LOGLEVEL" for each my_provider event.
 loglevels() {
-	awk '/^event \{/ { name = ""; level = "none" }
-	     /^\tname = / { name = $3; gsub(/[";]/, "", name) }
-	     /^\tloglevel = / { level = $3; sub(/;/, "", level) }
-	     /^};/ && name ~ /^my_provider:/ { print name, level }' "$1"
+	event_loglevels "$1" my_provider
 }
 bt2 --output-format=ctf-metadata "$TRACE" >trax.tsdl
 loglevels trax.tsdl | sort >trax.levels
@@ -141,11 +117,7 @@ cmp -s expected.levels lttng.levels || {
 # ends enumeration mapping lists with a comma, and declares the int
 # sequence lengths signed (see the top of this file).
 decls() {
-	awk '/^event \{/ { keep = 0; block = "" }
-	     /^\tname = "my_provider:/ { keep = 1 }
-	     /^\t(id|stream_id) = / { next }
-	     { sub(/,$/, ""); block = block $0 "\n" }
-	     /^};/ && keep { printf "%s", block; keep = 0 }' "$1" |
+	event_decls "$1" my_provider |
 		sed -E 's/signed = [01];( encoding = none; base = 10; \} __[A-Za-z0-9_]*_length;)/signed = L;\1/'
 }
 decls trax.tsdl >trax.decls

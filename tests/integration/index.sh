@@ -18,18 +18,7 @@ CHECK="python3 $TRAX_SRC/tests/integration/data/index/check-index.py"
 W=$TEST_TMP/w
 mkdir -p "$W"
 cd "$W"
-cat >app.c <<'EOC'
-#include <lttng/tracef.h>
-#include <stdlib.h>
-int main(int argc, char **argv)
-{
-	int n = argc > 1 ? atoi(argv[1]) : 1000;
-	for (int i = 0; i < n; i++)
-		tracef("event %d of %d, with some text to fill the packets", i, n);
-	return 0;
-}
-EOC
-$CC $TRAX_CFLAGS -o app app.c $TRAX_LDFLAGS -ltrax-ust -ldl
+$CC $TRAX_CFLAGS -o app "$TRAX_SRC/tests/integration/data/index/app.c" $TRAX_LDFLAGS -ltrax-ust -ldl
 
 # readers TRACE WHAT: babeltrace2 takes its packets from the index files,
 # and trax view --count (two threads) counts what babeltrace2 prints.

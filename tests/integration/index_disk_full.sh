@@ -17,18 +17,7 @@ trap 'umount "$MNT" 2>/dev/null || :; daemon_stop; rm -rf "$TEST_TMP"' EXIT INT 
 command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 is needed"
 
 cd "$TEST_TMP"
-cat >app.c <<'EOC'
-#include <lttng/tracef.h>
-#include <stdlib.h>
-int main(int argc, char **argv)
-{
-	int n = argc > 1 ? atoi(argv[1]) : 1000;
-	for (int i = 0; i < n; i++)
-		tracef("event %d of %d, with some text to fill the packets", i, n);
-	return 0;
-}
-EOC
-$CC $TRAX_CFLAGS -o app app.c $TRAX_LDFLAGS -ltrax-ust -ldl
+$CC $TRAX_CFLAGS -o app "$TRAX_SRC/tests/integration/data/index/app.c" $TRAX_LDFLAGS -ltrax-ust -ldl
 
 # full WHAT: the trace under $MNT, written until the disk filled up, is
 # whole packets and their index, and both readers take it.

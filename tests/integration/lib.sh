@@ -56,6 +56,92 @@ expect_contains() {
 	}
 }
 
+# build_app DIR OUT [CFLAGS...]: the program DIR/app.c with its provider
+# DIR/tp.c, linked with libtrax-ust, as OUT in the current directory.
+build_app() {
+	_d=$1 _out=$2
+	shift 2
+	$CC $TRAX_CFLAGS "$@" -I"$_d" -c "$_d/tp.c" -o tp.o
+	$CC $TRAX_CFLAGS "$@" -I"$_d" -c "$_d/app.c" -o app.o
+	$CC -o "$_out" app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl -lpthread
+}
+
+# build_hello DIR: examples/hello copied to DIR and built there as the man
+# page builds it (cc -c -I. tp.c; cc -c app.c; cc -o app tp.o app.o
+# -llttng-ust -ldl), with trax's include directory and library instead
+# (and the sanitizer flags of a sanitizer build): DIR/app. The current
+# directory is then DIR.
+build_hello() {
+	mkdir "$1"
+	cp "$TRAX_SRC/examples/hello/tp.h" "$TRAX_SRC/examples/hello/tp.c" \
+		"$TRAX_SRC/examples/hello/app.c" "$TRAX_SRC/examples/hello/app.h" "$1/"
+	cd "$1"
+	$CC $TRAX_CFLAGS -c -I. tp.c
+	$CC $TRAX_CFLAGS -c app.c
+	$CC -o app tp.o app.o $TRAX_LDFLAGS -ltrax-ust -ldl
+}
+
+# payload_lines [FILE]: babeltrace2's text lines (FILE, or stdin) without
+# what precedes the event name (time stamp, delta, host) and the cpu_id
+# context: what two recordings of the same events print alike.
+payload_lines() {
+	sed -e 's/^\[[^]]*\] ([^)]*) [^ ]* //' -e 's/{ cpu_id = [0-9]* }, //' "$@"
+}
+
+# event_loglevels TSDL PROVIDER: "NAME LEVEL" per event of PROVIDER ("none"
+# without a log level), in the metadata's order.
+event_loglevels() {
+	awk -v prov="$2:" '/^event \{/ { name = ""; level = "none" }
+	     /^\tname = / { name = $3; gsub(/[";]/, "", name) }
+	     /^\tloglevel = / { level = $3; sub(/;/, "", level) }
+	     /^};/ && index(name, prov) == 1 { print name, level }' "$1"
+}
+
+# event_decls TSDL PROVIDER: the event blocks of PROVIDER without their ids
+# (and without the comma LTTng-UST ends enumeration lists with).
+event_decls() {
+	awk -v prov="$2:" '/^event \{/ { keep = 0; block = "" }
+	     /^\tname = "/ && index(substr($3, 2), prov) == 1 { keep = 1 }
+	     /^\t(id|stream_id) = / { next }
+	     { sub(/,$/, ""); block = block $0 "\n" }
+	     /^};/ && keep { printf "%s", block; keep = 0 }' "$1"
+}
+
+# one_trace_dir DIR [PROG]: the one trace directory DIR/ust/pid/PROG-PID-DATE
+# (PROG: app); fails the test when there are none or several.
+one_trace_dir() {
+	_n=0
+	_t=
+	for _d in "$1"/ust/pid/"${2:-app}"-*; do
+		[ -d "$_d" ] || continue
+		_n=$((_n + 1))
+		_t=$_d
+	done
+	[ "$_n" = 1 ] || fail "expected one trace directory $1/ust/pid/${2:-app}-*, found $_n"
+	echo "$_t"
+}
+
+# check_fail MESSAGE: a failure reported while the test goes on to its other
+# checks; errors counts them (the test ends failing when it is not 0).
+errors=0
+check_fail() {
+	echo "FAIL: $*" >&2
+	errors=$((errors + 1))
+}
+
+# expect_lines GOT EXPECTED WHAT: GOT holds EXPECTED's lines, line by line;
+# each that differs is a check_fail naming it ("WHAT N"). n: lines compared.
+expect_lines() {
+	n=0
+	while IFS= read -r _want; do
+		n=$((n + 1))
+		_got=$(sed -n "${n}p" "$1")
+		[ "$_got" = "$_want" ] || check_fail "$3 $n:
+   got:      $_got
+   expected: $_want"
+	done <"$2"
+}
+
 # expect_eq ACTUAL EXPECTED WHAT
 expect_eq() {
 	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"

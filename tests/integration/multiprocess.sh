@@ -6,9 +6,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 d="$TRAX_SRC/tests/integration/data/plugins"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
-$CC -o mp app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
+build_app "$d" mp
 
 out="$TEST_TMP/t"
 i=0

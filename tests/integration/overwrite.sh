@@ -14,9 +14,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 d="$TRAX_SRC/tests/integration/data/threads"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
-$CC -o app app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl -lpthread
+build_app "$d" app
 
 per=250
 # n: events emitted; last: events expected in the last (partial) sub-buffer.

@@ -4,9 +4,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 d="$TRAX_SRC/tests/integration/data/plugins"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
-$CC -o plugapp app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl
+build_app "$d" plugapp
 $CC $TRAX_CFLAGS -fpic -shared -o clock.so "$d/clock-plugin.c" $TRAX_LDFLAGS
 $CC $TRAX_CFLAGS -fpic -shared -o getcpu.so "$d/getcpu-plugin.c" $TRAX_LDFLAGS
 

@@ -35,19 +35,6 @@ $CC $TRAX_CFLAGS -I"$D" -DEARLY_HANDLER "$D/sig.c" "$B/tp.o" -o "$B/sig-static" 
 	"$TRAX_BUILD/libtrax-ust.a" $TRAX_LDFLAGS -lpthread -ldl || fail "cannot build sig-static"
 $CC $TRAX_CFLAGS "$D/waitst.c" -o "$B/waitst" $TRAX_LDFLAGS || fail "cannot build waitst"
 
-# trace_of DIR PROG: the one trace directory DIR/ust/pid/PROG-PID-DATE.
-trace_of() {
-	n=0
-	t=
-	for d in "$1"/ust/pid/"$2"-*; do
-		[ -d "$d" ] || continue
-		n=$((n + 1))
-		t=$d
-	done
-	[ "$n" = 1 ] || fail "expected one trace directory $1/ust/pid/$2-*, found $n"
-	echo "$t"
-}
-
 # nums FILE: the i fields of the faults:num events, in trace order.
 nums() {
 	sed -n 's/.* faults:num: .*{ i = \([0-9]*\) }$/\1/p' "$1" | tr '\n' ' '
@@ -78,7 +65,7 @@ check() {
 	env TRAX_OUTPUT="$TEST_TMP/out" "$@" "$B/waitst" $wflag "$B/$prog" "$mode" "$count" \
 		>"$TEST_TMP/$cname.out" 2>"$TEST_TMP/$cname.err"
 	expect_eq "$(cat "$TEST_TMP/$cname.out")" "$want" "$cname: traced run"
-	tr_dir=$(trace_of "$TEST_TMP/out" "$prog")
+	tr_dir=$(one_trace_dir "$TEST_TMP/out" "$prog")
 	bt2 "$tr_dir" >"$TEST_TMP/$cname.bt"
 	got=$(nums "$TEST_TMP/$cname.bt")
 	[ "$got" = "$(range "$first" "$last")" ] ||
@@ -146,7 +133,7 @@ shell_kill() {
 	# shellcheck disable=SC2086
 	kill_when_ready "$TEST_TMP/$kname.out" sig sleep "$2" TRAX_OUTPUT="$TEST_TMP/out" $SMALL
 	expect_eq "$(cat "$TEST_TMP/$kname.out")" "killed by signal $3" "$kname: wait status"
-	tr_dir=$(trace_of "$TEST_TMP/out" sig)
+	tr_dir=$(one_trace_dir "$TEST_TMP/out" sig)
 	bt2 "$tr_dir" >"$TEST_TMP/$kname.bt"
 	got=$(nums "$TEST_TMP/$kname.bt")
 	[ "$got" = "$(range 0 $LAST)" ] ||
@@ -213,7 +200,7 @@ for p in sig sig-ctor; do
 	env TRAX_OUTPUT="$TEST_TMP/out" $SMALL "$B/waitst" "$B/$p" reraise $N >"$TEST_TMP/rr.out" 2>/dev/null
 	expect_eq "$(cat "$TEST_TMP/rr.out")" "$(cat "$TEST_TMP/rr.ref")" "$p reraise: traced run"
 	expect_eq "$(tail -n 1 "$TEST_TMP/rr.out")" "killed by signal 2" "$p reraise: wait status"
-	tr_dir=$(trace_of "$TEST_TMP/out" "$p")
+	tr_dir=$(one_trace_dir "$TEST_TMP/out" "$p")
 	bt2 "$tr_dir" >"$TEST_TMP/rr.bt"
 	got=$(nums "$TEST_TMP/rr.bt")
 	[ "$got" = "$(range 0 $LAST)" ] ||
@@ -236,7 +223,7 @@ exited 0" "$p eintr: untraced run"
 	kill_when_ready "$TEST_TMP/eintr.out" $p eintr INT TRAX_OUTPUT="$TEST_TMP/out" $SMALL2
 	[ "$(cat "$TEST_TMP/eintr.out")" = "$(cat "$TEST_TMP/eintr.ref")" ] ||
 		fail "$p eintr: traced run: got '$(cat "$TEST_TMP/eintr.out")', expected '$(cat "$TEST_TMP/eintr.ref")' (the tracer's SIGINT handler must keep the application's sa_flags: no SA_RESTART)"
-	tr_dir=$(trace_of "$TEST_TMP/out" $p)
+	tr_dir=$(one_trace_dir "$TEST_TMP/out" $p)
 	bt2 "$tr_dir" >"$TEST_TMP/eintr.bt"
 	got=$(nums "$TEST_TMP/eintr.bt")
 	[ "$got" = "$(range 0 $((2 * N - 1)))" ] ||

@@ -29,15 +29,7 @@ unset TRAX_OUTPUT TRAX_EVENTS TRAX_CONTEXT TRAX_DEBUG TRAX_WITHOUT_BADDR_STATEDU
 	2>/dev/null || :
 
 # ---- Build -------------------------------------------------------------
-# libsdtest.so: build ID, DWARF moved to libsdtest.debug, debug link to it.
-$CC $TRAX_CFLAGS -fPIC -shared -Wl,--build-id -I"$D" "$D/lib.c" -o "$B/libsdtest.so" \
-	$TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build libsdtest.so"
-(cd "$B" && objcopy --only-keep-debug libsdtest.so libsdtest.debug &&
-	objcopy --strip-debug --add-gnu-debuglink=libsdtest.debug libsdtest.so) ||
-	fail "objcopy could not split the debug information"
-$CC $TRAX_CFLAGS -I"$D" -c "$D/tp.c" -o "$B/tp.o" || fail "cannot compile tp.c"
-$CC $TRAX_CFLAGS -Wl,--build-id -I"$D" "$D/app.c" "$B/tp.o" -o "$B/app" \
-	-L"$B" -Wl,-rpath,"$B" -lsdtest $TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build app"
+. "$D/build.sh"
 
 # run NAME [VAR=VALUE...]: runs the program with TRAX_CONTEXT=vpid,ip and
 # TRAX_OUTPUT=$TEST_TMP/NAME; sets T to the trace directory, writes

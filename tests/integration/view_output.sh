@@ -37,9 +37,7 @@ trap 'exit 1' INT TERM
 
 d="$TRAX_SRC/tests/integration/data/threads"
 cd "$TEST_TMP"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
-$CC -o app app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl -lpthread
+build_app "$d" app
 
 # ~100 bytes of text per event: 300,000 events are 30 MB (10 MB in the
 # sanitizer build, still ten buffers).

@@ -16,9 +16,7 @@ $CC $TSAN_CFLAGS "$src"/cli/*.c "$src"/reader/*.c "$src"/common/*.c \
 	-o trax_tsan -lpthread -ldl -lm 2>cc.err || { cat cc.err >&2; fail "cannot build trax with TSan"; }
 
 d="$TRAX_SRC/tests/integration/data/threads"
-$CC $TRAX_CFLAGS -I"$d" -c "$d/tp.c" -o tp.o
-$CC $TRAX_CFLAGS -I"$d" -c "$d/app.c" -o app.o
-$CC -o app app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl -lpthread
+build_app "$d" app
 # Two recordings read together: one with room for every event (hundreds of
 # batches whatever the machine's load), one with tiny buffers (discarded
 # events, warnings between the lines).

@@ -982,10 +982,7 @@ int main(void)
 	test_errors();
 	test_stream_ids();
 	test_floats_and_names();
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("test_api: all passed\n");
-	return 0;
+	if (!failures)
+		printf("test_api: all passed\n");
+	return CHECK_RESULT();
 }

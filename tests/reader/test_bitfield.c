@@ -8,20 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "reader/bitfield.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			if (++failures > 20)                                                       \
-				exit(1);                                                           \
-		}                                                                                  \
-	} while (0)
 
 static uint64_t ref_le(const uint8_t *buf, uint64_t bit, unsigned size)
 {
@@ -90,6 +78,8 @@ int main(void)
 				      (unsigned long long)bit, (unsigned long long)got,
 				      (unsigned long long)want);
 				free(exact);
+				if (failures > 20) /* enough to see what is wrong */
+					return CHECK_RESULT();
 			}
 		}
 	}
@@ -114,8 +104,7 @@ int main(void)
 	CHECK(ctf_bits_sign_extend(0x0F, 5) == 15, "positive 5 bits");
 	CHECK(ctf_bits_sign_extend(0x8000000000000000ull, 64) == INT64_MIN, "sign 64 bits");
 	CHECK(ctf_bits_sign_extend(0x1FFE, 13) == -2, "sign 13 bits");
-	if (failures)
-		return 1;
-	printf("bitfield: all reads match the reference\n");
-	return 0;
+	if (!failures)
+		printf("bitfield: all reads match the reference\n");
+	return CHECK_RESULT();
 }

@@ -998,10 +998,7 @@ int main(void)
 	test_fail_corpus();
 	test_damaged();
 	rm_rf(tmpdir);
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("test_decode: all passed\n");
-	return 0;
+	if (!failures)
+		printf("test_decode: all passed\n");
+	return CHECK_RESULT();
 }

@@ -173,10 +173,7 @@ int main(void)
 	snprintf(corpus, sizeof(corpus), "%s", c ? c : "../shared/conformance");
 	test_find();
 	test_index();
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("trace discovery and packet indexes: all checks hold\n");
-	return 0;
+	if (!failures)
+		printf("trace discovery and packet indexes: all checks hold\n");
+	return CHECK_RESULT();
 }

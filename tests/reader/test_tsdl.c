@@ -24,23 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "reader/ctf-ir.h"
 #include "reader/metadata-read.h"
 #include "reader/tsdl-parser.h"
-
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		checks++;                                                                          \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
 
 static const char *conformance_dir(void)
 {
@@ -1030,6 +1017,5 @@ int main(void)
 	test_errors();
 	test_regressions();
 	test_robustness();
-	printf("%d checks, %d failures\n", checks, failures);
-	return failures ? 1 : 0;
+	return CHECK_RESULT();
 }

@@ -31,29 +31,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "writer/packet.h"
 #include "ringbuf/bufset.h"
 #include "ust/ust.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_EQ(a, b)                                                                             \
-	do {                                                                                       \
-		long long va_ = (long long)(a), vb_ = (long long)(b);                              \
-		if (va_ != vb_) {                                                                  \
-			fprintf(stderr, "%s:%d: %s == %s: got %lld, expected %lld\n", __FILE__,    \
-				__LINE__, #a, #b, va_, vb_);                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 /* ---- a provider written by hand, as tracepoint-event.h would generate it ---- */
 
@@ -528,10 +509,7 @@ int main(int argc, char **argv)
 	test_attach();
 	test_retire();
 	test_contexts();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	puts("test_daemon_client: all checks passed");
-	return 0;
+	if (!failures)
+		puts("test_daemon_client: all checks passed");
+	return CHECK_RESULT();
 }

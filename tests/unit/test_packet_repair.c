@@ -8,19 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/daemon/repair.c"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
+#include "daemon/traxd.h"
+#include "writer/packet.h"
 
 static uint8_t pkt[4096];
 static size_t fill;
@@ -75,7 +65,7 @@ static void describe(const struct dchan *dc, char *out, size_t cap)
 
 	out[0] = 0;
 	while (off < content) {
-		size_t n = record_len(dc, pkt + off, pkt + content, &ts, h->timestamp_end);
+		size_t n = packet_record_len(dc, pkt + off, pkt + content, &ts, h->timestamp_end);
 		unsigned int id = pkt[off] & 31;
 
 		if (!n) {
@@ -178,7 +168,5 @@ int main(void)
 	finish(1000, 999);
 	CHECK(!packet_repair(&dc, pkt, 8), "a packet with stale close fields was accepted");
 
-	if (failures)
-		fprintf(stderr, "test_packet_repair: %d failures\n", failures);
-	return failures != 0;
+	return CHECK_RESULT();
 }

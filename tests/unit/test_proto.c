@@ -16,25 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "common/proto.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
-
-struct raw_header {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t type;
-	uint32_t len;
-	uint32_t seq;
-};
 
 static void pair(int sv[2])
 {
@@ -130,7 +113,7 @@ static void test_roundtrip(void)
 static int recv_raw(uint32_t magic, uint16_t version, uint32_t len, const char *payload,
 		    size_t plen, bool close_after)
 {
-	struct raw_header h = {magic, version, TRAX_MSG_LIST, len, 1};
+	struct trax_msg_header h = {magic, version, TRAX_MSG_LIST, len, 1};
 	struct trax_msg r;
 	int sv[2], err;
 
@@ -147,6 +130,25 @@ static int recv_raw(uint32_t magic, uint16_t version, uint32_t len, const char *
 		close(sv[0]);
 	close(sv[1]);
 	return err;
+}
+
+/* The protocol's numbers: decimal digits only, within the bound given. */
+static void test_parse_u64(void)
+{
+	uint64_t v = 7;
+
+	CHECK(trax_parse_u64("0", 0, &v) && v == 0);
+	CHECK(trax_parse_u64("4294967295", UINT32_MAX, &v) && v == UINT32_MAX);
+	CHECK(trax_parse_u64("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX);
+	v = 7;
+	CHECK(!trax_parse_u64("4294967296", UINT32_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("18446744073709551616", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64(NULL, UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("+1", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("-1", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64(" 1", UINT64_MAX, &v) && v == 7);
+	CHECK(!trax_parse_u64("1x", UINT64_MAX, &v) && v == 7);
 }
 
 static void test_malformed(void)
@@ -273,7 +275,7 @@ static void send_piece(int sock, const void *buf, size_t len, int nfds, int fd)
 static size_t frame(char *buf, uint32_t magic, uint16_t version, uint16_t type, uint32_t seq,
 		    const char *payload, uint32_t plen)
 {
-	struct raw_header h = {magic, version, type, plen, seq};
+	struct trax_msg_header h = {magic, version, type, plen, seq};
 
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + sizeof(h), payload, plen);
@@ -352,20 +354,20 @@ static void test_rx_fds_apart(void)
 	if (pipe(p))
 		exit(1);
 	trax_rx_init(&rx);
-	send_piece(sv[0], buf, sizeof(struct raw_header), 1, p[1]);
+	send_piece(sv[0], buf, sizeof(struct trax_msg_header), 1, p[1]);
 	CHECK(trax_rx_recv(sv[1], &rx, &r) == -EAGAIN);
-	CHECK(trax_rx_bytes(&rx) == sizeof(struct raw_header) && rx.m.nfds == 1);
-	send_piece(sv[0], buf + sizeof(struct raw_header), 5, 0, -1);
+	CHECK(trax_rx_bytes(&rx) == sizeof(struct trax_msg_header) && rx.m.nfds == 1);
+	send_piece(sv[0], buf + sizeof(struct trax_msg_header), 5, 0, -1);
 	CHECK(trax_rx_recv(sv[1], &rx, &r) == -EAGAIN);
-	send_piece(sv[0], buf + sizeof(struct raw_header) + 5, n - sizeof(struct raw_header) - 5, 0,
-		   -1);
+	send_piece(sv[0], buf + sizeof(struct trax_msg_header) + 5,
+		   n - sizeof(struct trax_msg_header) - 5, 0, -1);
 	CHECK(trax_rx_recv(sv[1], &rx, &r) == 0 && r.nfds == 1 && r.fds[0] >= 0);
 	CHECK(r.type == TRAX_MSG_APP_CHANNEL && trax_msg_get(&r, "a"));
 	trax_msg_free(&r);
 	/* with the payload's last piece */
-	send_piece(sv[0], buf, sizeof(struct raw_header) + 3, 0, -1);
-	send_piece(sv[0], buf + sizeof(struct raw_header) + 3, n - sizeof(struct raw_header) - 3, 3,
-		   p[1]);
+	send_piece(sv[0], buf, sizeof(struct trax_msg_header) + 3, 0, -1);
+	send_piece(sv[0], buf + sizeof(struct trax_msg_header) + 3,
+		   n - sizeof(struct trax_msg_header) - 3, 3, p[1]);
 	CHECK(trax_rx_recv(sv[1], &rx, &r) == 0 && r.nfds == 3);
 	trax_msg_free(&r);
 	close(p[1]);
@@ -420,7 +422,8 @@ static void test_rx_many_reads(void)
 
 	/* the same, in pieces of 997 bytes (the first ends inside the header: 7 then 997...) */
 	{
-		struct raw_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, m.type, 300000, 78};
+		struct trax_msg_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, m.type, 300000,
+					    78};
 		size_t total, off = 0, step = 7;
 		char *wire;
 
@@ -481,7 +484,7 @@ static void test_rx_two_in_one(void)
 	      r.len == 0 && r.data == NULL);
 	trax_msg_free(&r);
 	CHECK(trax_rx_recv(sv[1], &rx, &r) == -EAGAIN);
-	CHECK(trax_rx_bytes(&rx) == sizeof(struct raw_header) + 2);
+	CHECK(trax_rx_bytes(&rx) == sizeof(struct trax_msg_header) + 2);
 	/* the end of the third; the peer closing in the middle of a fourth is an error */
 	send_piece(sv[0], buf + n - 2, 2, 0, -1);
 	send_piece(sv[0], buf, 20, 0, -1);
@@ -540,8 +543,8 @@ static int rx_error(const char *const *pieces, const size_t *lens, const int *nf
 
 static void test_rx_errors(void)
 {
-	struct raw_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, TRAX_MSG_LIST, 4, 1};
-	struct raw_header bad = h, big = h, long_h = h;
+	struct trax_msg_header h = {TRAX_PROTO_MAGIC, TRAX_PROTO_VERSION, TRAX_MSG_LIST, 4, 1};
+	struct trax_msg_header bad = h, big = h, long_h = h;
 	const char *pc[3];
 	size_t len[3];
 	int nf[3];
@@ -616,6 +619,7 @@ static void test_rx_errors(void)
 int main(void)
 {
 	test_roundtrip();
+	test_parse_u64();
 	test_malformed();
 	test_sockets();
 	test_rx_bytewise();
@@ -623,10 +627,7 @@ int main(void)
 	test_rx_many_reads();
 	test_rx_two_in_one();
 	test_rx_errors();
-	if (failures) {
-		fprintf(stderr, "test_proto: %d failures\n", failures);
-		return 1;
-	}
-	printf("test_proto: ok\n");
-	return 0;
+	if (!failures)
+		printf("test_proto: ok\n");
+	return CHECK_RESULT();
 }

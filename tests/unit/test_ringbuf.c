@@ -9,7 +9,8 @@
  * clock itself.
  *
  * Usage: test_ringbuf [RECORDS_PER_THREAD]   (default 200000)
- * Exits 0 when every check holds; prints the failed check and exits 1 if not.
+ * Exits 0 when every check holds; prints the first failed check and exits 1
+ * if not (tests/check.h, CHECK_STOP).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -23,31 +24,10 @@
 #include <string.h>
 #include <time.h>
 
+/* the threads wait on each other: a failed check ends the run */
+#define CHECK_STOP
+#include "check.h"
 #include "ringbuf/ringbuf.h"
-
-/* ---- checks ---------------------------------------------------------- */
-
-static const char *current_test = "?";
-
-#define CHECK(c)                                                                                   \
-	do {                                                                                       \
-		if (!(c)) {                                                                        \
-			fprintf(stderr, "FAIL [%s] %s:%d: %s\n", current_test, __FILE__, __LINE__, \
-				#c);                                                               \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_EQ(a, b)                                                                             \
-	do {                                                                                       \
-		unsigned long long va_ = (unsigned long long)(a);                                  \
-		unsigned long long vb_ = (unsigned long long)(b);                                  \
-		if (va_ != vb_) {                                                                  \
-			fprintf(stderr, "FAIL [%s] %s:%d: %s == %s: got %llu, expected %llu\n",    \
-				current_test, __FILE__, __LINE__, #a, #b, va_, vb_);               \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
 
 /* ---- fake clock ------------------------------------------------------ */
 
@@ -384,7 +364,7 @@ static void test_config(void)
 	struct ringbuf rb, rb2;
 	void *mem;
 
-	current_test = "config";
+	check_part = "config";
 	CHECK_EQ(ringbuf_config_check(&c), 0);
 	bad = c;
 	bad.subbuf_size = 128;
@@ -441,7 +421,7 @@ static void test_order_and_hooks(void)
 	void *mem;
 	int i, k;
 
-	current_test = "order_and_hooks";
+	check_part = "order_and_hooks";
 	reset_hooks();
 	mem = new_buf(&rb, &c);
 	rd.ts_bits = 27;
@@ -512,7 +492,7 @@ static void test_boundaries(void)
 	void *mem;
 	int i;
 
-	current_test = "boundaries";
+	check_part = "boundaries";
 	reset_hooks();
 	mem = new_buf(&rb, &c);
 	rd.ts_bits = 27;
@@ -589,7 +569,7 @@ static void test_short_long(void)
 	void *mem;
 	uint64_t seq = 0;
 
-	current_test = "short_long";
+	check_part = "short_long";
 	reset_hooks();
 	mem = new_buf(&rb, &c);
 	rd.ts_bits = 8;
@@ -665,7 +645,7 @@ static void test_discard(void)
 	void *mem, *sb;
 	int i;
 
-	current_test = "discard";
+	check_part = "discard";
 	reset_hooks();
 	mem = new_buf(&rb, &c);
 	rd.ts_bits = 27;
@@ -750,7 +730,7 @@ static void test_overwrite(void)
 	void *mem, *sb;
 	int i;
 
-	current_test = "overwrite";
+	check_part = "overwrite";
 	reset_hooks();
 	mem = new_buf(&rb, &c);
 	rd.ts_bits = 27;
@@ -836,7 +816,7 @@ static void test_flush(void)
 	void *mem, *sb;
 	uint64_t pos;
 
-	current_test = "flush";
+	check_part = "flush";
 	reset_hooks();
 	mem = new_buf(&rb, &c);
 	rd.ts_bits = 27;
@@ -918,7 +898,7 @@ static void test_discarded_monotonic(void)
 	void *mem;
 	int i;
 
-	current_test = "discarded_monotonic";
+	check_part = "discarded_monotonic";
 	reset_hooks();
 	mem = new_buf(&rb, &c);
 	rd.ts_bits = 27;
@@ -1148,11 +1128,11 @@ static void run_mt(int lossy, enum ringbuf_mode mode)
 
 static void test_threads(void)
 {
-	current_test = "threads/discard";
+	check_part = "threads/discard";
 	run_mt(0, RINGBUF_DISCARD);
-	current_test = "threads/discard-lossy";
+	check_part = "threads/discard-lossy";
 	run_mt(1, RINGBUF_DISCARD);
-	current_test = "threads/overwrite";
+	check_part = "threads/overwrite";
 	run_mt(0, RINGBUF_OVERWRITE);
 }
 
@@ -1170,6 +1150,7 @@ int main(int argc, char **argv)
 	test_flush();
 	test_discarded_monotonic();
 	test_threads();
-	printf("test_ringbuf: all checks passed\n");
-	return 0;
+	if (!failures)
+		printf("test_ringbuf: all checks passed\n");
+	return CHECK_RESULT();
 }

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/proto.h"
 
 static char sock_path[PATH_MAX];
@@ -101,13 +102,6 @@ static void log_request(const struct trax_msg *m)
 	fclose(f);
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
-
 /* Answers one request; false when the connection is to be closed. */
 static bool answer(int fd, const struct trax_msg *req)
 {
@@ -141,7 +135,7 @@ static bool answer(int fd, const struct trax_msg *req)
 			} else if (!strncmp(tok, "@type=", 6)) {
 				rep.type = (uint16_t)strtoul(tok + 6, NULL, 10);
 			} else if (!strncmp(tok, "@sleep=", 7)) {
-				sleep_ms(strtol(tok + 7, NULL, 10));
+				trax_sleep_ms(strtol(tok + 7, NULL, 10));
 			} else if (eq) {
 				*eq = 0;
 				trax_msg_add(&rep, tok, "%s", eq + 1);

@@ -84,22 +84,6 @@ static void fail(const char *fmt, ...)
 	exit(1);
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /* ---- what the application described ---- */
 
 struct field {
@@ -313,7 +297,7 @@ static int pump_one(struct trax_msg *m, int timeout_ms)
 /* Waits for the acknowledgement of order seq; its status. */
 static const char *wait_ack(uint32_t seq)
 {
-	int64_t deadline = now_ms() + 5000;
+	int64_t deadline = trax_now_ms() + 5000;
 
 	for (;;) {
 		struct trax_msg m;
@@ -321,7 +305,7 @@ static const char *wait_ack(uint32_t seq)
 		for (int i = 0; i < nr_acks; i++)
 			if (acks[i].seq == seq)
 				return acks[i].status;
-		if (now_ms() > deadline)
+		if (trax_now_ms() > deadline)
 			fail("no APP_ACK for order %u within 5 s", seq);
 		if (pump_one(&m, 5000) < 0)
 			fail("the application left before acknowledging order %u", seq);
@@ -720,7 +704,7 @@ static size_t drain(struct chan *c)
 			if (++tries > 500)
 				fail("CPU %u: a packet stays incomplete (a record never committed)",
 				     cpu);
-			sleep_ms(2); /* a record being written */
+			trax_sleep_ms(2); /* a record being written */
 		}
 	}
 	qsort(records, nr_records, sizeof(*records), cmp_records);
@@ -803,7 +787,7 @@ static void scenario_once(void)
 
 		if (described >= 0) {
 			struct pollfd p = {.fd = app_fd, .events = POLLIN};
-			int64_t left = described + 300 - now_ms();
+			int64_t left = described + 300 - trax_now_ms();
 
 			if (left <= 0 || poll(&p, 1, (int)left) != 1)
 				break;
@@ -815,7 +799,7 @@ static void scenario_once(void)
 		if (type == TRAX_MSG_APP_READY)
 			send_registered(true);
 		if (described < 0 && find_event("plug:ev") >= 0)
-			described = now_ms();
+			described = trax_now_ms();
 	}
 	print_descriptions("plug:");
 	printf("ready=%d registered=%d\n", ready_count, registered_sent);
@@ -902,9 +886,9 @@ static int count_fds(int pid)
 /* Events stop in c: what was in flight is absorbed, then nothing comes. */
 static void expect_silence(struct chan *c, const char *what)
 {
-	sleep_ms(50);
+	trax_sleep_ms(50);
 	drain(c);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	if (drain(c))
 		fail("%s: %zu records after it (first: %s)", what, nr_records, records[0].text);
 	printf("%s: no more records\n", what);
@@ -983,7 +967,7 @@ static void scenario_session(void)
 	snprintf(ha, sizeof(ha), "%u", a.handle);
 
 	/* 1. records flow, with the bound id and both contexts */
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&a);
 	n = plug_records(&a, 7, &first, &last, "recording");
 	if (n < 20)
@@ -1016,7 +1000,7 @@ static void scenario_session(void)
 	expect_silence(&a, "unbind");
 	prev_last = last;
 	chan_bind(&a, "plug:ev", 7);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&a);
 	if (plug_records(&a, 7, &first, &last, "bound again") < 20 || first <= prev_last)
 		fail("bound again: records do not go on after n=%" PRId64, prev_last);
@@ -1090,7 +1074,7 @@ static void scenario_session(void)
 		     count_fds(app_pid), fds_before);
 	printf("refused orders: no descriptor kept\n");
 	/* (the orders can take less than the application's pause between events) */
-	sleep_ms(100);
+	trax_sleep_ms(100);
 	drain(&a);
 	if (plug_records(&a, 7, &first, &last, "after the refused orders") < 1)
 		fail("no records after the refused orders");
@@ -1102,7 +1086,7 @@ static void scenario_session(void)
 	expect_ack(chan_send(&b, &b.shm.fd, 1, "contexts", "", NULL), "0", "APP_CHANNEL second");
 	__atomic_store_n(&bufset_ctrl(b.shm.addr)->active, 1, __ATOMIC_RELEASE);
 	chan_bind(&b, "plug:ev", 3);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&b);
 	{
 		int64_t f2, l2;
@@ -1135,7 +1119,7 @@ static void scenario_session(void)
 	kill(app_pid, SIGUSR1);
 	kill(app_pid, SIGUSR2); /* the application forks a child that traces */
 	serve_forked_child();
-	sleep_ms(100);
+	trax_sleep_ms(100);
 	drain(&a);
 	plug_records(&a, 7, &first, &last, "after fork");
 	printf("fork: no record of the child\n");
@@ -1150,7 +1134,7 @@ static void scenario_session(void)
 		shutdown(app_fd, SHUT_RDWR);
 		close(app_fd);
 	}
-	sleep_ms(100);
+	trax_sleep_ms(100);
 	drain(&a);
 	plug_records(&a, 7, &first, &last, "disconnection");
 	expect_silence(&a, "disconnected");
@@ -1170,7 +1154,7 @@ static void scenario_closefds(void)
 	chan_create(&a, 1, 0);
 	register_with(&a, 7);
 	/* The application closes every descriptor: the connection ends. */
-	t0 = now_ms();
+	t0 = trax_now_ms();
 	while (pump_one(&m, 10000) == 0)
 		trax_msg_free(&m);
 	close(app_fd);
@@ -1181,10 +1165,10 @@ static void scenario_closefds(void)
 	accept_app(5000, false);
 	if (app_pid != pid)
 		fail("application %d connected, expected %d", app_pid, pid);
-	printf("registered again within 2.5 s: %s\n", now_ms() - t0 <= 2500 ? "yes" : "no");
+	printf("registered again within 2.5 s: %s\n", trax_now_ms() - t0 <= 2500 ? "yes" : "no");
 	chan_create(&b, 1, 0);
 	register_with(&b, 7);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&b);
 	if (plug_records(&b, 7, &first, &last, "registered again") < 20)
 		fail("registered again: too few records");
@@ -1196,16 +1180,16 @@ static void scenario_closefds(void)
 static void scenario_reconnect(int pid, int64_t after)
 {
 	struct chan c;
-	int64_t t0 = now_ms(), first, last;
+	int64_t t0 = trax_now_ms(), first, last;
 
 	listen_on();
 	accept_app(5000, false);
 	if (app_pid != pid)
 		fail("application %d connected, expected %d", app_pid, pid);
-	printf("reconnected within 2.5 s: %s\n", now_ms() - t0 <= 2500 ? "yes" : "no");
+	printf("reconnected within 2.5 s: %s\n", trax_now_ms() - t0 <= 2500 ? "yes" : "no");
 	chan_create(&c, 1, 0);
 	register_with(&c, 9);
-	sleep_ms(300);
+	trax_sleep_ms(300);
 	drain(&c);
 	if (plug_records(&c, 9, &first, &last, "new daemon") < 20 || first <= after)
 		fail("new daemon: records do not go on after n=%" PRId64, after);

@@ -1,5 +1,6 @@
 # tests/integration/data/tsan.sh - sourced by the ThreadSanitizer tests
-# (ringbuf_tsan.sh, view_tsan.sh), in $TEST_TMP after lib.sh.
+# (ringbuf_tsan.sh, view_tsan.sh, app_register.sh), in the test's scratch
+# directory after lib.sh.
 #
 # Sets TSAN_CFLAGS (their own: the build's sanitizers, address and
 # undefined, cannot be mixed with thread), TSAN_OPTIONS, and TSAN_RUN: ""
@@ -8,7 +9,7 @@
 # kernels where it aborts ("unexpected memory mapping", high mmap entropy),
 # the runs are retried with ASLR off.
 src="$TRAX_SRC/src"
-TSAN_CFLAGS="-fsanitize=thread -O1 -g -Wno-tsan -D_GNU_SOURCE -DTRAX_VERSION=\"tsan\" -I$TRAX_SRC/include -I$src"
+TSAN_CFLAGS="-fsanitize=thread -O1 -g -Wno-tsan -D_GNU_SOURCE -DTRAX_VERSION=\"tsan\" -I$TRAX_SRC/include -I$src -I$TRAX_SRC/tests"
 
 cat >race.c <<'EOC'
 #include <pthread.h>

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define TRAX_PROBE_ABI 2
+#define TRAX_PROBE_ABI 3
 
 #ifndef TRAX_API
 #define TRAX_API __attribute__((visibility("default")))
@@ -164,6 +164,52 @@ struct trax_binding {
 	uint32_t event_id;
 	uint32_t flags;
 };
+
+/* trax_binding flags. */
+#define TRAX_BINDING_FILTERED 1u /* filters decide: call trax_event_filter() first */
+
+/*
+ * A field's value as the event's filters read it, one per field of the
+ * event class (_nowrite ones too), in declaration order: integers and
+ * enumerations in u (signed ones sign-extended, network ones in the
+ * host's order), floats in d, strings in str ("(null)" for NULL), arrays
+ * and sequences as their first element and count.
+ */
+struct trax_filter_arg {
+	union {
+		uint64_t u;
+		double d;
+		const char *str;
+		struct {
+			const void *ptr;
+			size_t count;
+		} seq;
+	};
+};
+
+/* An integer field's value for the filters (see struct trax_filter_arg). */
+static inline uint64_t trax_filter_int(uint64_t v, unsigned int size, int is_signed, int net)
+{
+	if (!net || size == 1)
+		return v;
+	if (size == 2)
+		v = __builtin_bswap16((uint16_t)v);
+	else if (size == 4)
+		v = __builtin_bswap32((uint32_t)v);
+	else
+		return __builtin_bswap64(v);
+	if (is_signed)
+		return (uint64_t)(size == 2 ? (int64_t)(int16_t)v : (int64_t)(int32_t)v);
+	return v;
+}
+
+/*
+ * 1 when the event whose fields hold args passes one of the filters of
+ * binding b (TRAX_BINDING_FILTERED set), 0 when it must not be recorded
+ * there. ip is the call site's address ($ctx.ip).
+ */
+TRAX_API int trax_event_filter(const struct trax_binding *b, const struct trax_filter_arg *args,
+			       const void *ip);
 
 /* What a tracepoint's data pointer points to: the event's live state. */
 struct trax_event_state {

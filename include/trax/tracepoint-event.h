@@ -11,9 +11,10 @@
  *   4. dynamic-size slots     strings and sequences measured once
  *   5. size function          bytes of the payload
  *   6. write function         serializes the payload (byte-packed)
- *   7. probe                  reserve, write, commit for each channel
- *   8. event descriptions     name, class, probe, fields
- *   9. provider               links the events, sets their levels and URIs,
+ *   7. filter arguments       every field's value, for the filters
+ *   8. probe                  filter, reserve, write, commit for each channel
+ *   9. event descriptions     name, class, probe, fields
+ *  10. provider               links the events, sets their levels and URIs,
  *                             registers; the symbol the call sites refer to
  *
  * Every reading happens at file scope or in a function body, never inside
@@ -21,7 +22,8 @@
  * (<stddef.h> declares types again in clang++'s C++20 mode) stay valid.
  *
  * Every argument expression is evaluated once per record at most; strings and
- * sequence pointers and lengths are evaluated once per call.
+ * sequence pointers and lengths are evaluated once per call, and every field
+ * once more when a channel's filters read them (as LTTng-UST's probes do).
  */
 #include <trax/tp-names.h>
 
@@ -274,8 +276,48 @@
 #include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
-/* ---- 7. Probes: one per class, for every channel recording the event ---- */
+/* ---- 7. Filter arguments: every field's value, before anything is reserved ---- */
 #include <trax/tp-reset.h>
+#define _trax_integer(t, n, e, base, net, nw)                                                      \
+	(__a++)->u = trax_filter_int((uint64_t)(t)(e), sizeof(t), _TRAX_IS_SIGNED(t), net);
+#define _trax_enum(p, en, t, n, e, nw)                                                             \
+	(__a++)->u = trax_filter_int((uint64_t)(t)(e), sizeof(t), _TRAX_IS_SIGNED(t), 0);
+#define _trax_float(t, n, e, nw) (__a++)->d = (double)(e);
+#define _trax_string(n, e, nw)                                                                     \
+	{                                                                                          \
+		const char *__p = (e);                                                             \
+		(__a++)->str = __p ? __p : "(null)";                                               \
+	}
+#define _trax_array(t, n, e, c, base, net, text, nw)                                               \
+	{                                                                                          \
+		const void *__p = (const void *)(e);                                               \
+		__a->seq.ptr = __p;                                                                \
+		(__a++)->seq.count = __p ? (size_t)(c) : 0;                                        \
+	}
+#define _trax_sequence(t, n, e, lt, le, base, net, text, nw)                                       \
+	{                                                                                          \
+		int64_t __lv = (int64_t)(lt)(le);                                                  \
+		const void *__p = (const void *)(e);                                               \
+		__a->seq.ptr = __p;                                                                \
+		(__a++)->seq.count = (__lv < 0 || !__p) ? 0 : (size_t)__lv;                        \
+	}
+#define TRACEPOINT_EVENT_CLASS(p, c, args, fields)                                                 \
+	static inline __attribute__((always_inline, unused)) void __trax_fargs_##p##___##c(        \
+	    struct trax_filter_arg *__a _TRAX_CPARAMS(args))                                       \
+	{                                                                                          \
+		(void)__a;                                                                         \
+		fields                                                                             \
+	}
+#include <trax/tp-defaults.h>
+#include TRACEPOINT_INCLUDE
+
+/* ---- 8. Probes: one per class, for every channel recording the event ---- */
+#include <trax/tp-reset.h>
+/*
+ * A channel whose binding has filters first asks them, with the fields'
+ * values gathered once for all the channels (before anything is measured
+ * or reserved: a rejected event costs its filter and nothing more).
+ */
 #define TRACEPOINT_EVENT_CLASS(p, c, args, fields)                                                 \
 	static __attribute__((unused)) void __trax_probe_##p##___##c(                              \
 	    void *__tp_data _TRAX_CPARAMS(args))                                                   \
@@ -283,23 +325,38 @@
 		struct trax_event_state *__st = (struct trax_event_state *)__tp_data;              \
 		struct trax_binding *__b = __atomic_load_n(&__st->bindings, __ATOMIC_ACQUIRE);     \
 		struct __trax_dyn_##p##___##c __d;                                                 \
-		size_t __len;                                                                      \
+		struct trax_filter_arg                                                             \
+		    __fa[sizeof(__trax_fields_##p##___##c) / sizeof(struct trax_field_desc)];      \
+		size_t __len = 0;                                                                  \
+		int __have_fa = 0, __have_len = 0;                                                 \
 		if (__builtin_expect(!__b, 0))                                                     \
 			return;                                                                    \
-		__len = __trax_size_##p##___##c(&__d _TRAX_CANAMES(args));                         \
 		do {                                                                               \
 			struct trax_ctx __c;                                                       \
+			if (__builtin_expect(__b->flags & TRAX_BINDING_FILTERED, 0)) {             \
+				if (!__have_fa) {                                                  \
+					__trax_fargs_##p##___##c(__fa _TRAX_CANAMES(args));        \
+					__have_fa = 1;                                             \
+				}                                                                  \
+				if (!trax_event_filter(__b, __fa, _TRAX_PROBE_IP))                 \
+					goto __trax_next;                                          \
+			}                                                                          \
+			if (!__have_len) {                                                         \
+				__len = __trax_size_##p##___##c(&__d _TRAX_CANAMES(args));         \
+				__have_len = 1;                                                    \
+			}                                                                          \
 			if (trax_event_reserve(&__c, __b, __len, _TRAX_PROBE_IP) == 0) {           \
 				__trax_write_##p##___##c(&__c, &__d _TRAX_CANAMES(args));          \
 				trax_event_commit(&__c);                                           \
 			}                                                                          \
+		__trax_next:                                                                       \
 			__b = __atomic_load_n(&__b->next, __ATOMIC_ACQUIRE);                       \
 		} while (__b);                                                                     \
 	}
 #include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
-/* ---- 8. Event descriptions ---- */
+/* ---- 9. Event descriptions ---- */
 #include <trax/tp-reset.h>
 #define _TRAX_EVENT_INSTANCE(tp, c, p, n, args)                                                    \
 	static struct trax_event_desc __trax_event_##p##___##n = {                                 \
@@ -315,7 +372,7 @@
 #include <trax/tp-defaults.h>
 #include TRACEPOINT_INCLUDE
 
-/* ---- 9. The provider and its registration ---- */
+/* ---- 10. The provider and its registration ---- */
 #define _TRAX_PROV(x) _TRAX_CAT(x, TRACEPOINT_PROVIDER)
 /*
  * Defined here only: the tracepoints of TRACEPOINT_DEFINE refer to it

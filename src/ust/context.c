@@ -7,6 +7,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "common/cpu.h"
 #include "ust/ust.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -86,4 +87,59 @@ void trax_context_write(const struct trax_channel *ch, char *dst, const void *ip
 		}
 		}
 	}
+}
+
+/*
+ * The contexts filters can name ($ctx.NAME), as LTTng-UST offers them to its
+ * filters whether or not the channel records them. The probe's call-site
+ * address comes as priv.
+ */
+static void fctx_vpid(struct filter_arg *o, void *priv)
+{
+	(void)priv;
+	o->u = (uint64_t)(int64_t)ctx_vpid();
+}
+
+static void fctx_vtid(struct filter_arg *o, void *priv)
+{
+	(void)priv;
+	o->u = (uint64_t)(int64_t)ctx_vtid();
+}
+
+static void fctx_procname(struct filter_arg *o, void *priv)
+{
+	(void)priv;
+	o->str = ctx_procname();
+}
+
+static void fctx_pthread_id(struct filter_arg *o, void *priv)
+{
+	(void)priv;
+	o->u = (uint64_t)pthread_self();
+}
+
+static void fctx_cpu_id(struct filter_arg *o, void *priv)
+{
+	(void)priv;
+	o->u = (uint64_t)(int64_t)trax_getcpu();
+}
+
+static void fctx_ip(struct filter_arg *o, void *priv)
+{
+	o->u = (uint64_t)(uintptr_t)priv;
+}
+
+static const struct filter_ctx_field filter_ctx[] = {
+    {"vpid", FILTER_FIELD_INT, 0, fctx_vpid},
+    {"vtid", FILTER_FIELD_INT, 0, fctx_vtid},
+    {"procname", FILTER_FIELD_STRING, 0, fctx_procname},
+    {"pthread_id", FILTER_FIELD_INT, 0, fctx_pthread_id},
+    {"cpu_id", FILTER_FIELD_INT, 0, fctx_cpu_id},
+    {"ip", FILTER_FIELD_INT, 0, fctx_ip},
+};
+
+const struct filter_ctx_field *trax_context_filter_fields(unsigned int *n)
+{
+	*n = sizeof(filter_ctx) / sizeof(filter_ctx[0]);
+	return filter_ctx;
 }

@@ -29,6 +29,8 @@
 #include "writer/packet-index.h"
 #include "ust/ust.h"
 
+static void enable_events(struct trax_session *s, const char *patterns);
+
 struct trax_session *trax_embedded_session;
 static struct trax_session session_storage;
 
@@ -284,11 +286,41 @@ void trax_embedded_init(void)
 	trax_channel_set_active(&s->channel, 1);
 	if (events && !*events)
 		trax_debug("TRAX_EVENTS is empty: recording every event");
-	trax_registry_enable(&s->channel, events && *events ? events : "*");
+	enable_events(s, events && *events ? events : "*");
 	trax_statedump_run(NULL, 0);
 	trax_debug("tracing to %s (%llu x %u bytes per CPU, %s mode)", s->path,
 		   (unsigned long long)attr.num_subbuf, (unsigned int)attr.subbuf_size,
 		   attr.overwrite ? "overwrite" : "discard");
+}
+
+/*
+ * Records the events the patterns name, only where TRAX_FILTER (LTTng's
+ * filter language) accepts them when it is set. A filter that does not
+ * compile is reported on stderr, whatever TRAX_DEBUG says, and nothing
+ * is recorded: recording everything is not what was asked.
+ */
+static void enable_events(struct trax_session *s, const char *patterns)
+{
+	const char *expr = trax_env_get("FILTER");
+	struct filter_error err;
+	struct trax_bytecode bc;
+	uint8_t *code;
+
+	if (!expr) {
+		trax_registry_enable(&s->channel, patterns);
+		return;
+	}
+	if (filter_compile(expr, &code, &bc.len, &err)) {
+		if (err.pos >= 0)
+			fprintf(stderr, "trax: TRAX_FILTER: column %d: %s; no event recorded\n",
+				err.pos + 1, err.msg);
+		else
+			fprintf(stderr, "trax: TRAX_FILTER: %s; no event recorded\n", err.msg);
+		return;
+	}
+	bc.code = code;
+	trax_registry_enable_filtered(&s->channel, patterns, &bc);
+	free(code);
 }
 
 void trax_embedded_fini(void)

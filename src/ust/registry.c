@@ -32,6 +32,7 @@
 struct binding_node {
 	struct trax_binding b;		    /* what the probes see: first */
 	struct binding_node *unlinked_next; /* in the event's list of unlinked bindings */
+	struct trax_filters *filters;	    /* NULL: records everything */
 };
 
 struct event_entry {
@@ -53,6 +54,7 @@ struct enabler {
 	struct enabler *next;
 	struct trax_channel *channel;
 	char *patterns;
+	struct trax_bytecode filter; /* code NULL: none */
 };
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -188,8 +190,26 @@ static struct binding_node *find_binding(struct event_entry *e, const struct tra
 	return NULL;
 }
 
-/* Puts a binding of e to ch with id at the head of e's list. */
-static int link_binding(struct event_entry *e, struct trax_channel *ch, uint32_t id)
+/*
+ * Gives n its filters (NULL: none). The probes test the flag, then read
+ * the filters: the filters are in place before the flag goes up, and a
+ * probe that still sees the flag after they are gone records.
+ */
+static void set_filters(struct binding_node *n, struct trax_filters *f)
+{
+	TRAX_ASSERT_LOCKED(&registry_mutex);
+	if (f) {
+		__atomic_store_n(&n->filters, f, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&n->b.flags, TRAX_BINDING_FILTERED, __ATOMIC_RELEASE);
+	} else {
+		__atomic_fetch_and(&n->b.flags, ~TRAX_BINDING_FILTERED, __ATOMIC_RELEASE);
+		__atomic_store_n(&n->filters, NULL, __ATOMIC_RELEASE);
+	}
+}
+
+/* Puts a binding of e to ch with id and filters f at the head of e's list. */
+static int link_binding(struct event_entry *e, struct trax_channel *ch, uint32_t id,
+			struct trax_filters *f)
 {
 	struct binding_node *n, **pu;
 
@@ -208,6 +228,7 @@ static int link_binding(struct event_entry *e, struct trax_channel *ch, uint32_t
 		n->b.channel = ch;
 		n->b.event_id = id;
 	}
+	set_filters(n, f);
 	/* Publish: the probe may walk the list at any time. */
 	__atomic_store_n(&n->b.next, e->state.bindings, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->state.bindings, &n->b, __ATOMIC_RELEASE);
@@ -233,11 +254,19 @@ static void unlink_binding(struct event_entry *e, struct binding_node *n, struct
 		update_tracepoints(e);
 }
 
-/* Binds e to ch (once), giving it the channel's next event id (embedded mode). */
-static int bind_event(struct event_entry *e, struct trax_channel *ch)
+/*
+ * Binds e to ch (once), giving it the channel's next event id and the
+ * filter (NULL: none) of the first enabler that matches it (embedded mode).
+ */
+static int bind_event(struct event_entry *e, struct trax_channel *ch,
+		      const struct trax_bytecode *filter)
 {
+	struct trax_filters *f = NULL;
+
 	if (find_binding(e, ch, NULL))
 		return 0;
+	if (filter && trax_filters_link(e->desc, filter, 1, &f))
+		return -1;
 	if (ch->nr_events == ch->cap_events) {
 		uint32_t cap = ch->cap_events ? ch->cap_events * 2 : 32;
 		struct trax_channel_event *n = realloc(ch->events, cap * sizeof(*n));
@@ -253,7 +282,7 @@ static int bind_event(struct event_entry *e, struct trax_channel *ch)
 	/* The metadata describes the event before a record of it can exist. */
 	ch->nr_events++;
 	__atomic_fetch_add(&ch->metadata_generation, 1, __ATOMIC_RELEASE);
-	if (link_binding(e, ch, ch->nr_events - 1)) {
+	if (link_binding(e, ch, ch->nr_events - 1, f)) {
 		ch->nr_events--;
 		return -1;
 	}
@@ -265,7 +294,8 @@ static void apply_enablers(struct event_entry *e)
 	struct enabler *en;
 
 	for (en = enablers; en; en = en->next)
-		if (patterns_match(en->patterns, e->desc->name) && bind_event(e, en->channel))
+		if (patterns_match(en->patterns, e->desc->name) &&
+		    bind_event(e, en->channel, en->filter.code ? &en->filter : NULL))
 			trax_debug("out of memory enabling %s", e->desc->name);
 }
 
@@ -417,22 +447,35 @@ TRAX_EXPORT void trax_tracepoints_unregister(struct trax_tracepoint *const *star
 
 int trax_registry_enable(struct trax_channel *ch, const char *patterns)
 {
+	return trax_registry_enable_filtered(ch, patterns, NULL);
+}
+
+int trax_registry_enable_filtered(struct trax_channel *ch, const char *patterns,
+				  const struct trax_bytecode *filter)
+{
 	struct enabler *en = calloc(1, sizeof(*en));
 	struct event_entry *e;
+	uint8_t *code = NULL;
 
 	if (!en)
 		return -1;
 	en->patterns = strdup(patterns);
-	if (!en->patterns) {
+	if (filter && (code = malloc(filter->len)))
+		memcpy(code, filter->code, filter->len);
+	if (!en->patterns || (filter && !code)) {
+		free(en->patterns);
+		free(code);
 		free(en);
 		return -1;
 	}
+	en->filter.code = code;
+	en->filter.len = filter ? filter->len : 0;
 	en->channel = ch;
 	trax_registry_lock();
 	en->next = enablers;
 	enablers = en;
 	for (e = events; e; e = e->next)
-		if (patterns_match(patterns, e->desc->name) && bind_event(e, ch))
+		if (patterns_match(patterns, e->desc->name) && bind_event(e, ch, filter ? &en->filter : NULL))
 			trax_debug("out of memory enabling %s", e->desc->name);
 	trax_registry_unlock();
 	return 0;
@@ -464,7 +507,14 @@ int trax_registry_event_info(uint32_t index, const struct trax_event_desc **desc
 
 int trax_registry_bind_index(uint32_t index, struct trax_channel *ch, uint32_t id)
 {
+	return trax_registry_bind_index_filtered(index, ch, id, NULL, 0);
+}
+
+int trax_registry_bind_index_filtered(uint32_t index, struct trax_channel *ch, uint32_t id,
+				      const struct trax_bytecode *filters, unsigned int nr_filters)
+{
 	struct binding_node *n, *prev;
+	struct trax_filters *f = NULL;
 	struct event_entry *e;
 	int err = 0;
 
@@ -474,6 +524,10 @@ int trax_registry_bind_index(uint32_t index, struct trax_channel *ch, uint32_t i
 		return -ENOENT;
 	}
 	e = by_index[index];
+	if (nr_filters && (err = trax_filters_link(e->desc, filters, nr_filters, &f))) {
+		trax_registry_unlock();
+		return err;
+	}
 	n = find_binding(e, ch, &prev);
 	if (n && n->b.event_id != id) {
 		/* Renumbered: the old id must not be used again. */
@@ -481,9 +535,20 @@ int trax_registry_bind_index(uint32_t index, struct trax_channel *ch, uint32_t i
 		n = NULL;
 	}
 	if (!n)
-		err = link_binding(e, ch, id);
+		err = link_binding(e, ch, id, f);
+	else
+		set_filters(n, f);
 	trax_registry_unlock();
 	return err;
+}
+
+TRAX_EXPORT int trax_event_filter(const struct trax_binding *b, const struct trax_filter_arg *args,
+				  const void *ip)
+{
+	const struct binding_node *n = (const struct binding_node *)b;
+	const struct trax_filters *f = __atomic_load_n(&n->filters, __ATOMIC_ACQUIRE);
+
+	return !f || trax_filters_pass(f, args, ip);
 }
 
 int trax_registry_unbind_index(uint32_t index, struct trax_channel *ch)

@@ -12,6 +12,7 @@
 
 #include "common/export.h"
 #include "common/shm.h"
+#include "filter/filter.h"
 #include "writer/trace-env.h"
 #include "writer/metadata.h"
 #include "writer/packet.h"
@@ -104,6 +105,12 @@ void trax_channel_attr_default(struct trax_channel_attr *attr);
 /* Parses "vpid,vtid,..." into attr's contexts; strict: -EINVAL on unknown or repeated names. */
 int trax_channel_parse_contexts(struct trax_channel_attr *attr, const char *list, int strict);
 
+/* A filter's bytecode (filter/bytecode.h), as traxd sends it or TRAX_FILTER compiles to. */
+struct trax_bytecode {
+	const uint8_t *code;
+	size_t len;
+};
+
 /* registry.c */
 void trax_registry_lock(void);
 void trax_registry_unlock(void);
@@ -112,6 +119,9 @@ void trax_registry_unlock(void);
  * patterns (and future ones as their providers register) in ch.
  */
 int trax_registry_enable(struct trax_channel *ch, const char *patterns);
+/* The same, recording only what filter (bytecode, copied; NULL: none) accepts. */
+int trax_registry_enable_filtered(struct trax_channel *ch, const char *patterns,
+				  const struct trax_bytecode *filter);
 
 /*
  * The daemon's view of the registry: every event gets an index, in
@@ -126,15 +136,37 @@ uint32_t trax_registry_nr_indexed(void);
 int trax_registry_event_info(uint32_t index, const struct trax_event_desc **desc, int *loglevel);
 /* Records event `index` in ch with id. 0; -ENOENT (no such event); -ENOMEM. */
 int trax_registry_bind_index(uint32_t index, struct trax_channel *ch, uint32_t id);
+/*
+ * The same, recording only what one of the n filters accepts (n 0:
+ * everything); a binding that exists takes the new filters.
+ */
+int trax_registry_bind_index_filtered(uint32_t index, struct trax_channel *ch, uint32_t id,
+				      const struct trax_bytecode *filters, unsigned int n);
 /* Stops recording event `index` in ch (nothing when it is not bound there). */
 int trax_registry_unbind_index(uint32_t index, struct trax_channel *ch);
 /* Stops recording every event in ch. */
 void trax_registry_unbind_channel(struct trax_channel *ch);
 
 /* context.c */
-/* context.c */
 void trax_context_write(const struct trax_channel *ch, char *dst, const void *ip);
 void trax_context_reset_after_fork(void);
+/* The contexts filters can name ($ctx.vpid, ...): n entries, for the process's life. */
+const struct filter_ctx_field *trax_context_filter_fields(unsigned int *n);
+
+/* filter.c */
+/* The linked filters of one binding: an event passes when one of them accepts it. */
+struct trax_filters;
+/*
+ * Links n bytecodes against event d: *out, never freed (probes may still
+ * read it after the binding changes). A bytecode that does not link (a
+ * field the event lacks, mismatched types) is left out: it never accepts
+ * this event, as LTTng-UST does. 0, or -ENOMEM.
+ */
+int trax_filters_link(const struct trax_event_desc *d, const struct trax_bytecode *bc,
+		      unsigned int n, struct trax_filters **out);
+/* 1 when one of f's programs accepts the event (args: its fields' values; ip: $ctx.ip). */
+int trax_filters_pass(const struct trax_filters *f, const struct trax_filter_arg *args,
+		      const void *ip);
 
 /* consumer.c: the in-process consumer of the embedded mode. */
 struct trax_session;

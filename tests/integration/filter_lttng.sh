@@ -50,6 +50,26 @@ rows() {
 	fi
 }
 
+# trax, without a daemon: the same program recording with TRAX_FILTER, a
+# trace per expression (cK), read by babeltrace2 (those with events)
+$CC $TRAX_CFLAGS -I. -o app-trax app.c $TRAX_LDFLAGS -ltrax-ust -ldl || fail "cannot build the trax program"
+k=0
+: >trax-refused.txt
+while IFS= read -r e; do
+	k=$((k + 1))
+	TRAX_OUTPUT=$TEST_TMP/trax/c$k TRAX_FILTER=$e ./app-trax 2>err.txt || fail "app-trax failed with $e"
+	if grep -q 'TRAX_FILTER' err.txt; then
+		echo "c$k" >>trax-refused.txt
+	fi
+done <all-exprs.txt
+set --
+for m in "$TEST_TMP"/trax/*/ust/pid/*/metadata; do
+	grep -q 'event {' "$m" && set -- "$@" "${m%/metadata}"
+done
+babeltrace2 -c sink.text.details --params='with-metadata=no,with-time=no,with-stream-name=yes' \
+	"$@" >trax.details || fail "babeltrace2 cannot read trax's traces"
+python3 "$D/by-channel.py" <trax.details >trax-by-channel.txt || fail "cannot sort trax's events"
+
 # trax's filter module on the same rows (without recording)
 $CC $TRAX_CFLAGS -I"$TRAX_SRC/src" -I"$D" -o filter_eval "$D/filter_eval.c" \
 	"$TRAX_SRC"/src/filter/*.c "$TRAX_SRC/src/common/assert.c" $TRAX_LDFLAGS ||
@@ -62,6 +82,11 @@ while IFS= read -r e; do
 	k=$((k + 1))
 	want=$(rows "$k" lttng-by-channel.txt lttng-refused.txt)
 	got=$(sed -n "${k}p" module.txt | cut -f2 | sed 's/ *$//')
+	recorded=$(rows "$k" trax-by-channel.txt trax-refused.txt)
+	if [ "$recorded" != "$got" ]; then
+		echo "  $e: trax's module [$got], recorded with TRAX_FILTER [$recorded]" >&2
+		bad=$((bad + 1))
+	fi
 	if [ "$k" -le "$nr_table" ]; then
 		if [ "$want" != "$got" ]; then
 			echo "  $e: LTTng-UST [$want], trax [$got]" >&2
@@ -80,4 +105,4 @@ while IFS= read -r e; do
 	fi
 done <all-exprs.txt
 [ "$bad" = 0 ] || fail "$bad expressions where trax's filters and LTTng-UST's disagree"
-ok "filter module: $nr_table expressions give LTTng-UST's rows (and $((k - nr_table)) listed differences hold)"
+ok "$nr_table expressions give LTTng-UST's rows, in trax's filter module and recorded with TRAX_FILTER (and $((k - nr_table)) listed differences hold)"

@@ -3,12 +3,14 @@
 --params=with-metadata=no,with-time=no,with-stream-name=yes` on standard
 input, the values of the payload field `n` of every event, per channel:
 one line "CHANNEL<TAB>n n n ..." per channel with events, the channel
-being the stream file's name without its _CPU suffix (c12_0 -> c12)."""
+being the first part of the stream file's path named cN: the stream file
+of an LTTng channel (c12_0 -> c12), or the directory of a trax trace
+(.../c12/ust/pid/app-1-.../channel0_0 -> c12)."""
 import re
 import sys
 
 stream_re = re.compile(r'^\{Trace (\d+), Stream class ID (\d+), Stream ID (\d+)\}')
-name_re = re.compile(r'^  Name: .*/([^/]+)_\d+$')
+name_re = re.compile(r'^  Name: .*?/(c\d+)[/_]')
 n_re = re.compile(r'^    n: (-?\d+)$')
 
 channel_of = {}

@@ -328,12 +328,13 @@ static bool take_fields(struct app_event *e, struct parsed_field *fields, unsign
 		return false;
 	}
 	for (i = 0, n = 0; i < nf; i++) {
-		struct ctfw_field *f = &e->fields[n];
+		struct ctfw_field *f;
 
 		if (fields[i].nowrite) {
 			parsed_field_free(&fields[i]);
 			continue;
 		}
+		f = &e->fields[n];
 		*f = fields[i].f;
 		e->elems[n] = fields[i].elem;
 		if (f->type.kind == CTFW_TYPE_ARRAY)

@@ -77,6 +77,11 @@ static void writer_type(struct ctfw_type *t, struct ctfw_type *elem,
 	}
 }
 
+_Static_assert(sizeof(struct ctfw_event_class) % _Alignof(struct ctfw_field) == 0 &&
+		   sizeof(struct ctfw_field) % _Alignof(struct ctfw_type) == 0 &&
+		   sizeof(struct ctfw_type) % _Alignof(struct ctfw_enum_mapping) == 0,
+	       "trax_event_class_new's block");
+
 struct ctfw_event_class *trax_event_class_new(const struct trax_event_desc *d, int loglevel)
 {
 	unsigned int i, nf = 0, nm = 0;
@@ -91,7 +96,7 @@ struct ctfw_event_class *trax_event_class_new(const struct trax_event_desc *d, i
 		nf++;
 		nm += nr_mappings(&d->fields[i]);
 	}
-	/* one block: every part is a multiple of 8 bytes, pointer-aligned */
+	/* one block: each part keeps the next one aligned */
 	c = calloc(1,
 		   sizeof(*c) + nf * (sizeof(*fields) + sizeof(*elems)) + nm * sizeof(*mappings));
 	if (!c)

@@ -75,6 +75,20 @@ enum trax_msg_type {
 	TRAX_MSG_APP_STATEDUMP,	      /* emit the lttng_ust_statedump events */
 };
 
+/*
+ * The KIND of an APP_EVENTS field= (docs/daemon.md): the numbers of the
+ * probe ABI's enum trax_field_kind, which libtrax-ust sends as they are
+ * (daemon-client.c checks they agree) and traxd reads without that ABI.
+ */
+enum trax_proto_field_kind {
+	TRAX_PROTO_FIELD_INTEGER = 1,
+	TRAX_PROTO_FIELD_FLOAT,
+	TRAX_PROTO_FIELD_STRING,
+	TRAX_PROTO_FIELD_ARRAY,
+	TRAX_PROTO_FIELD_SEQUENCE,
+	TRAX_PROTO_FIELD_ENUM,
+};
+
 /* A message being built or one received. */
 struct trax_msg {
 	uint16_t type;

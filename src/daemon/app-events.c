@@ -11,18 +11,26 @@
 
 #include "daemon/traxd.h"
 
+/* The mappings of an enumeration field, labels included. */
+static void free_mappings(struct ctfw_enum_mapping *m, unsigned int n)
+{
+	for (unsigned int k = 0; k < n; k++)
+		free((char *)m[k].label);
+	free(m);
+}
+
 void app_event_free(struct app_event *e)
 {
-	for (unsigned int i = 0; e->enums && i < e->desc.nr_fields; i++) {
-		for (unsigned int k = 0; k < e->enums[i].nr_entries; k++)
-			free((char *)e->enums[i].entries[k].label);
-		free((void *)e->enums[i].entries);
-		free((char *)e->enums[i].name);
-	}
-	for (unsigned int i = 0; e->fields && i < e->desc.nr_fields; i++)
+	for (unsigned int i = 0; e->fields && i < e->cls.nr_fields; i++) {
+		struct ctfw_type *t = &e->fields[i].type;
+
+		if (t->kind == CTFW_TYPE_ENUM)
+			free_mappings((struct ctfw_enum_mapping *)t->enumeration.mappings,
+				      t->enumeration.nr_mappings);
 		free((char *)e->fields[i].name);
-	free(e->enums);
+	}
 	free(e->fields);
+	free(e->elems);
 	free(e->name);
 	free(e->emf_uri);
 	free(e->signature);
@@ -76,15 +84,15 @@ static bool int_size_ok(long long s)
 static const char *kind_name(int kind)
 {
 	switch (kind) {
-	case TRAX_FIELD_INTEGER:
+	case TRAX_PROTO_FIELD_INTEGER:
 		return "integer";
-	case TRAX_FIELD_FLOAT:
+	case TRAX_PROTO_FIELD_FLOAT:
 		return "float";
-	case TRAX_FIELD_STRING:
+	case TRAX_PROTO_FIELD_STRING:
 		return "string";
-	case TRAX_FIELD_ARRAY:
+	case TRAX_PROTO_FIELD_ARRAY:
 		return "array";
-	case TRAX_FIELD_SEQUENCE:
+	case TRAX_PROTO_FIELD_SEQUENCE:
 		return "sequence";
 	default:
 		return "enum";
@@ -92,18 +100,38 @@ static const char *kind_name(int kind)
 }
 
 /*
- * field=KIND:NAME:SIZE:SIGNED:BASE:NETWORK:TEXT:FLOAT_BITS:COUNT:LEN_SIZE:
- * LEN_SIGNED:NOWRITE:ENUM_NAME into f; false when anything is off.
+ * A field as described, before the event is whole: its type for the
+ * metadata (elem: its elements', mappings: an enumeration's, growing) and
+ * what only the description says of it.
  */
-static bool parse_field(const char *v, struct trax_field_desc *f, char **enum_name)
+struct parsed_field {
+	struct ctfw_field f;
+	struct ctfw_type elem;
+	struct ctfw_enum_mapping *mappings;
+	unsigned int nr_mappings;
+	int kind; /* enum trax_proto_field_kind */
+	bool nowrite;
+};
+
+static void parsed_field_free(struct parsed_field *pf)
+{
+	free((char *)pf->f.name);
+	free_mappings(pf->mappings, pf->nr_mappings);
+}
+
+/*
+ * field=KIND:NAME:SIZE:SIGNED:BASE:NETWORK:TEXT:FLOAT_BITS:COUNT:LEN_SIZE:
+ * LEN_SIGNED:NOWRITE:ENUM_NAME into pf; false when anything is off.
+ */
+static bool parse_field(const char *v, struct parsed_field *pf)
 {
 	long long k, size, sig, base, net, text, fbits, count, lsize, lsig, nowrite;
 	const char *p = v, *colon;
 	char name[TRAXD_NAME_MAX + 1];
+	struct ctfw_type *t = &pf->f.type;
 
-	memset(f, 0, sizeof(*f));
-	*enum_name = NULL;
-	if (!parse_long(&p, &k, TRAX_FIELD_INTEGER, TRAX_FIELD_ENUM))
+	memset(pf, 0, sizeof(*pf));
+	if (!parse_long(&p, &k, TRAX_PROTO_FIELD_INTEGER, TRAX_PROTO_FIELD_ENUM))
 		return false;
 	colon = strchr(p, ':');
 	if (!colon || (size_t)(colon - p) > TRAXD_NAME_MAX)
@@ -124,56 +152,62 @@ static bool parse_field(const char *v, struct trax_field_desc *f, char **enum_na
 	if (base != 2 && base != 8 && base != 10 && base != 16)
 		return false;
 	switch (k) {
-	case TRAX_FIELD_INTEGER:
-	case TRAX_FIELD_ENUM:
+	case TRAX_PROTO_FIELD_INTEGER:
+	case TRAX_PROTO_FIELD_ENUM:
+	case TRAX_PROTO_FIELD_ARRAY:
 		if (!int_size_ok(size))
 			return false;
 		break;
-	case TRAX_FIELD_FLOAT:
+	case TRAX_PROTO_FIELD_FLOAT:
 		if (fbits != 32 && fbits != 64)
 			return false;
 		break;
-	case TRAX_FIELD_ARRAY:
-		if (!int_size_ok(size))
-			return false;
-		break;
-	case TRAX_FIELD_SEQUENCE:
+	case TRAX_PROTO_FIELD_SEQUENCE:
 		if (!int_size_ok(size) || !int_size_ok(lsize))
 			return false;
 		break;
 	}
-	if (k == TRAX_FIELD_ENUM) {
-		if (!is_ident(p, TRAXD_NAME_MAX))
-			return false;
-		*enum_name = strdup(p);
-		if (!*enum_name)
-			return false;
-	} else if (*p) {
+	/* an enumeration's name says nothing the metadata writes */
+	if (k == TRAX_PROTO_FIELD_ENUM ? !is_ident(p, TRAXD_NAME_MAX) : *p != 0)
 		return false;
-	}
-	f->name = strdup(name);
-	if (!f->name) {
-		free(*enum_name);
-		*enum_name = NULL;
+	pf->f.name = strdup(name);
+	if (!pf->f.name)
 		return false;
+	pf->kind = (int)k;
+	pf->nowrite = nowrite;
+	pf->elem.kind = CTFW_TYPE_INTEGER;
+	pf->elem.integer = ctfw_integer((unsigned int)size, sig, (unsigned int)base);
+	pf->elem.integer.byte_order = net ? CTFW_BYTE_ORDER_BE : CTFW_BYTE_ORDER_NATIVE;
+	pf->elem.integer.encoding = text ? CTFW_ENCODING_UTF8 : CTFW_ENCODING_NONE;
+	switch (k) {
+	case TRAX_PROTO_FIELD_INTEGER:
+		*t = pf->elem;
+		break;
+	case TRAX_PROTO_FIELD_FLOAT:
+		t->kind = CTFW_TYPE_FLOAT;
+		t->floating = ctfw_float_bits((unsigned int)fbits);
+		break;
+	case TRAX_PROTO_FIELD_STRING:
+		t->kind = CTFW_TYPE_STRING;
+		break;
+	case TRAX_PROTO_FIELD_ARRAY:
+		t->kind = CTFW_TYPE_ARRAY;
+		t->array.length = (uint32_t)count;
+		break;
+	case TRAX_PROTO_FIELD_SEQUENCE:
+		t->kind = CTFW_TYPE_SEQUENCE;
+		t->sequence.length = ctfw_integer((unsigned int)lsize, lsig, 10);
+		break;
+	case TRAX_PROTO_FIELD_ENUM:
+		t->kind = CTFW_TYPE_ENUM;
+		t->enumeration.container = pf->elem.integer;
+		break;
 	}
-	f->kind = (uint8_t)k;
-	f->nowrite = (uint8_t)nowrite;
-	f->float_bits = (uint8_t)fbits;
-	f->elem.size = (uint8_t)size;
-	f->elem.is_signed = (uint8_t)sig;
-	f->elem.base = (uint8_t)base;
-	f->elem.network = (uint8_t)net;
-	f->elem.text = (uint8_t)text;
-	f->length.size = (uint8_t)lsize;
-	f->length.is_signed = (uint8_t)lsig;
-	f->length.base = 10;
-	f->count = (uint32_t)count;
 	return true;
 }
 
-/* enum=START:END:LABEL */
-static bool parse_enum_entry(const char *v, struct trax_enum_entry *m, bool is_signed)
+/* enum=START:END:LABEL, its values written with the container's signedness */
+static bool parse_enum_entry(const char *v, struct ctfw_enum_mapping *m, bool is_signed)
 {
 	long long start, end;
 	const char *p = v;
@@ -186,17 +220,150 @@ static bool parse_enum_entry(const char *v, struct trax_enum_entry *m, bool is_s
 	for (const char *c = p; *c; c++)
 		if ((unsigned char)*c < 0x20)
 			return false;
+	memset(m, 0, sizeof(*m));
 	m->start = start;
 	m->end = end;
-	m->flags = 0;
+	m->start_signed = m->end_signed = is_signed;
 	m->label = strdup(p);
 	return m->label != NULL;
 }
 
+/* Appends enum=V to the enumeration of pf (geometric growth). */
+static bool add_enum_entry(struct parsed_field *pf, const char *v)
+{
+	unsigned int c = pf->nr_mappings;
+	struct ctfw_enum_mapping *n = pf->mappings;
+
+	if (c >= 65536)
+		return false;
+	/* capacity: the next power of two */
+	if ((c & (c - 1)) == 0) {
+		n = realloc(n, (c ? 2 * c : 1) * sizeof(*n));
+		if (!n)
+			return false;
+		pf->mappings = n;
+	}
+	if (!parse_enum_entry(v, &n[c], pf->elem.integer.is_signed))
+		return false;
+	pf->nr_mappings++;
+	return true;
+}
+
+/*
+ * enum_auto=1: the entry before was ctf_enum_auto(), written without its
+ * value, which TSDL then gives as LTTng-UST does. It must be that value, or
+ * the metadata would say otherwise.
+ */
+static bool set_enum_auto(struct parsed_field *pf, const char *v)
+{
+	unsigned int k = pf->nr_mappings;
+	struct ctfw_enum_mapping *m = &pf->mappings[k - 1];
+	uint64_t want = k > 1 ? (uint64_t)pf->mappings[k - 2].end + 1 : 0;
+
+	m->implicit = true;
+	return !strcmp(v, "1") && (uint64_t)m->start == want && m->end == m->start;
+}
+
+/* enum_signed=S:E: how the entry before writes its values */
+static bool set_enum_signed(struct parsed_field *pf, const char *v)
+{
+	struct ctfw_enum_mapping *m = &pf->mappings[pf->nr_mappings - 1];
+
+	if (strlen(v) != 3 || (v[0] != '0' && v[0] != '1') || v[1] != ':' ||
+	    (v[2] != '0' && v[2] != '1') || m->implicit)
+		return false;
+	m->start_signed = v[0] == '1';
+	m->end_signed = v[2] == '1';
+	return true;
+}
+
+/* "type name, ..." as lttng-ust lists them, for `trax list -u` */
+static bool fields_text(struct app_event *e, const struct parsed_field *fields, unsigned int nf)
+{
+	struct strbuf text;
+	bool ok;
+
+	strbuf_init(&text);
+	for (unsigned int i = 0; i < nf; i++) {
+		bool seq = fields[i].kind == TRAX_PROTO_FIELD_SEQUENCE;
+		const char *kind = kind_name(fields[i].kind);
+
+		/*
+		 * A sequence's length is a field of its own; arrays and sequences
+		 * are strings when they hold text, else of an unknown type.
+		 */
+		if (fields[i].kind == TRAX_PROTO_FIELD_ARRAY || seq)
+			kind = fields[i].elem.integer.encoding == CTFW_ENCODING_UTF8 ? "string"
+										     : "unknown";
+		if (seq)
+			strbuf_printf(&text, "%sinteger _%s_length, %s %s", i ? ", " : "",
+				      fields[i].f.name, kind, fields[i].f.name);
+		else
+			strbuf_printf(&text, "%s%s %s", i ? ", " : "", kind, fields[i].f.name);
+	}
+	ok = !text.failed;
+	if (ok && text.len)
+		e->fields_text = text.buf, text.buf = NULL;
+	strbuf_free(&text);
+	return ok;
+}
+
+/*
+ * Moves the written fields into e->cls (the others are freed): each one's
+ * element type into e->elems. Every field is freed when it fails.
+ */
+static bool take_fields(struct app_event *e, struct parsed_field *fields, unsigned int nf)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nf; i++)
+		n += !fields[i].nowrite;
+	if (n) {
+		e->fields = calloc(n, sizeof(*e->fields));
+		e->elems = calloc(n, sizeof(*e->elems));
+	}
+	if (n && (!e->fields || !e->elems)) {
+		for (i = 0; i < nf; i++)
+			parsed_field_free(&fields[i]);
+		return false;
+	}
+	for (i = 0, n = 0; i < nf; i++) {
+		struct ctfw_field *f;
+
+		if (fields[i].nowrite) {
+			parsed_field_free(&fields[i]);
+			continue;
+		}
+		f = &e->fields[n];
+		*f = fields[i].f;
+		e->elems[n] = fields[i].elem;
+		if (f->type.kind == CTFW_TYPE_ARRAY)
+			f->type.array.elem = &e->elems[n];
+		else if (f->type.kind == CTFW_TYPE_SEQUENCE)
+			f->type.sequence.elem = &e->elems[n];
+		else if (f->type.kind == CTFW_TYPE_ENUM)
+			f->type.enumeration.mappings = fields[i].mappings,
+			f->type.enumeration.nr_mappings = fields[i].nr_mappings;
+		else
+			free_mappings(fields[i].mappings, fields[i].nr_mappings);
+		e->cls.nr_fields = ++n;
+	}
+	e->cls.fields = e->fields;
+	return true;
+}
+
+/* The signature: every field= and enum*= string, one per line. */
+static bool add_to_signature(struct strbuf *sig, const char *kv)
+{
+	strbuf_puts(sig, kv);
+	strbuf_add(sig, "\n", 1);
+	return !sig->failed;
+}
+
 bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, struct app_event *e)
 {
-	struct trax_field_desc fields[TRAXD_MAX_FIELDS];
-	struct trax_enum_desc enums[TRAXD_MAX_FIELDS];
+	struct parsed_field fields[TRAXD_MAX_FIELDS];
+	struct parsed_field *last = NULL; /* the last field, when an enumeration */
 	unsigned int nf = 0;
 	struct strbuf sig;
 	const char *v;
@@ -208,7 +375,6 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 	v = trax_kv_value(*kv, "event");
 	if (!v || !parse_long(&v, &idx, 0, TRAXD_MAX_EVENTS - 1) || *v || (uint32_t)idx != index)
 		return false;
-	memset(enums, 0, sizeof(enums));
 	strbuf_init(&sig);
 	e->loglevel = -1;
 	for (*kv = trax_msg_next(m, *kv); ok && *kv && !trax_kv_value(*kv, "event");
@@ -223,163 +389,56 @@ bool app_event_parse(const struct trax_msg *m, const char **kv, uint32_t index, 
 		} else if ((v = trax_kv_value(*kv, "emf_uri"))) {
 			ok = !e->emf_uri && strlen(v) < 4096 && (e->emf_uri = strdup(v));
 		} else if ((v = trax_kv_value(*kv, "field"))) {
-			char *ename = NULL;
-
-			ok = nf < TRAXD_MAX_FIELDS && parse_field(v, &fields[nf], &ename);
-			if (ok) {
-				strbuf_puts(&sig, *kv);
-				strbuf_add(&sig, "\n", 1);
-				ok = !sig.failed;
-			}
-			if (ok && ename)
-				enums[nf].name = ename;
+			ok = nf < TRAXD_MAX_FIELDS && parse_field(v, &fields[nf]);
 			if (ok)
 				nf++;
+			if (ok)
+				ok = add_to_signature(&sig, *kv);
+			last = ok && fields[nf - 1].kind == TRAX_PROTO_FIELD_ENUM ? &fields[nf - 1]
+										  : NULL;
 		} else if ((v = trax_kv_value(*kv, "enum"))) {
-			struct trax_enum_desc *ed = nf ? &enums[nf - 1] : NULL;
-			struct trax_enum_entry *n;
-
-			ok = ed && ed->name && ed->nr_entries < 65536;
-			if (ok) {
-				strbuf_puts(&sig, *kv);
-				strbuf_add(&sig, "\n", 1);
-				ok = !sig.failed;
-			}
-			if (ok) {
-				/* capacity: the next power of two (geometric growth) */
-				unsigned int c = ed->nr_entries;
-
-				n = (struct trax_enum_entry *)ed->entries;
-				if ((c & (c - 1)) == 0) {
-					n = realloc(n, (c ? 2 * c : 1) * sizeof(*n));
-					if (n)
-						ed->entries = n;
-				}
-				ok = n != NULL;
-				if (ok) {
-					ok = parse_enum_entry(v, &n[ed->nr_entries],
-							      fields[nf - 1].elem.is_signed);
-					if (ok)
-						ed->nr_entries++;
-				}
-			}
+			ok = last && add_to_signature(&sig, *kv) && add_enum_entry(last, v);
 		} else if ((v = trax_kv_value(*kv, "enum_auto"))) {
-			/*
-			 * The entry before was ctf_enum_auto(): written without its
-			 * value, which TSDL then gives as LTTng-UST does. It must be
-			 * that value, or the metadata would say otherwise.
-			 */
-			struct trax_enum_desc *ed = nf ? &enums[nf - 1] : NULL;
-			unsigned int k = ed ? ed->nr_entries : 0;
-
-			ok = k > 0 && !strcmp(v, "1");
-			if (ok) {
-				struct trax_enum_entry *m =
-				    (struct trax_enum_entry *)&ed->entries[k - 1];
-				uint64_t want = k > 1 ? (uint64_t)ed->entries[k - 2].end + 1 : 0;
-
-				ok = (uint64_t)m->start == want && m->end == m->start;
-				m->flags |= TRAX_ENUM_AUTO;
-			}
-			if (ok) {
-				strbuf_puts(&sig, *kv);
-				strbuf_add(&sig, "\n", 1);
-				ok = !sig.failed;
-			}
+			ok = last && last->nr_mappings && set_enum_auto(last, v) &&
+			     add_to_signature(&sig, *kv);
 		} else if ((v = trax_kv_value(*kv, "enum_signed"))) {
-			/* enum_signed=S:E: how the entry before writes its values */
-			struct trax_enum_desc *ed = nf ? &enums[nf - 1] : NULL;
-			unsigned int k = ed ? ed->nr_entries : 0;
-
-			ok = k > 0 && strlen(v) == 3 && (v[0] == '0' || v[0] == '1') &&
-			     v[1] == ':' && (v[2] == '0' || v[2] == '1');
-			if (ok) {
-				struct trax_enum_entry *m =
-				    (struct trax_enum_entry *)&ed->entries[k - 1];
-
-				ok = !(m->flags & TRAX_ENUM_AUTO);
-				m->flags |= TRAX_ENUM_TYPED |
-					    (v[0] == '1' ? TRAX_ENUM_START_SIGNED : 0) |
-					    (v[2] == '1' ? TRAX_ENUM_END_SIGNED : 0);
-			}
-			if (ok) {
-				strbuf_puts(&sig, *kv);
-				strbuf_add(&sig, "\n", 1);
-				ok = !sig.failed;
-			}
+			ok = last && last->nr_mappings && set_enum_signed(last, v) &&
+			     add_to_signature(&sig, *kv);
 		}
 		/* other keys: from a newer library, ignored */
 	}
 	if (ok && !e->name)
 		ok = false;
 	for (unsigned int i = 0; ok && i < nf; i++)
-		if (fields[i].kind == TRAX_FIELD_ENUM && enums[i].nr_entries == 0)
+		if (fields[i].kind == TRAX_PROTO_FIELD_ENUM && fields[i].nr_mappings == 0)
 			ok = false;
 	/* two fields of one name: no reader takes such a structure */
 	for (unsigned int i = 0; ok && i < nf; i++)
 		for (unsigned int k = i + 1; ok && k < nf; k++)
-			if (!strcmp(fields[i].name, fields[k].name))
+			if (!strcmp(fields[i].f.name, fields[k].f.name))
 				ok = false;
 	if (ok && sig.len) {
 		e->signature = sig.buf;
 		sig.buf = NULL;
 	}
 	strbuf_free(&sig);
-	if (ok && nf) {
-		e->fields = calloc(nf, sizeof(*e->fields));
-		e->enums = calloc(nf, sizeof(*e->enums));
-		ok = e->fields && e->enums;
-	}
+	if (ok)
+		ok = fields_text(e, fields, nf);
 	if (ok) {
-		struct strbuf text;
-
-		strbuf_init(&text);
-		for (unsigned int i = 0; i < nf; i++) {
-			bool seq = fields[i].kind == TRAX_FIELD_SEQUENCE;
-			const char *kind = kind_name(fields[i].kind);
-
-			e->fields[i] = fields[i];
-			e->enums[i] = enums[i];
-			if (fields[i].kind == TRAX_FIELD_ENUM)
-				e->fields[i].enum_desc = &e->enums[i];
-			/*
-			 * As lttng-ust lists them: a sequence's length is a field of its
-			 * own; arrays and sequences are strings when they hold text, else
-			 * of an unknown type.
-			 */
-			if (fields[i].kind == TRAX_FIELD_ARRAY || seq)
-				kind = fields[i].elem.text ? "string" : "unknown";
-			if (seq)
-				strbuf_printf(&text, "%sinteger _%s_length, %s %s", i ? ", " : "",
-					      fields[i].name, kind, fields[i].name);
-			else
-				strbuf_printf(&text, "%s%s %s", i ? ", " : "", kind,
-					      fields[i].name);
-		}
-		if (text.failed)
-			ok = false;
-		else if (text.len)
-			e->fields_text = text.buf, text.buf = NULL;
-		strbuf_free(&text);
-		e->desc.nr_fields = nf;
-		nf = 0; /* owned by e now */
+		ok = take_fields(e, fields, nf);
+		nf = 0; /* owned by e now, or freed */
 	}
+	for (unsigned int i = 0; i < nf; i++)
+		parsed_field_free(&fields[i]);
 	if (!ok) {
-		for (unsigned int i = 0; i < nf; i++) {
-			free((char *)fields[i].name);
-			for (unsigned int k = 0; k < enums[i].nr_entries; k++)
-				free((char *)enums[i].entries[k].label);
-			free((void *)enums[i].entries);
-			free((char *)enums[i].name);
-		}
 		app_event_free(e);
 		return false;
 	}
 	if (!e->signature)
 		e->signature = strdup("");
-	e->desc.name = e->name;
-	e->desc.fields = e->fields;
-	e->desc.model_emf_uri = e->emf_uri;
+	e->cls.name = e->name;
+	e->cls.loglevel = e->loglevel;
+	e->cls.model_emf_uri = e->emf_uri;
 	return e->signature != NULL;
 }
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "writer/metadata.h"
+#include "writer/contexts.h"
 #include "writer/packet.h"
 #include "daemon/traxd.h"
 
@@ -63,14 +63,14 @@ static long payload_len(const struct dchan_event *ev, const uint8_t *p, const ui
 			uint64_t n = 0;
 
 			switch (kind) {
-			case TRAX_FIELD_INTEGER:
-			case TRAX_FIELD_ENUM:
+			case TRAX_PROTO_FIELD_INTEGER:
+			case TRAX_PROTO_FIELD_ENUM:
 				n = (uint64_t)size / 8;
 				break;
-			case TRAX_FIELD_FLOAT:
+			case TRAX_PROTO_FIELD_FLOAT:
 				n = (uint64_t)fbits / 8;
 				break;
-			case TRAX_FIELD_STRING: {
+			case TRAX_PROTO_FIELD_STRING: {
 				const uint8_t *z = memchr(at, 0, (size_t)(end - at));
 
 				if (!z)
@@ -78,10 +78,10 @@ static long payload_len(const struct dchan_event *ev, const uint8_t *p, const ui
 				n = (uint64_t)(z - at) + 1;
 				break;
 			}
-			case TRAX_FIELD_ARRAY:
+			case TRAX_PROTO_FIELD_ARRAY:
 				n = (uint64_t)count * ((uint64_t)size / 8);
 				break;
-			case TRAX_FIELD_SEQUENCE: {
+			case TRAX_PROTO_FIELD_SEQUENCE: {
 				uint64_t lb = (uint64_t)lsize / 8, len;
 
 				if (lb == 0 || lb > 8 || (uint64_t)(end - at) < lb)

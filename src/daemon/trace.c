@@ -19,6 +19,7 @@
 #include "common/cpu.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
+#include "writer/metadata.h"
 #include "writer/trace-env.h"
 #include "writer/packet.h"
 #include "daemon/traxd.h"
@@ -46,9 +47,9 @@ static void metadata_append(struct dtrace *t, const struct strbuf *piece)
 
 static void metadata_header(struct dtrace *t, struct strbuf *sb)
 {
-	struct ctf_env_entry env[CTF_ENV_UST_MAX];
+	struct ctfw_env_entry env[CTF_ENV_UST_MAX];
 	struct ctf_env_ust_desc d = {0};
-	struct ctf_trace_desc td;
+	struct ctfw_trace td;
 
 	d.per_pid = t->per_pid;
 	d.buffering_id = t->key;
@@ -146,7 +147,8 @@ static void metadata_add(struct dtrace *t, const struct strbuf *piece)
 struct dchan *trace_channel_get(struct session *s, const struct channel *c, const struct app *a)
 {
 	struct dtrace *t = trace_get(s, a, c->attr.per_pid);
-	struct ctf_stream_desc sd;
+	struct ctfw_field context[CTF_CTX_COUNT];
+	struct ctfw_stream sd;
 	struct strbuf sb;
 	struct dchan *dc;
 	int err;
@@ -192,8 +194,8 @@ struct dchan *trace_channel_get(struct session *s, const struct channel *c, cons
 	bufset_ctrl(dc->shm.addr)->active = s->active;
 	memset(&sd, 0, sizeof(sd));
 	sd.id = dc->stream_id;
-	sd.contexts = c->contexts;
-	sd.nr_contexts = c->ncontexts;
+	sd.event_context = context;
+	sd.nr_event_context = ctf_context_fields(context, c->contexts, c->ncontexts);
 	strbuf_init(&sb);
 	ctf_metadata_stream(&sb, &sd);
 	metadata_add(t, &sb);
@@ -238,7 +240,7 @@ int trace_event_id(struct dchan *dc, const struct app_event *e, uint32_t *id)
 	dc->nevents++;
 	/* described before any application can record it */
 	strbuf_init(&sb);
-	ctf_metadata_event(&sb, &e->desc, *id, dc->stream_id, e->loglevel);
+	ctf_metadata_event(&sb, &e->cls, *id, dc->stream_id);
 	metadata_add(dc->trace, &sb);
 	strbuf_free(&sb);
 	return 0;

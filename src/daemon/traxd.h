@@ -19,10 +19,10 @@
 #include "common/proto.h"
 #include "common/shm.h"
 #include "common/strbuf.h"
-#include "writer/metadata.h"
+#include "writer/contexts.h"
+#include "writer/desc.h"
 #include "ringbuf/bufset.h"
 #include "ringbuf/ringbuf.h"
-#include "trax/probe.h"
 
 #define TRAXD_NAME_MAX	   255
 #define TRAXD_PATH_MAX	   4096
@@ -37,9 +37,9 @@
 
 /* One event an application described (APP_EVENTS). */
 struct app_event {
-	struct trax_event_desc desc; /* rebuilt from the message, for the metadata */
-	struct trax_field_desc *fields;
-	struct trax_enum_desc *enums;
+	struct ctfw_event_class cls; /* what the metadata says of it: its written fields */
+	struct ctfw_field *fields;   /* cls.fields */
+	struct ctfw_type *elems;     /* per field: its elements' type (arrays, sequences) */
 	char *name;
 	int loglevel;
 	char *emf_uri;

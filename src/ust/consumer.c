@@ -22,6 +22,7 @@
 #include "common/futex.h"
 #include "common/log.h"
 #include "common/strbuf.h"
+#include "writer/metadata.h"
 #include "writer/packet-index.h"
 #include "writer/packet.h"
 #include "ust/ust.h"
@@ -92,8 +93,7 @@ static void write_metadata(struct trax_session *s)
 	trax_registry_lock();
 	s->metadata_generation_written = ch->metadata_generation;
 	for (i = s->metadata_events_written; i < ch->nr_events; i++)
-		ctf_metadata_event(&sb, ch->events[i].desc, ch->events[i].id, ch->stream_id,
-				   ch->events[i].loglevel);
+		ctf_metadata_event(&sb, ch->events[i].cls, ch->events[i].id, ch->stream_id);
 	s->metadata_events_written = ch->nr_events;
 	trax_registry_unlock();
 	if (sb.failed)

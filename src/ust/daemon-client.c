@@ -363,6 +363,15 @@ static int send_hello(struct client *c, int fd)
 	return err;
 }
 
+/* The protocol's field kinds are the probe ABI's: sent as they are. */
+_Static_assert((int)TRAX_FIELD_INTEGER == (int)TRAX_PROTO_FIELD_INTEGER &&
+		   (int)TRAX_FIELD_FLOAT == (int)TRAX_PROTO_FIELD_FLOAT &&
+		   (int)TRAX_FIELD_STRING == (int)TRAX_PROTO_FIELD_STRING &&
+		   (int)TRAX_FIELD_ARRAY == (int)TRAX_PROTO_FIELD_ARRAY &&
+		   (int)TRAX_FIELD_SEQUENCE == (int)TRAX_PROTO_FIELD_SEQUENCE &&
+		   (int)TRAX_FIELD_ENUM == (int)TRAX_PROTO_FIELD_ENUM,
+	       "APP_EVENTS field kinds");
+
 /* Appends the description of one event (docs/daemon.md, APP_EVENTS). */
 static void describe_event(struct trax_msg *m, uint32_t index, const struct trax_event_desc *d,
 			   int loglevel)

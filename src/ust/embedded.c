@@ -26,6 +26,7 @@
 #include "common/log.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
+#include "writer/metadata.h"
 #include "writer/packet-index.h"
 #include "ust/ust.h"
 
@@ -133,8 +134,9 @@ static void close_output(struct trax_session *s)
 static int open_output(struct trax_session *s, const char *dir)
 {
 	struct trax_channel *ch = &s->channel;
-	struct ctf_trace_desc trace;
-	struct ctf_stream_desc stream;
+	struct ctfw_field context[CTF_CTX_COUNT];
+	struct ctfw_trace trace;
+	struct ctfw_stream stream;
 	struct strbuf sb;
 	char path[4200];
 	int cpu, err, fd;
@@ -204,8 +206,9 @@ static int open_output(struct trax_session *s, const char *dir)
 	trace.nr_env = s->nr_env;
 	memset(&stream, 0, sizeof(stream));
 	stream.id = ch->stream_id;
-	stream.contexts = ch->attr.contexts;
-	stream.nr_contexts = ch->attr.nr_contexts;
+	stream.event_context = context;
+	stream.nr_event_context =
+	    ctf_context_fields(context, ch->attr.contexts, ch->attr.nr_contexts);
 	strbuf_init(&sb);
 	ctf_metadata_trace(&sb, &trace);
 	ctf_metadata_stream(&sb, &stream);

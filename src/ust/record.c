@@ -40,7 +40,7 @@ record_lost(struct trax_channel *ch, struct ringbuf *rb, const struct trax_bindi
 	ringbuf_count_lost(rb, err == -E2BIG);
 	if (err == -E2BIG && trax_debug_enabled) {
 		const char *name = b->event_id < ch->nr_events && ch->events
-				       ? ch->events[b->event_id].desc->name
+				       ? ch->events[b->event_id].cls->name
 				       : "?";
 
 		if (payload >= ((size_t)-1 >> 4))

@@ -39,9 +39,10 @@ struct event_entry {
 	struct event_entry *next;
 	struct trax_provider_desc *provider;
 	const struct trax_event_desc *desc;
-	struct trax_event_state state; /* what connected tracepoints point to */
-	int unregistered;	       /* its provider is gone: nothing binds it again */
-	struct binding_node *unlinked; /* bindings out of the list, kept for reuse */
+	const struct ctfw_event_class *cls; /* desc as the metadata writer takes it */
+	struct trax_event_state state;	    /* what connected tracepoints point to */
+	int unregistered;		    /* its provider is gone: nothing binds it again */
+	struct binding_node *unlinked;	    /* bindings out of the list, kept for reuse */
 };
 
 struct tp_module {
@@ -276,9 +277,8 @@ static int bind_event(struct event_entry *e, struct trax_channel *ch,
 		ch->events = n;
 		ch->cap_events = cap;
 	}
-	ch->events[ch->nr_events].desc = e->desc;
+	ch->events[ch->nr_events].cls = e->cls;
 	ch->events[ch->nr_events].id = ch->nr_events;
-	ch->events[ch->nr_events].loglevel = event_loglevel(e->desc);
 	/* The metadata describes the event before a record of it can exist. */
 	ch->nr_events++;
 	__atomic_fetch_add(&ch->metadata_generation, 1, __ATOMIC_RELEASE);
@@ -331,13 +331,18 @@ TRAX_EXPORT int trax_provider_register(struct trax_provider_desc *p)
 			continue;
 		}
 		e = calloc(1, sizeof(*e));
-		if (!e)
+		if (e)
+			e->cls = trax_event_class_new(d, event_loglevel(d));
+		if (!e || !e->cls) {
+			free(e);
 			break;
+		}
 		if (nr_indexed == cap_indexed) {
 			uint32_t cap = cap_indexed ? cap_indexed * 2 : 64;
 			struct event_entry **t = realloc(by_index, cap * sizeof(*t));
 
 			if (!t) {
+				free((void *)e->cls);
 				free(e);
 				break;
 			}

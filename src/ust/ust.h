@@ -13,8 +13,9 @@
 #include "common/export.h"
 #include "common/shm.h"
 #include "filter/filter.h"
+#include "writer/contexts.h"
+#include "writer/desc.h"
 #include "writer/trace-env.h"
-#include "writer/metadata.h"
 #include "writer/packet.h"
 #include "ringbuf/bufset.h"
 #include "ringbuf/ringbuf.h"
@@ -29,9 +30,8 @@
 
 /* One event bound to a channel, as the metadata must describe it. */
 struct trax_channel_event {
-	const struct trax_event_desc *desc;
+	const struct ctfw_event_class *cls;
 	uint32_t id;
-	int loglevel;
 };
 
 struct trax_channel_attr {
@@ -147,6 +147,13 @@ int trax_registry_unbind_index(uint32_t index, struct trax_channel *ch);
 /* Stops recording every event in ch. */
 void trax_registry_unbind_channel(struct trax_channel *ch);
 
+/* event-class.c */
+/*
+ * The writer's description of event d (its fields but the nowrite ones), in
+ * one block to free() that points into d: d must outlive it.
+ */
+struct ctfw_event_class *trax_event_class_new(const struct trax_event_desc *d, int loglevel);
+
 /* context.c */
 void trax_context_write(const struct trax_channel *ch, char *dst, const void *ip);
 void trax_context_reset_after_fork(void);
@@ -185,7 +192,7 @@ struct trax_file_id {
 struct trax_session {
 	char path[4096]; /* trace directory */
 	struct trax_channel channel;
-	struct ctf_env_entry env[CTF_ENV_UST_MAX];
+	struct ctfw_env_entry env[CTF_ENV_UST_MAX];
 	unsigned int nr_env;
 	char hostname[256];
 	char procname[32];

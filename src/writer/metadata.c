@@ -1,7 +1,8 @@
 /*
- * writer-metadata.c - produces the TSDL text describing trax's traces.
- * Every integer is byte-aligned (align = 8): the recorder writes fields
- * packed, which keeps records small and costs nothing on x86.
+ * metadata.c - produces the TSDL text describing trax's traces from the
+ * writer's description (desc.h). The trace's own integers are byte-aligned
+ * (align = 8): the recorder writes fields packed, which keeps records small
+ * and costs nothing on x86.
  */
 #include "writer/metadata.h"
 
@@ -11,42 +12,6 @@
 
 #include "common/uuid.h"
 #include "writer/packet.h"
-
-static const char *const context_names[CTF_CTX_COUNT] = {
-    [CTF_CTX_VPID] = "vpid",
-    [CTF_CTX_VTID] = "vtid",
-    [CTF_CTX_PROCNAME] = "procname",
-    [CTF_CTX_PTHREAD_ID] = "pthread_id",
-    [CTF_CTX_IP] = "ip",
-};
-
-int ctf_context_from_name(const char *name)
-{
-	int i;
-
-	for (i = 0; i < CTF_CTX_COUNT; i++)
-		if (!strcmp(name, context_names[i]))
-			return i;
-	return -1;
-}
-
-const char *ctf_context_name(int ctx)
-{
-	return ctx >= 0 && ctx < CTF_CTX_COUNT ? context_names[ctx] : "?";
-}
-
-unsigned int ctf_context_size(int ctx)
-{
-	switch (ctx) {
-	case CTF_CTX_VPID:
-	case CTF_CTX_VTID:
-		return 4;
-	case CTF_CTX_PROCNAME:
-		return CTF_PROCNAME_LEN;
-	default:
-		return 8;
-	}
-}
 
 /* A TSDL string literal: quotes and backslashes escaped, control bytes dropped. */
 static void put_quoted(struct strbuf *out, const char *s)
@@ -67,7 +32,7 @@ static void put_quoted(struct strbuf *out, const char *s)
 	strbuf_add(out, "\"", 1);
 }
 
-void ctf_metadata_trace(struct strbuf *out, const struct ctf_trace_desc *t)
+void ctf_metadata_trace(struct strbuf *out, const struct ctfw_trace *t)
 {
 	char uuid[37];
 	unsigned int i;
@@ -153,54 +118,21 @@ void ctf_metadata_trace(struct strbuf *out, const struct ctf_trace_desc *t)
 			 "} align(8);\n\n");
 }
 
-static void put_integer(struct strbuf *out, const struct trax_integer_type *t)
+static void put_indent(struct strbuf *out, unsigned int depth)
 {
-	strbuf_printf(out,
-		      "integer { size = %u; align = 8; signed = %u; encoding = %s; base = %u;%s }",
-		      t->size, t->is_signed ? 1u : 0u, t->text ? "UTF8" : "none", t->base,
-		      t->network ? " byte_order = be;" : "");
+	while (depth--)
+		strbuf_add(out, "\t", 1);
 }
 
-void ctf_metadata_stream(struct strbuf *out, const struct ctf_stream_desc *s)
+static void put_integer(struct strbuf *out, const struct ctfw_integer *t)
 {
-	unsigned int i;
-
 	strbuf_printf(out,
-		      "stream {\n"
-		      "\tid = %u;\n"
-		      "\tevent.header := struct event_header_compact;\n"
-		      "\tpacket.context := struct packet_context;\n",
-		      s->id);
-	if (s->nr_contexts) {
-		strbuf_puts(out, "\tevent.context := struct {\n");
-		for (i = 0; i < s->nr_contexts; i++) {
-			switch (s->contexts[i]) {
-			case CTF_CTX_VPID:
-			case CTF_CTX_VTID:
-				strbuf_printf(out,
-					      "\t\tinteger { size = 32; align = 8; signed = 1; "
-					      "encoding = none; base = 10; } _%s;\n",
-					      context_names[s->contexts[i]]);
-				break;
-			case CTF_CTX_PROCNAME:
-				strbuf_printf(out,
-					      "\t\tinteger { size = 8; align = 8; signed = 1; "
-					      "encoding = UTF8; base = 10; } _procname[%u];\n",
-					      CTF_PROCNAME_LEN);
-				break;
-			case CTF_CTX_PTHREAD_ID:
-				strbuf_puts(out, "\t\tinteger { size = 64; align = 8; signed = 0; "
-						 "encoding = none; base = 10; } _pthread_id;\n");
-				break;
-			case CTF_CTX_IP:
-				strbuf_puts(out, "\t\tinteger { size = 64; align = 8; signed = 0; "
-						 "encoding = none; base = 10; } _ip;\n");
-				break;
-			}
-		}
-		strbuf_puts(out, "\t};\n");
-	}
-	strbuf_puts(out, "};\n\n");
+		      "integer { size = %u; align = %u; signed = %u; encoding = %s; base = %u;%s }",
+		      t->size, t->align, t->is_signed ? 1u : 0u,
+		      t->encoding == CTFW_ENCODING_UTF8 ? "UTF8" : "none", t->base,
+		      t->byte_order == CTFW_BYTE_ORDER_BE   ? " byte_order = be;"
+		      : t->byte_order == CTFW_BYTE_ORDER_LE ? " byte_order = le;"
+							    : "");
 }
 
 static void put_enum_value(struct strbuf *out, int64_t v, bool is_signed)
@@ -211,98 +143,138 @@ static void put_enum_value(struct strbuf *out, int64_t v, bool is_signed)
 		strbuf_printf(out, "%" PRIu64, (uint64_t)v);
 }
 
-static void put_enum(struct strbuf *out, const struct trax_field_desc *f)
+/* Its mappings one per line, one level deeper than the enumeration. */
+static void put_enum(struct strbuf *out, const struct ctfw_type *t, unsigned int depth)
 {
-	const struct trax_enum_desc *e = f->enum_desc;
-	uint64_t next = 0;
-	unsigned int i;
+	unsigned int i, n = t->enumeration.nr_mappings;
 
 	strbuf_puts(out, "enum : ");
-	put_integer(out, &f->elem);
+	put_integer(out, &t->enumeration.container);
 	strbuf_puts(out, " {\n");
-	for (i = 0; e && i < e->nr_entries; i++) {
-		const struct trax_enum_entry *m = &e->entries[i];
-		int64_t start, end;
+	for (i = 0; i < n; i++) {
+		const struct ctfw_enum_mapping *m = &t->enumeration.mappings[i];
 
-		trax_enum_entry_values(m, &next, &start, &end);
-		strbuf_puts(out, "\t\t\t");
+		put_indent(out, depth + 1);
 		put_quoted(out, m->label);
-		if (m->flags & TRAX_ENUM_AUTO) {
-			/* As LTTng-UST writes it: TSDL numbers it the same way. */
-		} else {
-			bool typed = m->flags & TRAX_ENUM_TYPED;
-
+		/* implicit: TSDL numbers it as its producer did */
+		if (!m->implicit) {
 			strbuf_puts(out, " = ");
-			put_enum_value(out, start,
-				       typed ? m->flags & TRAX_ENUM_START_SIGNED
-					     : f->elem.is_signed);
-			if (end != start) {
+			put_enum_value(out, m->start, m->start_signed);
+			if (m->end != m->start) {
 				strbuf_puts(out, " ... ");
-				put_enum_value(out, end,
-					       typed ? m->flags & TRAX_ENUM_END_SIGNED
-						     : f->elem.is_signed);
+				put_enum_value(out, m->end, m->end_signed);
 			}
 		}
-		strbuf_puts(out, i + 1 < e->nr_entries ? ",\n" : "\n");
+		strbuf_puts(out, i + 1 < n ? ",\n" : "\n");
 	}
-	strbuf_puts(out, "\t\t}");
+	put_indent(out, depth);
+	strbuf_puts(out, "}");
 }
 
-static void put_field(struct strbuf *out, const struct trax_field_desc *f)
+static void put_field(struct strbuf *out, const struct ctfw_field *f, unsigned int depth);
+
+/*
+ * A type specifier, its lines after the first indented as a field's at
+ * depth is. Arrays and sequences are declarators: put_field writes them.
+ */
+static void put_type(struct strbuf *out, const struct ctfw_type *t, unsigned int depth)
 {
-	strbuf_puts(out, "\t\t");
-	switch (f->kind) {
-	case TRAX_FIELD_INTEGER:
-		put_integer(out, &f->elem);
-		strbuf_printf(out, " _%s;\n", f->name);
+	unsigned int i;
+
+	switch (t->kind) {
+	case CTFW_TYPE_INTEGER:
+		put_integer(out, &t->integer);
 		break;
-	case TRAX_FIELD_ENUM:
-		put_enum(out, f);
-		strbuf_printf(out, " _%s;\n", f->name);
+	case CTFW_TYPE_FLOAT:
+		strbuf_printf(out, "floating_point { exp_dig = %u; mant_dig = %u; align = %u; }",
+			      t->floating.exp_dig, t->floating.mant_dig, t->floating.align);
 		break;
-	case TRAX_FIELD_FLOAT:
-		strbuf_printf(
-		    out, "floating_point { exp_dig = %u; mant_dig = %u; align = 8; } _%s;\n",
-		    f->float_bits == 32 ? 8u : 11u, f->float_bits == 32 ? 24u : 53u, f->name);
+	case CTFW_TYPE_STRING:
+		strbuf_puts(out, "string");
 		break;
-	case TRAX_FIELD_STRING:
-		strbuf_printf(out, "string _%s;\n", f->name);
+	case CTFW_TYPE_ENUM:
+		put_enum(out, t, depth);
 		break;
-	case TRAX_FIELD_ARRAY:
-		put_integer(out, &f->elem);
-		strbuf_printf(out, " _%s[%u];\n", f->name, f->count);
+	case CTFW_TYPE_STRUCT:
+		if (!t->structure.nr_fields) {
+			strbuf_puts(out, "struct { }");
+			break;
+		}
+		strbuf_puts(out, "struct {\n");
+		for (i = 0; i < t->structure.nr_fields; i++)
+			put_field(out, &t->structure.fields[i], depth + 1);
+		put_indent(out, depth);
+		strbuf_puts(out, "}");
 		break;
-	case TRAX_FIELD_SEQUENCE:
-		put_integer(out, &f->length);
-		strbuf_printf(out, " __%s_length;\n\t\t", f->name);
-		put_integer(out, &f->elem);
+	case CTFW_TYPE_ARRAY:
+	case CTFW_TYPE_SEQUENCE:
+		break;
+	}
+}
+
+/* One declaration, on its own lines at depth tabs (a sequence's length first). */
+static void put_field(struct strbuf *out, const struct ctfw_field *f, unsigned int depth)
+{
+	const struct ctfw_type *t = &f->type;
+
+	put_indent(out, depth);
+	switch (t->kind) {
+	case CTFW_TYPE_ARRAY:
+		put_type(out, t->array.elem, depth);
+		strbuf_printf(out, " _%s[%u];\n", f->name, t->array.length);
+		break;
+	case CTFW_TYPE_SEQUENCE:
+		put_integer(out, &t->sequence.length);
+		strbuf_printf(out, " __%s_length;\n", f->name);
+		put_indent(out, depth);
+		put_type(out, t->sequence.elem, depth);
 		strbuf_printf(out, " _%s[ __%s_length ];\n", f->name, f->name);
 		break;
+	default:
+		put_type(out, t, depth);
+		strbuf_printf(out, " _%s;\n", f->name);
+		break;
 	}
 }
 
-void ctf_metadata_event(struct strbuf *out, const struct trax_event_desc *ev, uint32_t id,
-			uint32_t stream_id, int loglevel)
+void ctf_metadata_stream(struct strbuf *out, const struct ctfw_stream *s)
 {
-	unsigned int i, written = 0;
+	unsigned int i;
+
+	strbuf_printf(out,
+		      "stream {\n"
+		      "\tid = %u;\n"
+		      "\tevent.header := struct event_header_compact;\n"
+		      "\tpacket.context := struct packet_context;\n",
+		      s->id);
+	if (s->nr_event_context) {
+		strbuf_puts(out, "\tevent.context := struct {\n");
+		for (i = 0; i < s->nr_event_context; i++)
+			put_field(out, &s->event_context[i], 2);
+		strbuf_puts(out, "\t};\n");
+	}
+	strbuf_puts(out, "};\n\n");
+}
+
+void ctf_metadata_event(struct strbuf *out, const struct ctfw_event_class *ev, uint32_t id,
+			uint32_t stream_id)
+{
+	unsigned int i;
 
 	strbuf_puts(out, "event {\n\tname = ");
 	put_quoted(out, ev->name);
 	strbuf_printf(out, ";\n\tid = %u;\n\tstream_id = %u;\n", id, stream_id);
-	if (loglevel >= 0)
-		strbuf_printf(out, "\tloglevel = %d;\n", loglevel);
+	if (ev->loglevel >= 0)
+		strbuf_printf(out, "\tloglevel = %d;\n", ev->loglevel);
 	if (ev->model_emf_uri) {
 		strbuf_puts(out, "\tmodel.emf.uri = ");
 		put_quoted(out, ev->model_emf_uri);
 		strbuf_puts(out, ";\n");
 	}
-	for (i = 0; i < ev->nr_fields; i++)
-		written += !ev->fields[i].nowrite;
-	if (written) {
+	if (ev->nr_fields) {
 		strbuf_puts(out, "\tfields := struct {\n");
 		for (i = 0; i < ev->nr_fields; i++)
-			if (!ev->fields[i].nowrite)
-				put_field(out, &ev->fields[i]);
+			put_field(out, &ev->fields[i], 2);
 		strbuf_puts(out, "\t};\n");
 	} else {
 		strbuf_puts(out, "\tfields := struct { };\n");

@@ -12,13 +12,13 @@
 #define TRAX_VERSION "0.0.0"
 #endif
 
-unsigned int ctf_env_ust(struct ctf_env_entry out[CTF_ENV_UST_MAX],
+unsigned int ctf_env_ust(struct ctfw_env_entry out[CTF_ENV_UST_MAX],
 			 const struct ctf_env_ust_desc *d)
 {
 	unsigned int n = 0;
 
-#define STR(k, v) (out[n++] = (struct ctf_env_entry){(k), (v) ? (v) : "", 0})
-#define NUM(k, v) (out[n++] = (struct ctf_env_entry){(k), NULL, (int64_t)(v)})
+#define STR(k, v) (out[n++] = (struct ctfw_env_entry){(k), (v) ? (v) : "", 0})
+#define NUM(k, v) (out[n++] = (struct ctfw_env_entry){(k), NULL, (int64_t)(v)})
 	STR("domain", "ust");
 	STR("tracer_name", "lttng-ust");
 	NUM("tracer_major", CTF_ENV_UST_MAJOR);

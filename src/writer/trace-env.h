@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "writer/metadata.h"
+#include "writer/desc.h"
 
 /* The LTTng-UST release whose trace layout trax's user-space traces follow. */
 #define CTF_ENV_UST_MAJOR      2
@@ -42,7 +42,7 @@ struct ctf_env_ust_desc {
 };
 
 /* Fills out[] with the env entries of such a trace; returns how many. */
-unsigned int ctf_env_ust(struct ctf_env_entry out[CTF_ENV_UST_MAX],
+unsigned int ctf_env_ust(struct ctfw_env_entry out[CTF_ENV_UST_MAX],
 			 const struct ctf_env_ust_desc *d);
 
 /* Formats a time as LTTng's env dates are written (local time, with its offset). */

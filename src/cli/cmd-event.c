@@ -8,6 +8,8 @@
 
 #include "cli/cli.h"
 #include "cli/client.h"
+#include "common/hex.h"
+#include "filter/filter.h"
 
 #define DEFAULT_CHANNEL "channel0"
 
@@ -29,6 +31,10 @@ void usage_enable_event(FILE *f)
 	      "      --exclude=XNAME[,XNAME]...\n"
 	      "                             not the tracepoints matching XNAME (with a\n"
 	      "                             pattern or --all only)\n"
+	      "  -f, --filter=EXPR          only the events for which EXPR is true: LTTng's\n"
+	      "                             filter language, e.g. 'n > 10 && name == \"a*\"'\n"
+	      "                             (fields by name, $ctx.vpid, $ctx.procname, ...;\n"
+	      "                             see trax(1))\n"
 	      "  -h, --help                 print this help\n"
 	      "LEVEL, from the most to the least severe: TRACE_EMERG (0), TRACE_ALERT,\n"
 	      "TRACE_CRIT, TRACE_ERR, TRACE_WARNING, TRACE_NOTICE, TRACE_INFO (6),\n"
@@ -61,6 +67,32 @@ static void print_exclusions(char **x, unsigned int n)
 		printf("%s\"%s\"", i ? ", " : " excluding ", x[i]);
 }
 
+/*
+ * Compiles a --filter expression to the bytecode sent to the daemon, in
+ * hexadecimal: CLI_OK, or one line saying where the expression is wrong.
+ */
+static int compile_filter(const char *expr, char **hex)
+{
+	struct filter_error err;
+	uint8_t *code;
+	size_t len;
+
+	if (filter_compile(expr, &code, &len, &err)) {
+		if (err.pos >= 0)
+			return cli_usage_error("Invalid filter '%s': column %d: %s", expr,
+					       err.pos + 1, err.msg);
+		return cli_usage_error("Invalid filter '%s': %s", expr, err.msg);
+	}
+	*hex = malloc(2 * len + 1);
+	if (!*hex) {
+		free(code);
+		return cli_error("out of memory");
+	}
+	trax_hex_encode(code, len, *hex);
+	free(code);
+	return CLI_OK;
+}
+
 static int event_cmd(int argc, char **argv, bool enable)
 {
 	static const struct option enable_opts[] = {
@@ -71,6 +103,7 @@ static int event_cmd(int argc, char **argv, bool enable)
 	    {"loglevel", required_argument, NULL, OPT_LOGLEVEL},
 	    {"loglevel-only", required_argument, NULL, OPT_LOGLEVEL_ONLY},
 	    {"exclude", required_argument, NULL, OPT_EXCLUDE},
+	    {"filter", required_argument, NULL, 'f'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -84,7 +117,8 @@ static int event_cmd(int argc, char **argv, bool enable)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *cmd = enable ? "enable-event" : "disable-event";
-	const char *session = NULL, *channel = NULL, *level_arg = NULL, *rec;
+	const char *session = NULL, *channel = NULL, *level_arg = NULL, *filter = NULL, *rec;
+	char *filter_hex = NULL;
 	bool userspace = false, all = false, only = false;
 	char **names = NULL, **excl = NULL;
 	unsigned int nnames = 0, nexcl = 0;
@@ -93,8 +127,8 @@ static int event_cmd(int argc, char **argv, bool enable)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":uac:s:h", enable ? enable_opts : disable_opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, enable ? ":uac:s:f:h" : ":uac:s:h",
+				enable ? enable_opts : disable_opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
 			userspace = true;
@@ -120,6 +154,12 @@ static int event_cmd(int argc, char **argv, bool enable)
 			break;
 		case OPT_EXCLUDE:
 			rc = cli_split_list(optarg, "exclusion", &excl, &nexcl);
+			break;
+		case 'f':
+			filter = optarg;
+			free(filter_hex); /* the last one counts */
+			filter_hex = NULL;
+			rc = compile_filter(filter, &filter_hex);
 			break;
 		case 'h':
 			(enable ? usage_enable_event : usage_disable_event)(stdout);
@@ -179,6 +219,8 @@ static int event_cmd(int argc, char **argv, bool enable)
 	}
 	for (unsigned int i = 0; i < nexcl; i++)
 		trax_msg_add(&req, "exclude", "%s", excl[i]);
+	if (filter_hex)
+		trax_msg_add(&req, "filter", "%s", filter_hex);
 	rc = cli_request(&req, &reply, 0);
 	/* the daemon tells the channel of the rules (enable-event without -c) */
 	if (rc == CLI_OK && (rec = cli_record_next(&reply, NULL, "event")))
@@ -198,6 +240,14 @@ static int event_cmd(int argc, char **argv, bool enable)
 			print_exclusions(excl, nexcl);
 			printf(" created in channel %s\n", channel);
 		}
+	}
+	if (rc == CLI_OK && enable && filter) {
+		/* as lttng says it */
+		for (unsigned int i = 0; i < (all ? 1 : nnames); i++) {
+			printf("Event %s", all ? "*" : names[i]);
+			print_exclusions(excl, nexcl);
+			printf(": Filter '%s' successfully set\n", filter);
+		}
 	} else if (rc == CLI_OK && all) {
 		printf("All ust events are disabled in channel %s\n", channel);
 	} else if (rc == CLI_OK) {
@@ -208,6 +258,7 @@ static int event_cmd(int argc, char **argv, bool enable)
 	trax_msg_free(&req);
 	trax_msg_free(&reply);
 out:
+	free(filter_hex);
 	cli_free_list(names, nnames);
 	cli_free_list(excl, nexcl);
 	return rc;

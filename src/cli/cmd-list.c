@@ -140,7 +140,10 @@ static void print_event_rule(const struct trax_msg *m, const char *rec)
 	}
 	while ((x = cli_record_each(m, rec, "exclude", &it)))
 		printf("%s%s", n++ ? "," : " [exclusions: ", x);
-	printf("%s\n", n ? "]" : "");
+	printf("%s", n ? "]" : "");
+	if ((x = cli_record_get(m, rec, "filter")))
+		printf(" [filter: '%s']", x);
+	printf("\n");
 }
 
 static void print_channel(const struct trax_msg *m, const char *ch, bool snapshot)

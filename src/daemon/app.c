@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/hex.h"
 #include "daemon/traxd.h"
 
 /* An application that does not read its orders within this is dropped. */
@@ -131,11 +132,12 @@ static bool handle_events(struct app *a, const struct trax_msg *m)
 		a->events[a->nevents++] = e;
 		/* grow each channel's bound flags with the events */
 		for (uint32_t c = 0; c < a->nchans; c++) {
-			uint8_t *b = realloc(a->chans[c].bound, a->cap_events);
+			uint64_t *b = realloc(a->chans[c].bound, a->cap_events * sizeof(*b));
 
 			if (!b)
 				return false;
-			memset(b + a->nevents - 1, 0, a->cap_events - (a->nevents - 1));
+			memset(b + a->nevents - 1, 0,
+			       (a->cap_events - (a->nevents - 1)) * sizeof(*b));
 			a->chans[c].bound = b;
 		}
 	}
@@ -314,7 +316,7 @@ static struct app_channel *give_channel(struct app *a, struct dchan *dc)
 	a->chans = n;
 	ac = &a->chans[a->nchans];
 	memset(ac, 0, sizeof(*ac));
-	ac->bound = calloc(a->cap_events ? a->cap_events : 1, 1);
+	ac->bound = calloc(a->cap_events ? a->cap_events : 1, sizeof(*ac->bound));
 	if (!ac->bound)
 		return NULL;
 	ac->chan = dc;
@@ -339,6 +341,54 @@ static struct app_channel *give_channel(struct app *a, struct dchan *dc)
 	return ac;
 }
 
+/*
+ * How event e is to be bound in channel c: 0 not at all, BIND_UNFILTERED
+ * without a filter (some rule that matches it has none), else a hash of
+ * the filters of the rules that match it, in rule order: when it changes,
+ * the application gets the new filters (an event passes one of them).
+ */
+#define BIND_UNFILTERED 1u
+
+static uint64_t bind_sig(const struct channel *c, const struct app_event *e)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	bool any = false;
+
+	for (unsigned int r = 0; c->enabled && r < c->nrules; r++) {
+		const struct event_rule *rule = &c->rules[r];
+
+		if (!rule_matches(rule, e->name, e->loglevel))
+			continue;
+		if (!rule->filter)
+			return BIND_UNFILTERED;
+		any = true;
+		for (size_t k = 0; k < rule->filter_len; k++)
+			h = (h ^ rule->filter[k]) * 0x100000001b3ull;
+		h = (h ^ 0xff) * 0x100000001b3ull; /* between two filters */
+	}
+	return any ? h | 2 : 0; /* never 0 nor BIND_UNFILTERED */
+}
+
+/* The filter=INDEX:HEX entries of event i (index in the app's list) for bind. */
+static int add_filters(struct trax_msg *bind, const struct channel *c, const struct app_event *e,
+		       uint32_t i)
+{
+	for (unsigned int r = 0; r < c->nrules; r++) {
+		const struct event_rule *rule = &c->rules[r];
+		char *hex;
+
+		if (!rule->filter || !rule_matches(rule, e->name, e->loglevel))
+			continue;
+		hex = malloc(2 * rule->filter_len + 1);
+		if (!hex)
+			return -ENOMEM;
+		trax_hex_encode(rule->filter, rule->filter_len, hex);
+		trax_msg_add(bind, "filter", "%u:%s", i, hex);
+		free(hex);
+	}
+	return 0;
+}
+
 /* Binds and unbinds a's events in channel c of session s as the rules say. */
 static int update_channel(struct app *a, struct session *s, struct channel *c)
 {
@@ -360,23 +410,26 @@ static int update_channel(struct app *a, struct session *s, struct channel *c)
 	trax_msg_add_u64(&unbind, "handle", ac->handle);
 	for (uint32_t i = 0; i < a->nevents; i++) {
 		const struct app_event *e = &a->events[i];
-		bool want = false;
+		uint64_t sig = bind_sig(c, e);
 		uint32_t id;
 
-		for (unsigned int r = 0; c->enabled && !want && r < c->nrules; r++)
-			want = rule_matches(&c->rules[r], e->name, e->loglevel);
-		if (want == (bool)ac->bound[i])
+		if (sig == ac->bound[i])
 			continue;
-		if (want) {
+		if (sig) {
 			if (trace_event_id(dc, e, &id) < 0)
 				continue;
 			trax_msg_add(&bind, "event", "%u:%u", i, id);
+			if (sig != BIND_UNFILTERED && add_filters(&bind, c, e, i) < 0) {
+				trax_msg_free(&bind);
+				trax_msg_free(&unbind);
+				return -ENOMEM;
+			}
 			nb++;
 		} else {
 			trax_msg_add(&unbind, "event", "%u", i);
 			nu++;
 		}
-		ac->bound[i] = want;
+		ac->bound[i] = sig;
 	}
 	if (nb)
 		err = send_order(a, &bind, NULL, 0);
@@ -496,7 +549,9 @@ void apps_update_session(struct session *s)
 				trax_msg_init(&m, TRAX_MSG_APP_UNBIND);
 				trax_msg_add_u64(&m, "handle", a->chans[i].handle);
 				trax_msg_add(&m, "all", "1");
-				memset(a->chans[i].bound, 0, a->cap_events ? a->cap_events : 1);
+				memset(a->chans[i].bound, 0,
+				       (a->cap_events ? a->cap_events : 1) *
+					   sizeof(*a->chans[i].bound));
 				send_order(a, &m, NULL, 0);
 			}
 			continue;

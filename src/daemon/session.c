@@ -12,8 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "writer/trace-env.h"
+#include "common/hex.h"
 #include "daemon/traxd.h"
+#include "filter/filter.h"
+#include "writer/trace-env.h"
 
 #define DEFAULT_SUBBUF_SIZE (512u * 1024u)
 #define DEFAULT_NUM_SUBBUF  4u
@@ -220,6 +222,7 @@ static int do_create(struct reply *r, const struct trax_msg *req)
 
 static void rule_free(struct event_rule *e)
 {
+	free(e->filter);
 	free(e->pattern);
 	for (unsigned int i = 0; i < e->nexcludes; i++)
 		free(e->excludes[i]);
@@ -351,6 +354,9 @@ static void list_session_detail(struct reply *r, const struct session *s)
 			trax_msg_add(&r->m, "loglevel_only", "%d", e->loglevel_only);
 			for (unsigned int x = 0; x < e->nexcludes; x++)
 				trax_msg_add(&r->m, "exclude", "%s", e->excludes[x]);
+			if (e->filter)
+				trax_msg_add(&r->m, "filter", "%s",
+					     filter_source(e->filter, e->filter_len));
 		}
 		for (unsigned int k = 0; k < c->ncontexts; k++) {
 			trax_msg_add(&r->m, "record", "context");
@@ -580,7 +586,9 @@ static bool same_excludes(const struct event_rule *e, const struct trax_msg *req
 	return true;
 }
 
-static int do_enable_event(struct reply *r, const struct trax_msg *req)
+/* enable-event with its filter (bytecode checked, or NULL). */
+static int enable_rules(struct reply *r, const struct trax_msg *req, const uint8_t *filter,
+			size_t filter_len)
 {
 	struct session *s = need_session(r, req);
 	struct channel *c;
@@ -627,7 +635,9 @@ static int do_enable_event(struct reply *r, const struct trax_msg *req)
 		for (unsigned int i = 0; i < c->nrules; i++)
 			if (!strcmp(c->rules[i].pattern, pat) && c->rules[i].loglevel == level &&
 			    c->rules[i].loglevel_only == (only != 0) &&
-			    c->rules[i].nexcludes == nexcl && same_excludes(&c->rules[i], req))
+			    c->rules[i].nexcludes == nexcl && same_excludes(&c->rules[i], req) &&
+			    c->rules[i].filter_len == filter_len &&
+			    (!filter || !memcmp(c->rules[i].filter, filter, filter_len)))
 				e = &c->rules[i];
 		if (!e) {
 			n = realloc(c->rules, (c->nrules + 1) * sizeof(*n));
@@ -641,7 +651,11 @@ static int do_enable_event(struct reply *r, const struct trax_msg *req)
 			e->loglevel_only = only != 0;
 			if (nexcl)
 				e->excludes = calloc(nexcl, sizeof(char *));
-			if (!e->pattern || (nexcl && !e->excludes)) {
+			if (filter && (e->filter = malloc(filter_len))) {
+				memcpy(e->filter, filter, filter_len);
+				e->filter_len = filter_len;
+			}
+			if (!e->pattern || (nexcl && !e->excludes) || (filter && !e->filter)) {
 				rule_free(e);
 				return fail(r, "ENOMEM", "out of memory");
 			}
@@ -660,6 +674,26 @@ static int do_enable_event(struct reply *r, const struct trax_msg *req)
 	}
 	apps_update_session(s);
 	return 0;
+}
+
+static int do_enable_event(struct reply *r, const struct trax_msg *req)
+{
+	const char *v = trax_msg_get(req, "filter");
+	struct filter_error err;
+	uint8_t *filter = NULL;
+	size_t len = 0;
+	int rc;
+
+	/* bytecode from a client: checked whole before anything changes */
+	if (v && trax_hex_decode(v, &filter, &len))
+		return fail(r, "EINVAL", "filter: not hexadecimal bytecode");
+	if (filter && filter_check(filter, len, &err)) {
+		free(filter);
+		return fail(r, "EINVAL", "invalid filter bytecode: %s", err.msg);
+	}
+	rc = enable_rules(r, req, filter, len);
+	free(filter);
+	return rc;
 }
 
 static int do_disable_event(struct reply *r, const struct trax_msg *req)

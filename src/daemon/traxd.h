@@ -51,7 +51,7 @@ struct app_event {
 struct app_channel {
 	struct dchan *chan; /* NULL: slot free */
 	uint32_t handle;
-	uint8_t *bound;		  /* per event index: bound in this channel */
+	uint64_t *bound; /* per event index: 0, or bound with the filters bind_sig() names */
 	uint64_t statedump_start; /* the session's start_seq when its state dump was asked for */
 };
 
@@ -83,6 +83,8 @@ struct event_rule {
 	bool loglevel_only;
 	char **excludes;
 	unsigned int nexcludes;
+	uint8_t *filter; /* bytecode (checked), NULL: none */
+	size_t filter_len;
 };
 
 struct channel_attr {

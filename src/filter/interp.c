@@ -286,7 +286,8 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 		case FOP_OR:
 		case FOP_AND_D:
 		case FOP_OR_D: {
-			int truth = op == FOP_AND || op == FOP_OR ? sp[-1].i != 0 : dbl_truth(sp[-1].d);
+			int truth =
+			    op == FOP_AND || op == FOP_OR ? sp[-1].i != 0 : dbl_truth(sp[-1].d);
 			int is_or = op == FOP_OR || op == FOP_OR_D;
 
 			if (truth == is_or) { /* decided: false for &&, true for || */

@@ -70,6 +70,7 @@
 #include "common/assert.h"
 #include "common/clock.h"
 #include "common/env.h"
+#include "common/hex.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "ust/ust.h"
@@ -672,6 +673,48 @@ static int check_event_refs(const struct trax_msg *m, bool with_id, const char *
 	return 0;
 }
 
+#define BIND_MAX_FILTERS 64
+
+/*
+ * The filters of the event entry at kv: the filter=INDEX:HEX entries that
+ * follow it, up to the next event entry (decoded into *f, *nf of them,
+ * malloc'd). The bytecode is untrusted: the registry validates it when it
+ * links it to the event. 0, or -EINVAL (another index, not hexadecimal,
+ * too many), -ENOMEM.
+ */
+static int bind_filters(const struct trax_msg *m, const char *kv, uint32_t index,
+			struct trax_bytecode *f, unsigned int *nf)
+{
+	const char *v;
+
+	for (kv = trax_msg_next(m, kv); kv && !trax_kv_value(kv, "event");
+	     kv = trax_msg_next(m, kv)) {
+		uint8_t *code;
+		size_t len;
+		uint64_t at;
+		const char *hex;
+		char num[16];
+
+		if (!(v = trax_kv_value(kv, "filter")))
+			continue;
+		hex = strchr(v, ':');
+		if (!hex || (size_t)(hex - v) >= sizeof(num))
+			goto bad;
+		memcpy(num, v, (size_t)(hex - v));
+		num[hex - v] = 0;
+		if (!trax_parse_u64(num, UINT32_MAX, &at) || at != index ||
+		    *nf == BIND_MAX_FILTERS || trax_hex_decode(hex + 1, &code, &len))
+			goto bad;
+		f[(*nf)++] = (struct trax_bytecode){code, len};
+	}
+	return 0;
+bad:
+	for (unsigned int i = 0; i < *nf; i++)
+		free((void *)f[i].code);
+	*nf = 0;
+	return -EINVAL;
+}
+
 static int order_bind(struct client *c, struct trax_msg *m, struct order_result *r)
 {
 	struct dchannel *d = order_target(c, m, "APP_BIND", r);
@@ -682,13 +725,22 @@ static int order_bind(struct client *c, struct trax_msg *m, struct order_result 
 		return r->err;
 	pthread_mutex_lock(&state_lock);
 	for (kv = trax_msg_first(m); kv; kv = trax_msg_next(m, kv)) {
+		struct trax_bytecode filters[BIND_MAX_FILTERS];
+		unsigned int nf = 0;
 		int err;
 
 		if (!(v = trax_kv_value(kv, "event")) || !parse_event_ref(v, true, &index, &id))
 			continue;
-		err = is_undescribed(index) ? -EINVAL : trax_registry_bind_index(index, d->ch, id);
+		err = bind_filters(m, kv, index, filters, &nf);
+		if (!err)
+			err =
+			    is_undescribed(index)
+				? -EINVAL
+				: trax_registry_bind_index_filtered(index, d->ch, id, filters, nf);
 		if (err && !r->err)
 			refuse(r, -err, "APP_BIND: event %" PRIu32 ": %s", index, strerror(-err));
+		for (unsigned int i = 0; i < nf; i++)
+			free((void *)filters[i].code);
 	}
 	pthread_mutex_unlock(&state_lock);
 	return r->err;

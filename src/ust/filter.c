@@ -12,7 +12,8 @@
 
 /* The probes fill trax_filter_arg; the filter module reads filter_arg: one layout. */
 _Static_assert(sizeof(struct trax_filter_arg) == sizeof(struct filter_arg), "filter argument");
-_Static_assert(offsetof(struct trax_filter_arg, seq.count) == offsetof(struct filter_arg, seq.count),
+_Static_assert(offsetof(struct trax_filter_arg, seq.count) ==
+		   offsetof(struct filter_arg, seq.count),
 	       "filter argument");
 
 struct trax_filters {

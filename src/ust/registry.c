@@ -480,7 +480,8 @@ int trax_registry_enable_filtered(struct trax_channel *ch, const char *patterns,
 	en->next = enablers;
 	enablers = en;
 	for (e = events; e; e = e->next)
-		if (patterns_match(patterns, e->desc->name) && bind_event(e, ch, filter ? &en->filter : NULL))
+		if (patterns_match(patterns, e->desc->name) &&
+		    bind_event(e, ch, filter ? &en->filter : NULL))
 			trax_debug("out of memory enabling %s", e->desc->name);
 	trax_registry_unlock();
 	return 0;

@@ -3,7 +3,9 @@
 # program (data/filter: an event with a field of every kind, 12 rows of
 # values): for each expression of data/filter/exprs.txt, the rows LTTng-UST
 # 2.13 records with `lttng enable-event --filter EXPR` (or its refusal)
-# must be exactly the rows trax's filters accept. The expressions of
+# must be exactly the rows trax's filters accept: the filter module alone,
+# recording without a daemon (TRAX_FILTER), and through traxd (trax
+# enable-event --filter, a channel per expression). The expressions of
 # data/filter/differences.txt are LTTng's defects: there trax must give
 # the rows the file lists, and LTTng still something else.
 #
@@ -11,6 +13,7 @@
 # (stream files cK_CPU); babeltrace2 reads the trace and
 # data/filter/by-channel.py sorts its events by channel.
 . "$TRAX_SRC/tests/integration/lib.sh"
+. "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 . "$TRAX_SRC/tests/integration/data/lttng/env.sh"
 command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 is needed"
 D=$TRAX_SRC/tests/integration/data/filter
@@ -70,6 +73,40 @@ babeltrace2 -c sink.text.details --params='with-metadata=no,with-time=no,with-st
 	"$@" >trax.details || fail "babeltrace2 cannot read trax's traces"
 python3 "$D/by-channel.py" <trax.details >trax-by-channel.txt || fail "cannot sort trax's events"
 
+# trax, with traxd: one session, a channel per expression, as LTTng; and
+# channels where several rules (with and without filters) record an event
+# when any of them accepts it
+trax create flt --output="$TEST_TMP/traxd" >/dev/null || fail "trax create failed"
+k=0
+: >traxd-refused.txt
+while IFS= read -r e; do
+	k=$((k + 1))
+	trax enable-channel -u --subbuf-size=4096 --num-subbuf=2 "c$k" >/dev/null
+	trax enable-event -u -c "c$k" flt:ev --filter "$e" >/dev/null 2>err.txt || {
+		grep -q "Invalid filter '" err.txt || fail "enable-event --filter '$e': $(cat err.txt)"
+		echo "c$k" >>traxd-refused.txt
+	}
+done <all-exprs.txt
+u=$((k + 1))
+trax enable-channel -u --subbuf-size=4096 --num-subbuf=2 "c$u" "c$((u + 1))" >/dev/null
+trax enable-event -u -c "c$u" flt:ev --filter 'n == 1' >/dev/null
+trax enable-event -u -c "c$u" flt:ev --filter 'n == 3 || s == "*o"' >/dev/null
+trax enable-event -u -c "c$((u + 1))" flt:ev --filter 'n == 1' >/dev/null
+trax enable-event -u -c "c$((u + 1))" 'flt:*' >/dev/null
+# a refused filter leaves the session as it was: no rule in its channel
+rules=$(trax list flt | grep -c "flt:[*e]" || true)
+expect_eq "$rules" "$((k - $(wc -l <traxd-refused.txt) + 4))" "event rules after the refused filters"
+trax start >/dev/null
+./app-trax
+trax stop >/dev/null
+babeltrace2 -c sink.text.details --params='with-metadata=no,with-time=no,with-stream-name=yes' \
+	"$TEST_TMP/traxd" >traxd.details || fail "babeltrace2 cannot read traxd's trace"
+python3 "$D/by-channel.py" <traxd.details >traxd-by-channel.txt || fail "cannot sort traxd's events"
+trax destroy >/dev/null
+expect_eq "$(rows "$u" traxd-by-channel.txt /dev/null)" "1 2 3 4" "two filters of one event: either one"
+expect_eq "$(rows "$((u + 1))" traxd-by-channel.txt /dev/null)" "0 1 2 3 4 5 6 7 8 9 10 11" \
+	"a filter and no filter: every event"
+
 # trax's filter module on the same rows (without recording)
 $CC $TRAX_CFLAGS -I"$TRAX_SRC/src" -I"$D" -o filter_eval "$D/filter_eval.c" \
 	"$TRAX_SRC"/src/filter/*.c "$TRAX_SRC/src/common/assert.c" $TRAX_LDFLAGS ||
@@ -85,6 +122,11 @@ while IFS= read -r e; do
 	recorded=$(rows "$k" trax-by-channel.txt trax-refused.txt)
 	if [ "$recorded" != "$got" ]; then
 		echo "  $e: trax's module [$got], recorded with TRAX_FILTER [$recorded]" >&2
+		bad=$((bad + 1))
+	fi
+	recorded=$(rows "$k" traxd-by-channel.txt traxd-refused.txt)
+	if [ "$recorded" != "$got" ]; then
+		echo "  $e: trax's module [$got], recorded by traxd [$recorded]" >&2
 		bad=$((bad + 1))
 	fi
 	if [ "$k" -le "$nr_table" ]; then
@@ -105,4 +147,4 @@ while IFS= read -r e; do
 	fi
 done <all-exprs.txt
 [ "$bad" = 0 ] || fail "$bad expressions where trax's filters and LTTng-UST's disagree"
-ok "$nr_table expressions give LTTng-UST's rows, in trax's filter module and recorded with TRAX_FILTER (and $((k - nr_table)) listed differences hold)"
+ok "$nr_table expressions give LTTng-UST's rows, in trax's filter module, recorded with TRAX_FILTER and through traxd (and $((k - nr_table)) listed differences hold)"

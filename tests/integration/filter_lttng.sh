@@ -37,6 +37,13 @@ while IFS= read -r e; do
 	as_lttng lttng enable-event -s flt -u -c "c$k" flt:ev --filter "$e" >/dev/null 2>&1 ||
 		echo "c$k" >>lttng-refused.txt
 done <all-exprs.txt
+# a wildcard rule whose filter names a field some events lack: false for them
+w=$((k + 3))
+for f in 'n == 1' 'x == 2'; do
+	as_lttng lttng enable-channel -s flt -u --subbuf-size=4096 --num-subbuf=2 "c$w" >/dev/null
+	as_lttng lttng enable-event -s flt -u -c "c$w" 'flt:*' --filter "$f" >/dev/null
+	w=$((w + 1))
+done
 as_lttng lttng start flt >/dev/null
 as_lttng ./app-lttng
 as_lttng lttng destroy flt >/dev/null
@@ -60,7 +67,7 @@ k=0
 : >trax-refused.txt
 while IFS= read -r e; do
 	k=$((k + 1))
-	TRAX_OUTPUT=$TEST_TMP/trax/c$k TRAX_FILTER=$e ./app-trax 2>err.txt || fail "app-trax failed with $e"
+	TRAX_OUTPUT=$TEST_TMP/trax/c$k TRAX_EVENTS=flt:ev TRAX_FILTER=$e ./app-trax 2>err.txt || fail "app-trax failed with $e"
 	if grep -q 'TRAX_FILTER' err.txt; then
 		echo "c$k" >>trax-refused.txt
 	fi
@@ -93,9 +100,15 @@ trax enable-event -u -c "c$u" flt:ev --filter 'n == 1' >/dev/null
 trax enable-event -u -c "c$u" flt:ev --filter 'n == 3 || s == "*o"' >/dev/null
 trax enable-event -u -c "c$((u + 1))" flt:ev --filter 'n == 1' >/dev/null
 trax enable-event -u -c "c$((u + 1))" 'flt:*' >/dev/null
+w=$((u + 2))
+for f in 'n == 1' 'x == 2'; do
+	trax enable-channel -u --subbuf-size=4096 --num-subbuf=2 "c$w" >/dev/null
+	trax enable-event -u -c "c$w" 'flt:*' --filter "$f" >/dev/null
+	w=$((w + 1))
+done
 # a refused filter leaves the session as it was: no rule in its channel
 rules=$(trax list flt | grep -c "flt:[*e]" || true)
-expect_eq "$rules" "$((k - $(wc -l <traxd-refused.txt) + 4))" "event rules after the refused filters"
+expect_eq "$rules" "$((k - $(wc -l <traxd-refused.txt) + 6))" "event rules after the refused filters"
 trax start >/dev/null
 ./app-trax
 trax stop >/dev/null
@@ -104,8 +117,15 @@ babeltrace2 -c sink.text.details --params='with-metadata=no,with-time=no,with-st
 python3 "$D/by-channel.py" <traxd.details >traxd-by-channel.txt || fail "cannot sort traxd's events"
 trax destroy >/dev/null
 expect_eq "$(rows "$u" traxd-by-channel.txt /dev/null)" "1 2 3 4" "two filters of one event: either one"
-expect_eq "$(rows "$((u + 1))" traxd-by-channel.txt /dev/null)" "0 1 2 3 4 5 6 7 8 9 10 11" \
+expect_eq "$(rows "$((u + 1))" traxd-by-channel.txt /dev/null)" \
+	"0 1 2 3 4 5 6 7 8 9 10 11 x0 x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x11" \
 	"a filter and no filter: every event"
+for w in $((u + 2)) $((u + 3)); do
+	expect_eq "$(rows "$w" traxd-by-channel.txt /dev/null)" \
+		"$(rows "$w" lttng-by-channel.txt /dev/null)" "'flt:*' with a filter on a field flt:other lacks (c$w)"
+done
+expect_eq "$(rows "$((u + 2))" traxd-by-channel.txt /dev/null)" "1" "'flt:*' --filter 'n == 1'"
+expect_eq "$(rows "$((u + 3))" traxd-by-channel.txt /dev/null)" "x2" "'flt:*' --filter 'x == 2'"
 
 # trax's filter module on the same rows (without recording)
 $CC $TRAX_CFLAGS -I"$TRAX_SRC/src" -I"$D" -o filter_eval "$D/filter_eval.c" \

@@ -1,5 +1,5 @@
-/* app.c - records one flt:ev per row of rows.h, after waiting a little for
- * the session daemons that trace it to register it. */
+/* app.c - records one flt:ev per row of rows.h, each followed by a
+ * flt:other whose x is the row's number. */
 #include <unistd.h>
 
 #define TRACEPOINT_DEFINE
@@ -8,7 +8,9 @@
 
 int main(void)
 {
-	for (size_t k = 0; k < FLT_NR_ROWS; k++)
+	for (size_t k = 0; k < FLT_NR_ROWS; k++) {
 		tracepoint(flt, ev, &flt_rows[k]);
+		tracepoint(flt, other, (int)k);
+	}
 	return 0;
 }

@@ -48,6 +48,14 @@ TRACEPOINT_EVENT(flt, ev,
 	)
 )
 
+/* an event without the fields of flt:ev: a filter naming them is false for it */
+TRACEPOINT_EVENT(flt, other,
+	TP_ARGS(int, x),
+	TP_FIELDS(
+		ctf_integer(int, x, x)
+	)
+)
+
 #endif /* FLT_TP_H */
 
 #include <lttng/tracepoint-event.h>

@@ -14,7 +14,10 @@
 #     and stream bytes on disk (metadata and index files excluded) per event;
 #   - throughput with two threads, and its ratio to one thread's;
 #   - ns per disabled tracepoint (an event that no session enables), next to
-#     the same loop without a tracepoint.
+#     the same loop without a tracepoint;
+#   - ns per event, one thread, with a filter that rejects every event
+#     (`thread < 0`) and one that accepts every event (`thread >= 0`): LTTng
+#     with `lttng enable-event --filter`, trax with TRAX_FILTER.
 #
 # Knobs (environment): BENCH_N (events per thread, default 2000000),
 # BENCH_N_DISABLED (iterations of the disabled/empty loops, default 1e9),
@@ -260,17 +263,17 @@ stop_sessiond() {
 
 RUN_NO=0
 
-# lttng_enabled THREADS TAG: one traced run; leaves TAG.out (loop's line)
-# and TAG.stats in $TMP.
+# lttng_enabled THREADS TAG [FILTER]: one traced run; leaves TAG.out
+# (loop's line) and TAG.stats in $TMP.
 lttng_enabled() {
-	local threads=$1 tag=$2 sess out t0 t1 emitted recorded bytes drops reported
+	local threads=$1 tag=$2 filter=${3:-} sess out t0 t1 emitted recorded bytes drops reported
 	RUN_NO=$((RUN_NO + 1))
 	sess=bench$RUN_NO
 	out=$LTTNG_HOME_DIR/traces/$tag
 	logged as_lttng lttng create "$sess" --output="$out"
 	logged as_lttng lttng enable-channel -u -s "$sess" --discard \
 		--subbuf-size="$SUBBUF_SIZE" --num-subbuf="$NUM_SUBBUF" ch
-	logged as_lttng lttng enable-event -u -s "$sess" -c ch bench_prov:ev
+	logged as_lttng lttng enable-event -u -s "$sess" -c ch bench_prov:ev ${filter:+--filter "$filter"}
 	logged as_lttng lttng start "$sess"
 	t0=$(now_ns)
 	run_to "$TMP/$tag.out" as_lttng "$TMP/bin/loop-lttng" enabled "$N" "$threads"
@@ -289,15 +292,15 @@ lttng_enabled() {
 	[ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$out"
 }
 
-# trax_enabled THREADS TAG: same with trax.
+# trax_enabled THREADS TAG [FILTER]: same with trax.
 trax_enabled() {
-	local threads=$1 tag=$2 out t0 t1 emitted recorded bytes reported rc=0
+	local threads=$1 tag=$2 filter=${3:-} out t0 t1 emitted recorded bytes reported rc=0
 	out=$TMP/trax-traces/$tag
 	mkdir -p "$TMP/trax-traces"
 	t0=$(now_ns)
 	run_to "$TMP/$tag.out" timeout "$RUN_TIMEOUT" env TRAX_OUTPUT="$out" \
 		TRAX_EVENTS='bench_prov:ev' TRAX_SUBBUF_SIZE="$SUBBUF_SIZE" \
-		TRAX_NUM_SUBBUF="$NUM_SUBBUF" LD_LIBRARY_PATH="$BUILD" \
+		TRAX_NUM_SUBBUF="$NUM_SUBBUF" LD_LIBRARY_PATH="$BUILD" ${filter:+TRAX_FILTER="$filter"} \
 		"$TMP/bin/loop-trax" enabled "$N" "$threads" || rc=$?
 	t1=$(now_ns)
 	if [ $rc -ne 0 ]; then
@@ -392,6 +395,15 @@ for r in $(seq "$REPS"); do
 		fi
 	done
 done
+note "bench: filtered events (rejected: thread < 0, accepted: thread >= 0), in turn"
+for r in $(seq "$REPS"); do
+	for f in rej acc; do
+		expr='thread < 0'
+		[ $f = acc ] && expr='thread >= 0'
+		lttng_enabled 1 "lttng-$f-$r" "$expr"
+		[ $HAVE_TRAX = 0 ] || trax_enabled 1 "trax-$f-$r" "$expr"
+	done
+done
 stop_sessiond
 
 # ---------------------------------------------------------------- summary
@@ -438,6 +450,11 @@ for impl in lttng trax; do
 		F[$impl.bpe$t]=$(calc "${F[$impl.bytes$t]} / ${F[$impl.rec$t]}")
 	done
 	F[$impl.scale]=$(calc "${F[$impl.eps2]} / ${F[$impl.eps1]}")
+	F[$impl.rej]=$(med "$impl-rej" ns_per_event out)
+	F[$impl.acc]=$(med "$impl-acc" ns_per_event out)
+	F[$impl.acc_cost]=$(calc "${F[$impl.acc]} - ${F[$impl.ns1]}")
+	F[$impl.rec_rej]=$(tot "$impl-rej" recorded)
+	F[$impl.rec_acc]=$(tot "$impl-acc" recorded)
 done
 F[ceil]=$(calc "$(med ceil-t2 events_per_s out) / $(med ceil-t1 events_per_s out)")
 
@@ -458,6 +475,8 @@ R_EPS1=$(ratio "${F[trax.eps1]}" "${F[lttng.eps1]}")
 R_EPS2=$(ratio "${F[trax.eps2]}" "${F[lttng.eps2]}")
 R_DIS=$(ratio "${F[trax.dis]}" "${F[lttng.dis]}")
 R_BPE=$(ratio "${F[trax.bpe1]}" "${F[lttng.bpe1]}")
+R_REJ=$(ratio "${F[trax.rej]}" "${F[lttng.rej]}")
+R_ACC=$(ratio "${F[trax.acc]}" "${F[lttng.acc]}")
 LIMIT_NS=$(calc "${F[lttng.ns1]} / 3")
 LIMIT_BPE=${F[lttng.bpe1]}
 
@@ -515,6 +534,16 @@ fmt_events() { # recorded/emitted
 		printf '%-40s %14s %14s\n' "  dropped, as the tracer reports it" \
 			"$(fmt "${F[trax.drop$t]}" 0)" "$(fmt "${F[lttng.drop$t]}" 0)"
 	done
+	printf '%-40s %14s %14s %10s   %s\n' "ns/event, filter rejects (thread < 0)" \
+		"$(fmt "${F[trax.rej]}" 1)" "$(fmt "${F[lttng.rej]}" 1)" "$(fmt "$R_REJ" 3)" \
+		"trax <= 1/3 LTTng: $(verdict "$R_REJ" '<=' 0.333333)"
+	printf '%-40s %14s %14s %10s\n' "ns/event, filter accepts (thread >= 0)" \
+		"$(fmt "${F[trax.acc]}" 1)" "$(fmt "${F[lttng.acc]}" 1)" "$(fmt "$R_ACC" 3)"
+	printf '%-40s %14s %14s %10s   %s\n' "  accepting filter minus no filter" \
+		"$(fmt "${F[trax.acc_cost]}" 1)" "$(fmt "${F[lttng.acc_cost]}" 1)" "" \
+		"trax <= 5 ns: $(verdict "${F[trax.acc_cost]}" '<=' 5)"
+	printf '%-40s %14s %14s\n' "  events recorded, rejecting / accepting" \
+		"${F[trax.rec_rej]}/${F[trax.rec_acc]}" "${F[lttng.rec_rej]}/${F[lttng.rec_acc]}"
 	printf '%-40s %14s %14s\n' "process wall time (s), 1 thread" \
 		"$(fmt "${F[trax.proc1]}" 3)" "$(fmt "${F[lttng.proc1]}" 3)"
 	echo

@@ -99,6 +99,7 @@ enum filter_cmp_types {
 	X(BOOL_D, 0)                                                                               \
 	X(AND_D, 4)                                                                                \
 	X(OR_D, 4)                                                                                 \
+	X(CMP_FIELD_INT, 14) /* u32 argument, i64 constant, u8 enum filter_cmp, u8 0 */            \
 	X(CMP, 0) /* first of the FILTER_NR_CMP * FILTER_NR_CMP_TYPES typed comparisons */
 
 enum filter_op {

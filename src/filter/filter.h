@@ -116,12 +116,54 @@ struct filter_program *filter_link(const uint8_t *code, size_t len,
 				   const struct filter_layout *layout, struct filter_error *err);
 
 /*
+ * The start of every linked program: what filter_run() reads inline, so
+ * that the common filter, one comparison of an integer field with a
+ * constant, costs no call (filled by filter_link(), read-only after).
+ */
+struct filter_program_head {
+	uint8_t one_cmp;  /* 1: the program is `field CMP constant` */
+	uint8_t cmp;	  /* 0 ==, 1 !=, 2 <, 3 >, 4 <=, 5 >= */
+	uint32_t cmp_arg; /* the field's index in the layout */
+	int64_t cmp_imm;  /* the constant */
+};
+
+/* The interpreter (filter_run() for other programs). */
+int filter_interpret(const struct filter_program *p, const struct filter_arg *args, void *priv);
+
+/* a CMP b, CMP as in filter_program_head.cmp */
+static inline int filter_compare_int(unsigned int cmp, int64_t a, int64_t b)
+{
+	switch (cmp) {
+	case 0:
+		return a == b;
+	case 1:
+		return a != b;
+	case 2:
+		return a < b;
+	case 3:
+		return a > b;
+	case 4:
+		return a <= b;
+	default:
+		return a >= b;
+	}
+}
+
+/*
  * 1 when the event passes (record it), 0 when not. args: one per field of
  * the layout, in order; priv is handed to the context getters. A run that
  * meets an error (an index past an array's end, a shift by 64 or more or
  * by a negative count) gives 0, as LTTng-UST does.
  */
-int filter_run(const struct filter_program *p, const struct filter_arg *args, void *priv);
+static inline int filter_run(const struct filter_program *p, const struct filter_arg *args,
+			     void *priv)
+{
+	const struct filter_program_head *h = (const struct filter_program_head *)p;
+
+	if (h->one_cmp)
+		return filter_compare_int(h->cmp, (int64_t)args[h->cmp_arg].u, h->cmp_imm);
+	return filter_interpret(p, args, priv);
+}
 
 void filter_free(struct filter_program *p);
 

@@ -158,7 +158,11 @@ static inline int glob_diff(const char *p, size_t plen, const char *s, size_t sl
 		sp--;                                                                              \
 		break;
 
-int filter_run(const struct filter_program *p, const struct filter_arg *args, void *priv)
+_Static_assert(FILTER_EQ == 0 && FILTER_NE == 1 && FILTER_LT == 2 && FILTER_GT == 3 &&
+		   FILTER_LE == 4 && FILTER_GE == 5,
+	       "filter_compare_int() numbers the comparisons as enum filter_cmp");
+
+int filter_interpret(const struct filter_program *p, const struct filter_arg *args, void *priv)
 {
 	union slot stack[FILTER_STACK_MAX];
 	union slot *sp = stack; /* past the top value */
@@ -226,6 +230,15 @@ int filter_run(const struct filter_program *p, const struct filter_arg *args, vo
 			}
 			pc += 4;
 			break;
+		case FOP_CMP_FIELD_INT: {
+			int64_t imm;
+
+			memcpy(&imm, pc + 4, 8);
+			(sp++)->i =
+			    filter_compare_int(pc[12], (int64_t)args[filter_get_u32(pc)].u, imm);
+			pc += 14;
+			break;
+		}
 		case FOP_LOAD_LIT: {
 			const struct filter_literal *l = &p->lits[filter_get_u32(pc)];
 

@@ -194,6 +194,53 @@ static int specialize(void *ctx, uint8_t *code, uint32_t off, const uint8_t *st,
 	}
 }
 
+/*
+ * Peephole: an integer field compared with a constant (in either order,
+ * the loads and the typed comparison in a row, no jump landing between
+ * them) becomes one instruction of the same 15 bytes. A program that is
+ * only that and its return is marked to run without the interpreter.
+ */
+static void fuse_compares(struct filter_program *p)
+{
+	static const uint8_t mirror[] = {
+	    [FILTER_EQ] = FILTER_EQ, [FILTER_NE] = FILTER_NE, [FILTER_LT] = FILTER_GT,
+	    [FILTER_GT] = FILTER_LT, [FILTER_LE] = FILTER_GE, [FILTER_GE] = FILTER_LE};
+	uint8_t *code = p->code, *target = calloc(p->code_len + 1, 1);
+	uint32_t off, len = p->code_len;
+
+	if (!target)
+		return; /* unfused is as right, only slower */
+	for (off = 0; off < len; off += 1 + (unsigned)filter_op_operands(code[off]))
+		if (code[off] == FOP_AND || code[off] == FOP_OR || code[off] == FOP_AND_D ||
+		    code[off] == FOP_OR_D)
+			target[filter_get_u32(code + off + 1)] = 1;
+	for (off = 0; off + 15 <= len; off += 1 + (unsigned)filter_op_operands(code[off])) {
+		int field_first = code[off] == FOP_LOAD_FIELD_INT && code[off + 5] == FOP_LOAD_INT;
+		int imm_first = code[off] == FOP_LOAD_INT && code[off + 9] == FOP_LOAD_FIELD_INT;
+		uint8_t op = code[off + 14], c;
+		uint8_t fused[15];
+
+		if ((!field_first && !imm_first) || op < FOP_CMP || op >= FOP_CMP_END ||
+		    (op - FOP_CMP) % FILTER_NR_CMP_TYPES != FILTER_CMP_II ||
+		    target[off + (field_first ? 5 : 9)] || target[off + 14])
+			continue;
+		c = (uint8_t)((op - FOP_CMP) / FILTER_NR_CMP_TYPES);
+		fused[0] = FOP_CMP_FIELD_INT;
+		memcpy(fused + 1, code + off + (field_first ? 1 : 10), 4);
+		memcpy(fused + 5, code + off + (field_first ? 6 : 1), 8);
+		fused[13] = field_first ? c : mirror[c];
+		fused[14] = 0;
+		memcpy(code + off, fused, 15);
+	}
+	free(target);
+	if (len == 16 && code[0] == FOP_CMP_FIELD_INT && code[15] == FOP_RET) {
+		p->head.one_cmp = 1;
+		p->head.cmp = code[13];
+		p->head.cmp_arg = filter_get_u32(code + 1);
+		memcpy(&p->head.cmp_imm, code + 5, 8);
+	}
+}
+
 struct filter_program *filter_link(const uint8_t *bc, size_t len,
 				   const struct filter_layout *layout, struct filter_error *err)
 {
@@ -246,8 +293,11 @@ struct filter_program *filter_link(const uint8_t *bc, size_t len,
 	li = (struct filter_link_info){k.arg_types, k.arg_elems, nargs,	    k.ctx_types,
 				       nctx,	    k.lit_glob,	 p->nr_lits};
 	if (filter_verify(p->code, code_len, NULL, 0, &li, specialize, NULL, &bad, err->msg,
-			  sizeof(err->msg)) ||
-	    filter_verify(p->code, code_len, NULL, 0, &li, NULL, NULL, &bad, err->msg,
+			  sizeof(err->msg)))
+		goto fail;
+	fuse_compares(p);
+	/* what runs is proved again, fused as it is */
+	if (filter_verify(p->code, code_len, NULL, 0, &li, NULL, NULL, &bad, err->msg,
 			  sizeof(err->msg)))
 		goto fail;
 	free(k.arg_types);

@@ -19,6 +19,7 @@ struct filter_literal {
 };
 
 struct filter_program {
+	struct filter_program_head head; /* first: filter_run() reads it inline */
 	uint8_t *code;
 	uint32_t code_len;
 	char *strings; /* the bytecode's string table, copied */

@@ -270,6 +270,13 @@ static int step(struct walk *w, struct vstate *s, uint8_t op, const uint8_t *p, 
 			return -1;
 		return push(w, s, vt[k]);
 	}
+	case FOP_CMP_FIELD_INT:
+		if (check_load(w, "argument", filter_get_u32(p), li->nr_args, li->arg_types,
+			       FILTER_FIELD_INT))
+			return -1;
+		if (p[12] >= FILTER_NR_CMP || p[13])
+			return fail(w, "bad comparison %u", p[12]);
+		return push(w, s, FILTER_VT_INT);
 	case FOP_LOAD_LIT: {
 		uint32_t i = filter_get_u32(p);
 

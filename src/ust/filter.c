@@ -16,11 +16,6 @@ _Static_assert(offsetof(struct trax_filter_arg, seq.count) ==
 		   offsetof(struct filter_arg, seq.count),
 	       "filter argument");
 
-struct trax_filters {
-	unsigned int n; /* 0: the event never passes (no program linked) */
-	struct filter_program *progs[];
-};
-
 static uint8_t elem_format(const struct trax_integer_type *t)
 {
 	return (uint8_t)((t->size / 8) | (t->is_signed ? FILTER_ELEM_SIGNED : 0) |
@@ -83,14 +78,5 @@ int trax_filters_link(const struct trax_event_desc *d, const struct trax_bytecod
 	/* the programs keep the field names (the event's), not the array */
 	free(fields);
 	*out = f;
-	return 0;
-}
-
-int trax_filters_pass(const struct trax_filters *f, const struct trax_filter_arg *args,
-		      const void *ip)
-{
-	for (unsigned int i = 0; i < f->n; i++)
-		if (filter_run(f->progs[i], (const struct filter_arg *)args, (void *)ip))
-			return 1;
 	return 0;
 }

@@ -162,7 +162,10 @@ const struct filter_ctx_field *trax_context_filter_fields(unsigned int *n);
 
 /* filter.c */
 /* The linked filters of one binding: an event passes when one of them accepts it. */
-struct trax_filters;
+struct trax_filters {
+	unsigned int n; /* 0: the event never passes (no program linked) */
+	struct filter_program *progs[];
+};
 /*
  * Links n bytecodes against event d: *out, never freed (probes may still
  * read it after the binding changes). A bytecode that does not link (a
@@ -172,8 +175,14 @@ struct trax_filters;
 int trax_filters_link(const struct trax_event_desc *d, const struct trax_bytecode *bc,
 		      unsigned int n, struct trax_filters **out);
 /* 1 when one of f's programs accepts the event (args: its fields' values; ip: $ctx.ip). */
-int trax_filters_pass(const struct trax_filters *f, const struct trax_filter_arg *args,
-		      const void *ip);
+static inline int trax_filters_pass(const struct trax_filters *f,
+				    const struct trax_filter_arg *args, const void *ip)
+{
+	for (unsigned int i = 0; i < f->n; i++)
+		if (filter_run(f->progs[i], (const struct filter_arg *)args, (void *)ip))
+			return 1;
+	return 0;
+}
 
 /* consumer.c: the in-process consumer of the embedded mode. */
 struct trax_session;

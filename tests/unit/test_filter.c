@@ -115,6 +115,13 @@ static const struct {
     {"-5 == i", 1},
     {"i == - 5", 1},
     {"-i == 5", 1},
+    /* a constant first: the fused comparison mirrors the operator */
+    {"0 > i", 1},
+    {"-4 <= i", 0},
+    {"199 < u", 1},
+    {"200 >= u", 1},
+    {"201 <= u", 0},
+    {"-5 != i", 0},
     /* 64-bit unsigned values compare as signed 64-bit integers (as LTTng-UST) */
     {"big == -1", 1},
     {"big == 0xffffffffffffffff", 1},

@@ -37,7 +37,7 @@ void trax_assert_fail(const char *file, int line, const char *what) __attribute_
 
 #else /* !TRAX_ASSERTS */
 /* Not evaluated, but still compiled: a condition that stops building is seen in every build. */
-#define TRAX_ASSERT(cond) ((void)sizeof(!(cond)))
+#define TRAX_ASSERT(cond)     ((void)sizeof(!(cond)))
 #define TRAX_ASSERT_LOCKED(m) ((void)sizeof(m))
 #endif
 

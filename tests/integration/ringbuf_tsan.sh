@@ -9,8 +9,8 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 cd "$TEST_TMP"
 . "$TRAX_SRC/tests/integration/data/tsan.sh"
-$CC $TSAN_CFLAGS "$TRAX_SRC/tests/unit/test_ringbuf.c" "$src/ringbuf/ringbuf.c" \
-	"$src/common/clock.c" "$src/common/env.c" "$src/common/log.c" "$src/common/uuid.c" \
+$CC $TSAN_CFLAGS -DTRAX_RINGBUF_INTERNAL "$TRAX_SRC/tests/unit/test_ringbuf.c" \
+	"$src/ringbuf/ringbuf.c" "$src/ringbuf/consumer.c" "$src/common/clock.c" "$src/common/env.c" "$src/common/log.c" "$src/common/uuid.c" \
 	-o test_ringbuf_tsan -lpthread -ldl 2>cc.err || { cat cc.err >&2; fail "cannot build the TSan unit test"; }
 
 status=0

@@ -16,6 +16,7 @@
 #endif
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,110 +188,126 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* A buffer and what the tests keep about it. */
+struct fixture {
+	struct ringbuf rb;
+	void *mem;
+	char bounce[S] __attribute__((aligned(64)));
+	struct ringbuf_drain_stats st;
+	struct seen s;
+	uint64_t id, next; /* the next record's number; a drain's cursor */
+};
+
+static struct fixture *fixture_new(unsigned int num_subbuf, enum ringbuf_mode mode)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	CHECK(f != NULL);
+	f->mem = new_buf(&f->rb, num_subbuf, mode);
+	return f;
+}
+
+static void fixture_free(struct fixture *f)
+{
+	free(f->mem);
+	free(f);
+}
+
 static void test_discard_drain(void)
 {
-	struct ringbuf rb;
-	void *mem = new_buf(&rb, 4, RINGBUF_DISCARD);
-	struct ringbuf_drain_stats st = {0};
-	struct seen s = {0};
-	uint64_t id = 0;
+	struct fixture *f = fixture_new(4, RINGBUF_DISCARD);
 
-	CHECK_EQ(ringbuf_pending(&rb), 0);
-	put_recs(&rb, &id, 3 * PER_SUBBUF + 2); /* 3 closed sub-buffers, a 4th open */
-	CHECK_EQ(ringbuf_pending(&rb), RINGBUF_PENDING_PACKETS);
+	CHECK_EQ(ringbuf_pending(&f->rb), 0);
+	put_recs(&f->rb, &f->id, 3 * PER_SUBBUF + 2); /* 3 closed sub-buffers, a 4th open */
+	CHECK_EQ(ringbuf_pending(&f->rb), RINGBUF_PENDING_PACKETS);
 
 	/* The callback stops the walk: that packet is released all the same. */
-	s.stop_at = 1;
-	CHECK_EQ(ringbuf_drain(&rb, collect, &s, &st), 1);
-	CHECK_EQ(st.packets, 1);
-	s.stop_at = 0;
-	CHECK_EQ(ringbuf_drain(&rb, collect, &s, &st), 0);
-	CHECK_EQ(st.packets, 3);
-	CHECK_EQ(st.lost, 0);
-	CHECK_EQ(s.n, 3);
-	CHECK_EQ(s.bad, 0);
+	f->s.stop_at = 1;
+	CHECK_EQ(ringbuf_drain(&f->rb, collect, &f->s, &f->st), 1);
+	CHECK_EQ(f->st.packets, 1);
+	f->s.stop_at = 0;
+	CHECK_EQ(ringbuf_drain(&f->rb, collect, &f->s, &f->st), 0);
+	CHECK_EQ(f->st.packets, 3);
+	CHECK_EQ(f->st.lost, 0);
+	CHECK_EQ(f->s.n, 3);
+	CHECK_EQ(f->s.bad, 0);
 	for (unsigned int i = 0; i < 3; i++) {
-		CHECK_EQ(s.seq[i], i);
-		CHECK_EQ(s.first_id[i], i * PER_SUBBUF);
+		CHECK_EQ(f->s.seq[i], i);
+		CHECK_EQ(f->s.first_id[i], i * PER_SUBBUF);
 	}
 	/* The open one is not given out, nor pending, until a flush closes it. */
-	CHECK_EQ(ringbuf_pending(&rb), 0);
-	ringbuf_flush(&rb);
-	CHECK_EQ(ringbuf_pending(&rb), RINGBUF_PENDING_PACKETS);
-	CHECK_EQ(ringbuf_drain(&rb, collect, &s, &st), 0);
-	CHECK_EQ(s.n, 4);
-	CHECK_EQ(s.first_id[3], 3 * PER_SUBBUF);
-	CHECK_EQ(ringbuf_pending(&rb), 0);
-	free(mem);
+	CHECK_EQ(ringbuf_pending(&f->rb), 0);
+	ringbuf_flush(&f->rb);
+	CHECK_EQ(ringbuf_pending(&f->rb), RINGBUF_PENDING_PACKETS);
+	CHECK_EQ(ringbuf_drain(&f->rb, collect, &f->s, &f->st), 0);
+	CHECK_EQ(f->s.n, 4);
+	CHECK_EQ(f->s.first_id[3], 3 * PER_SUBBUF);
+	CHECK_EQ(ringbuf_pending(&f->rb), 0);
+	fixture_free(f);
 }
 
 /* A full buffer drops records; the counts, and the next packet's header, say so. */
 static void test_counts(void)
 {
-	struct ringbuf rb;
-	void *mem = new_buf(&rb, 2, RINGBUF_DISCARD);
-	struct ringbuf_drain_stats st = {0};
-	struct seen s = {0};
-	uint64_t id = 0;
+	struct fixture *f = fixture_new(2, RINGBUF_DISCARD);
 	int err;
 
-	CHECK_EQ(ringbuf_discarded(&rb), 0);
-	CHECK_EQ(ringbuf_too_large(&rb), 0);
-	put_recs(&rb, &id, 2 * PER_SUBBUF);
-	err = put_rec(&rb, id, 0); /* both sub-buffers unread: no room */
+	CHECK_EQ(ringbuf_discarded(&f->rb), 0);
+	CHECK_EQ(ringbuf_too_large(&f->rb), 0);
+	put_recs(&f->rb, &f->id, 2 * PER_SUBBUF);
+	err = put_rec(&f->rb, f->id, 0); /* both sub-buffers unread: no room */
 	CHECK_EQ(err, -ENOBUFS);
-	ringbuf_count_lost(&rb, 0);
-	CHECK_EQ(ringbuf_reserve(&rb, &(struct ringbuf_slot){0}, S + 1, S + 1), -E2BIG);
-	ringbuf_count_lost(&rb, 1);
-	CHECK_EQ(ringbuf_discarded(&rb), 2);
-	CHECK_EQ(ringbuf_too_large(&rb), 1);
-	CHECK_EQ(ringbuf_drain(&rb, collect, &s, &st), 0);
-	CHECK_EQ(st.packets, 1);
-	put_recs(&rb, &id, PER_SUBBUF); /* closes the second one */
-	ringbuf_flush(&rb);
+	ringbuf_count_lost(&f->rb, 0);
+	CHECK_EQ(ringbuf_reserve(&f->rb, &(struct ringbuf_slot){0}, S + 1, S + 1), -E2BIG);
+	ringbuf_count_lost(&f->rb, 1);
+	CHECK_EQ(ringbuf_discarded(&f->rb), 2);
+	CHECK_EQ(ringbuf_too_large(&f->rb), 1);
+	CHECK_EQ(ringbuf_drain(&f->rb, collect, &f->s, &f->st), 0);
+	CHECK_EQ(f->st.packets, 1);
+	put_recs(&f->rb, &f->id, PER_SUBBUF); /* closes the second one */
+	ringbuf_flush(&f->rb);
 	{
 		uint64_t pos;
 		void *sb;
 
-		CHECK_EQ(ringbuf_get_subbuf(&rb, &pos, &sb), 0);
+		CHECK_EQ(ringbuf_get_subbuf(&f->rb, &pos, &sb), 0);
 		CHECK_EQ(((struct hdr *)sb)->discarded, 2);
 	}
-	free(mem);
+	fixture_free(f);
 }
 
 /* A record reserved and never committed: pending, a bounded settle, a stall. */
 static void test_pending_settle(void)
 {
-	struct ringbuf rb;
-	void *mem = new_buf(&rb, 4, RINGBUF_DISCARD);
+	struct fixture *f = fixture_new(4, RINGBUF_DISCARD);
 	struct ringbuf_stall stall;
 	struct ringbuf_slot dead;
-	uint64_t id = 0, t0, waited;
+	uint64_t t0, waited;
 
-	put_recs(&rb, &id, 2);
-	CHECK_EQ(ringbuf_reserve(&rb, &dead, RLEN, RLEN), 0); /* its writer dies */
-	put_recs(&rb, &id, 1);
-	CHECK_EQ(ringbuf_pending(&rb), 0); /* the open sub-buffer is not waited for */
-	CHECK_EQ(ringbuf_stalled(&rb, &stall), 0);
-	ringbuf_flush(&rb);
-	CHECK_EQ(ringbuf_pending(&rb), RINGBUF_PENDING_RECORDS);
-	CHECK_EQ(ringbuf_stalled(&rb, &stall), 1);
+	put_recs(&f->rb, &f->id, 2);
+	CHECK_EQ(ringbuf_reserve(&f->rb, &dead, RLEN, RLEN), 0); /* its writer dies */
+	put_recs(&f->rb, &f->id, 1);
+	CHECK_EQ(ringbuf_pending(&f->rb), 0); /* the open sub-buffer is not waited for */
+	CHECK_EQ(ringbuf_stalled(&f->rb, &stall), 0);
+	ringbuf_flush(&f->rb);
+	CHECK_EQ(ringbuf_pending(&f->rb), RINGBUF_PENDING_RECORDS);
+	CHECK_EQ(ringbuf_stalled(&f->rb, &stall), 1);
 	CHECK_EQ(stall.pos, 0);
 	CHECK_EQ(((const struct hdr *)stall.subbuf)->seq, 0);
 
 	t0 = now_ns();
-	CHECK_EQ(ringbuf_settle(&rb, 1, 20000), -ETIMEDOUT);
+	CHECK_EQ(ringbuf_settle(&f->rb, 1, 20000), -ETIMEDOUT);
 	waited = now_ns() - t0;
 	CHECK(waited >= 20000000u, "settled after %llu ns", (unsigned long long)waited);
 	CHECK(waited < 2000000000u, "waited %llu ns", (unsigned long long)waited);
 
 	/* The writer was only late: it commits, and the buffer settles at once. */
-	ringbuf_commit(&rb, dead.pos, dead.len);
+	ringbuf_commit(&f->rb, dead.pos, dead.len);
 	t0 = now_ns();
-	CHECK_EQ(ringbuf_settle(&rb, 1, 1000000), 0);
+	CHECK_EQ(ringbuf_settle(&f->rb, 1, 1000000), 0);
 	CHECK(now_ns() - t0 < 500000000u);
-	CHECK_EQ(ringbuf_pending(&rb), RINGBUF_PENDING_PACKETS);
-	CHECK_EQ(ringbuf_stalled(&rb, &stall), 0);
+	CHECK_EQ(ringbuf_pending(&f->rb), RINGBUF_PENDING_PACKETS);
+	CHECK_EQ(ringbuf_stalled(&f->rb, &stall), 0);
 
 	/* Several buffers: settles only once each has. */
 	{
@@ -310,43 +327,41 @@ static void test_pending_settle(void)
 		free(m0);
 		free(m1);
 	}
-	free(mem);
+	fixture_free(f);
 }
 
 static void test_overwrite_drain(void)
 {
-	struct ringbuf rb;
-	void *mem = new_buf(&rb, 4, RINGBUF_OVERWRITE);
-	char bounce[S] __attribute__((aligned(64)));
-	struct ringbuf_drain_stats st = {0};
-	struct seen s = {0};
-	uint64_t id = 0, next = 0;
+	struct fixture *f = fixture_new(4, RINGBUF_OVERWRITE);
 
-	put_recs(&rb, &id, 2 * PER_SUBBUF + 1); /* 0, 1 closed; 2 open */
-	CHECK_EQ(ringbuf_drain_overwrite(&rb, &next, bounce, 0, collect, &s, &st), 0);
-	CHECK_EQ(st.packets, 2);
-	CHECK_EQ(st.lost, 0);
-	CHECK_EQ(next, 2 * S);
-	CHECK_EQ(s.seq[0], 0);
-	CHECK_EQ(s.seq[1], 1);
+	put_recs(&f->rb, &f->id, 2 * PER_SUBBUF + 1); /* 0, 1 closed; 2 open */
+	CHECK_EQ(ringbuf_drain_overwrite(&f->rb, &f->next, f->bounce, 0, collect, &f->s, &f->st),
+		 0);
+	CHECK_EQ(f->st.packets, 2);
+	CHECK_EQ(f->st.lost, 0);
+	CHECK_EQ(f->next, 2 * S);
+	CHECK_EQ(f->s.seq[0], 0);
+	CHECK_EQ(f->s.seq[1], 1);
 
 	/* The writer laps the reader: 2..11 closed, 12 open; 9, 10, 11 in memory. */
-	put_recs(&rb, &id, 10 * PER_SUBBUF);
-	memset(&st, 0, sizeof(st));
-	CHECK_EQ(ringbuf_drain_overwrite(&rb, &next, bounce, 0, collect, &s, &st), 0);
-	CHECK_EQ(st.lost, 7); /* 2..8, overwritten before they were read */
-	CHECK_EQ(st.packets, 3);
-	CHECK_EQ(s.n, 5);
-	CHECK_EQ(s.seq[2], 9);
-	CHECK_EQ(s.seq[4], 11);
-	CHECK_EQ(s.first_id[2], 9 * PER_SUBBUF);
-	CHECK_EQ(s.bad, 0);
-	CHECK_EQ(next, 12 * S);
+	put_recs(&f->rb, &f->id, 10 * PER_SUBBUF);
+	memset(&f->st, 0, sizeof(f->st));
+	CHECK_EQ(ringbuf_drain_overwrite(&f->rb, &f->next, f->bounce, 0, collect, &f->s, &f->st),
+		 0);
+	CHECK_EQ(f->st.lost, 7); /* 2..8, overwritten before they were read */
+	CHECK_EQ(f->st.packets, 3);
+	CHECK_EQ(f->s.n, 5);
+	CHECK_EQ(f->s.seq[2], 9);
+	CHECK_EQ(f->s.seq[4], 11);
+	CHECK_EQ(f->s.first_id[2], 9 * PER_SUBBUF);
+	CHECK_EQ(f->s.bad, 0);
+	CHECK_EQ(f->next, 12 * S);
 
 	/* Nothing new: nothing given, nothing lost. */
-	memset(&st, 0, sizeof(st));
-	CHECK_EQ(ringbuf_drain_overwrite(&rb, &next, bounce, 0, collect, &s, &st), 0);
-	CHECK_EQ(st.packets + st.lost, 0);
+	memset(&f->st, 0, sizeof(f->st));
+	CHECK_EQ(ringbuf_drain_overwrite(&f->rb, &f->next, f->bounce, 0, collect, &f->s, &f->st),
+		 0);
+	CHECK_EQ(f->st.packets + f->st.lost, 0);
 
 	/*
 	 * The writer laps the reader during a drain: 12..14 closed, then while
@@ -354,23 +369,25 @@ static void test_overwrite_drain(void)
 	 * 15. The drain stops at 13, no longer its lap's; the next one counts
 	 * 13..15 lost and goes on at 16.
 	 */
-	put_recs(&rb, &id, 3 * PER_SUBBUF);
-	s.lap_rb = &rb;
-	s.lap_id = &id;
-	s.lap_n = 4 * PER_SUBBUF;
-	memset(&st, 0, sizeof(st));
-	CHECK_EQ(ringbuf_drain_overwrite(&rb, &next, bounce, 0, collect, &s, &st), 0);
-	CHECK_EQ(st.packets, 1);
-	CHECK_EQ(s.seq[5], 12);
-	CHECK_EQ(next, 13 * S);
-	memset(&st, 0, sizeof(st));
-	CHECK_EQ(ringbuf_drain_overwrite(&rb, &next, bounce, 0, collect, &s, &st), 0);
-	CHECK_EQ(st.lost, 3);
-	CHECK_EQ(st.packets, 3);
-	CHECK_EQ(s.seq[6], 16);
-	CHECK_EQ(s.seq[8], 18);
-	CHECK_EQ(s.bad, 0);
-	free(mem);
+	put_recs(&f->rb, &f->id, 3 * PER_SUBBUF);
+	f->s.lap_rb = &f->rb;
+	f->s.lap_id = &f->id;
+	f->s.lap_n = 4 * PER_SUBBUF;
+	memset(&f->st, 0, sizeof(f->st));
+	CHECK_EQ(ringbuf_drain_overwrite(&f->rb, &f->next, f->bounce, 0, collect, &f->s, &f->st),
+		 0);
+	CHECK_EQ(f->st.packets, 1);
+	CHECK_EQ(f->s.seq[5], 12);
+	CHECK_EQ(f->next, 13 * S);
+	memset(&f->st, 0, sizeof(f->st));
+	CHECK_EQ(ringbuf_drain_overwrite(&f->rb, &f->next, f->bounce, 0, collect, &f->s, &f->st),
+		 0);
+	CHECK_EQ(f->st.lost, 3);
+	CHECK_EQ(f->st.packets, 3);
+	CHECK_EQ(f->s.seq[6], 16);
+	CHECK_EQ(f->s.seq[8], 18);
+	CHECK_EQ(f->s.bad, 0);
+	fixture_free(f);
 }
 
 /*
@@ -380,88 +397,81 @@ static void test_overwrite_drain(void)
  */
 static void test_overwrite_incomplete(void)
 {
-	struct ringbuf rb;
-	void *mem = new_buf(&rb, 4, RINGBUF_OVERWRITE);
-	char bounce[S] __attribute__((aligned(64)));
-	struct ringbuf_drain_stats st = {0};
-	struct seen s = {0};
-	uint64_t id = 0, next = 0;
+	struct fixture *f = fixture_new(4, RINGBUF_OVERWRITE);
 
-	put_recs(&rb, &id, PER_SUBBUF);	    /* 0 */
-	CHECK_EQ(put_rec(&rb, id++, 1), 0); /* 1: a writer dies in it */
-	put_recs(&rb, &id, 2 * PER_SUBBUF); /* 1 closed, 2 closed, 3 open */
-	CHECK_EQ(ringbuf_drain_overwrite(&rb, &next, bounce, 0, collect, &s, &st), 0);
-	CHECK_EQ(st.packets, 1);
-	CHECK_EQ(st.lost, 0);
-	CHECK_EQ(next, 1 * S);
-	CHECK_EQ(ringbuf_drain_overwrite(&rb, &next, bounce, 0, collect, &s, &st), 0);
-	CHECK_EQ(st.packets, 1); /* still waiting for 1 */
-	ringbuf_flush(&rb);
-	CHECK_EQ(ringbuf_settle(&rb, 1, 1000), -ETIMEDOUT);
-	CHECK_EQ(
-	    ringbuf_drain_overwrite(&rb, &next, bounce, RINGBUF_DRAIN_SETTLED, collect, &s, &st),
-	    0);
-	CHECK_EQ(st.lost, 1);
-	CHECK_EQ(st.packets, 3);
-	CHECK_EQ(s.seq[1], 2);
-	CHECK_EQ(s.seq[2], 3);
-	CHECK_EQ(next, 4 * S);
-	CHECK_EQ(s.bad, 0);
-	free(mem);
+	put_recs(&f->rb, &f->id, PER_SUBBUF);	  /* 0 */
+	CHECK_EQ(put_rec(&f->rb, f->id++, 1), 0); /* 1: a writer dies in it */
+	put_recs(&f->rb, &f->id, 2 * PER_SUBBUF); /* 1 closed, 2 closed, 3 open */
+	CHECK_EQ(ringbuf_drain_overwrite(&f->rb, &f->next, f->bounce, 0, collect, &f->s, &f->st),
+		 0);
+	CHECK_EQ(f->st.packets, 1);
+	CHECK_EQ(f->st.lost, 0);
+	CHECK_EQ(f->next, 1 * S);
+	CHECK_EQ(ringbuf_drain_overwrite(&f->rb, &f->next, f->bounce, 0, collect, &f->s, &f->st),
+		 0);
+	CHECK_EQ(f->st.packets, 1); /* still waiting for 1 */
+	ringbuf_flush(&f->rb);
+	CHECK_EQ(ringbuf_settle(&f->rb, 1, 1000), -ETIMEDOUT);
+	CHECK_EQ(ringbuf_drain_overwrite(&f->rb, &f->next, f->bounce, RINGBUF_DRAIN_SETTLED,
+					 collect, &f->s, &f->st),
+		 0);
+	CHECK_EQ(f->st.lost, 1);
+	CHECK_EQ(f->st.packets, 3);
+	CHECK_EQ(f->s.seq[1], 2);
+	CHECK_EQ(f->s.seq[2], 3);
+	CHECK_EQ(f->next, 4 * S);
+	CHECK_EQ(f->s.bad, 0);
+	fixture_free(f);
 }
 
 static void test_snapshot(void)
 {
-	struct ringbuf rb;
-	void *mem = new_buf(&rb, 4, RINGBUF_DISCARD);
-	char bounce[S] __attribute__((aligned(64)));
-	struct ringbuf_drain_stats st = {0};
-	struct seen s = {0}, d = {0};
-	uint64_t id = 0, pos;
+	struct fixture *f = fixture_new(4, RINGBUF_DISCARD);
+	struct seen d = {0};
+	uint64_t pos;
 	void *sb;
 
 	/* Discard mode: read or not, what is in memory; nothing consumed. */
-	put_recs(&rb, &id, 3 * PER_SUBBUF + 1);
-	CHECK_EQ(ringbuf_get_subbuf(&rb, &pos, &sb), 0);
-	ringbuf_put_subbuf(&rb, pos); /* 0 read */
-	CHECK_EQ(ringbuf_snapshot(&rb, bounce, collect, &s, &st), 0);
-	CHECK_EQ(st.packets, 3);
-	CHECK_EQ(s.seq[0], 0);
-	CHECK_EQ(s.seq[2], 2);
-	CHECK_EQ(ringbuf_drain(&rb, collect, &d, &(struct ringbuf_drain_stats){0}), 0);
+	put_recs(&f->rb, &f->id, 3 * PER_SUBBUF + 1);
+	CHECK_EQ(ringbuf_get_subbuf(&f->rb, &pos, &sb), 0);
+	ringbuf_put_subbuf(&f->rb, pos); /* 0 read */
+	CHECK_EQ(ringbuf_snapshot(&f->rb, f->bounce, collect, &f->s, &f->st), 0);
+	CHECK_EQ(f->st.packets, 3);
+	CHECK_EQ(f->s.seq[0], 0);
+	CHECK_EQ(f->s.seq[2], 2);
+	CHECK_EQ(ringbuf_drain(&f->rb, collect, &d, &(struct ringbuf_drain_stats){0}), 0);
 	CHECK_EQ(d.n, 2); /* 1 and 2 still the consumer's */
 	CHECK_EQ(d.seq[0], 1);
-	free(mem);
+	fixture_free(f);
 
 	/* Overwrite mode, lapped, with a dead record: the newest complete ones. */
-	mem = new_buf(&rb, 4, RINGBUF_OVERWRITE);
-	memset(&s, 0, sizeof(s));
-	memset(&st, 0, sizeof(st));
-	id = 0;
-	put_recs(&rb, &id, 6 * PER_SUBBUF); /* 0..5 full */
-	CHECK_EQ(put_rec(&rb, id++, 1), 0); /* 5 closed; 6: dies in it */
-	put_recs(&rb, &id, PER_SUBBUF);	    /* 6 closed, 7 open */
-	ringbuf_flush(&rb);		    /* 7 closed */
-	CHECK_EQ(ringbuf_snapshot(&rb, bounce, collect, &s, &st), 0);
-	CHECK_EQ(st.packets, 3); /* 4, 5, 7 */
-	CHECK_EQ(st.lost, 1);	 /* 6 */
-	CHECK_EQ(s.seq[0], 4);
-	CHECK_EQ(s.seq[1], 5);
-	CHECK_EQ(s.seq[2], 7);
-	CHECK_EQ(s.bad, 0);
+	f = fixture_new(4, RINGBUF_OVERWRITE);
+	put_recs(&f->rb, &f->id, 6 * PER_SUBBUF); /* 0..5 full */
+	CHECK_EQ(put_rec(&f->rb, f->id++, 1), 0); /* 5 closed; 6: dies in it */
+	put_recs(&f->rb, &f->id, PER_SUBBUF);	  /* 6 closed, 7 open */
+	ringbuf_flush(&f->rb);			  /* 7 closed */
+	CHECK_EQ(ringbuf_snapshot(&f->rb, f->bounce, collect, &f->s, &f->st), 0);
+	CHECK_EQ(f->st.packets, 3); /* 4, 5, 7 */
+	CHECK_EQ(f->st.lost, 1);    /* 6 */
+	CHECK_EQ(f->s.seq[0], 4);
+	CHECK_EQ(f->s.seq[1], 5);
+	CHECK_EQ(f->s.seq[2], 7);
+	CHECK_EQ(f->s.bad, 0);
 	/* A snapshot's write error ends it. */
-	memset(&s, 0, sizeof(s));
-	s.stop_at = 2;
-	CHECK_EQ(ringbuf_snapshot(&rb, bounce, collect, &s, &(struct ringbuf_drain_stats){0}), 1);
-	CHECK_EQ(s.n, 2);
-	free(mem);
+	memset(&f->s, 0, sizeof(f->s));
+	f->s.stop_at = 2;
+	CHECK_EQ(
+	    ringbuf_snapshot(&f->rb, f->bounce, collect, &f->s, &(struct ringbuf_drain_stats){0}),
+	    1);
+	CHECK_EQ(f->s.n, 2);
+	fixture_free(f);
 }
 
 /* ---- a writer thread lapping a draining reader ---- */
 
 struct race {
 	struct ringbuf rb;
-	uint64_t written; /* records */
+	uint64_t written; /* records (the discard race: to write) */
 	int stop;
 };
 
@@ -482,7 +492,7 @@ static void *race_writer(void *arg)
  * A reader that falls behind starts at the oldest sub-buffer in memory,
  * the next one the writer reuses: copies are often overwritten while they
  * are made, and must then be counted lost, never given out torn. The run
- * lasts until `packets` were read (or 3 s, on a machine too busy to run
+ * lasts until `packets` were read (or 2 s, on a machine too busy to run
  * both threads at once).
  */
 static void test_overwrite_race(uint64_t packets)
@@ -497,7 +507,7 @@ static void test_overwrite_race(uint64_t packets)
 	pthread_t t;
 
 	CHECK_EQ(pthread_create(&t, NULL, race_writer, &r), 0);
-	while (st.packets < packets && now_ns() - t0 < 3000000000u)
+	while (st.packets < packets && now_ns() - t0 < 2000000000u)
 		ringbuf_drain_overwrite(&r.rb, &next, bounce, 0, collect, &s, &st);
 	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
@@ -513,6 +523,73 @@ static void test_overwrite_race(uint64_t packets)
 	free(mem);
 }
 
+/* A discard-mode reader's view: records in order, some dropped. */
+struct discard_seen {
+	uint64_t records;
+	uint64_t next_id; /* the lowest id the next record may have */
+	unsigned int bad;
+};
+
+static int count_records(void *arg, const void *subbuf)
+{
+	struct discard_seen *d = arg;
+	const struct hdr *h = subbuf;
+	uint64_t first = 0, n = (h->content - HS) / RLEN;
+	struct rec last;
+
+	if (!packet_whole(subbuf, &first) || first < d->next_id)
+		d->bad++;
+	memcpy(&last, (const char *)subbuf + HS + (n - 1) * RLEN, sizeof(last));
+	d->next_id = last.id + 1;
+	d->records += n;
+	return 0;
+}
+
+static void *discard_writer(void *arg)
+{
+	struct race *r = arg;
+
+	for (uint64_t id = 0; id < r->written; id++) {
+		int tries = 0;
+
+		/* Full: waits a little for the reader (as blocking mode does), then drops. */
+		while (put_rec(&r->rb, id, 0) && ++tries < 100)
+			sched_yield();
+		if (tries == 100)
+			ringbuf_count_lost(&r->rb, 0);
+	}
+	ringbuf_flush(&r->rb);
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Discard mode, a writer thread and a draining reader: every record is
+ * read, in order, or counted discarded; then the buffer settles and is
+ * empty.
+ */
+static void test_discard_race(uint64_t records)
+{
+	struct race r = {.written = records};
+	void *mem = new_buf_sized(&r.rb, 4096, 4, RINGBUF_DISCARD);
+	struct ringbuf_drain_stats st = {0};
+	struct discard_seen d = {0};
+	pthread_t t;
+
+	CHECK_EQ(pthread_create(&t, NULL, discard_writer, &r), 0);
+	while (!__atomic_load_n(&r.stop, __ATOMIC_ACQUIRE))
+		ringbuf_drain(&r.rb, count_records, &d, &st);
+	pthread_join(t, NULL);
+	CHECK_EQ(ringbuf_settle(&r.rb, 1, 1000000), 0);
+	ringbuf_drain(&r.rb, count_records, &d, &st);
+	CHECK_EQ(ringbuf_pending(&r.rb), 0);
+	CHECK_EQ(d.bad, 0);
+	CHECK_EQ(d.records + ringbuf_discarded(&r.rb), records);
+	printf("discard race: %llu records read, %llu discarded\n", (unsigned long long)d.records,
+	       (unsigned long long)ringbuf_discarded(&r.rb));
+	free(mem);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t packets = argc > 1 ? strtoull(argv[1], NULL, 0) : 1000;
@@ -523,7 +600,14 @@ int main(int argc, char **argv)
 	test_overwrite_drain();
 	test_overwrite_incomplete();
 	test_snapshot();
-	test_overwrite_race(packets);
+	test_discard_race(200000);
+	/*
+	 * The overwrite race copies sub-buffers that a writer may be reusing,
+	 * by design (the copy is checked after, as a seqlock's reader does):
+	 * ThreadSanitizer reports that, so its run passes 0 here.
+	 */
+	if (packets)
+		test_overwrite_race(packets);
 	if (!failures)
 		printf("test_ringbuf_consumer: all checks passed\n");
 	return CHECK_RESULT();

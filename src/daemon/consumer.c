@@ -178,7 +178,7 @@ static int sink_packet(void *arg, const void *subbuf)
  * overwritten before they could be read are counted as dropped. Snapshot
  * sessions have no files: nothing to drain.
  */
-void consumer_drain(struct dchan *dc)
+void consumer_drain(struct dchan *dc, bool settled)
 {
 	struct ringbuf_drain_stats st = {0};
 	struct packet_sink k = {dc, 0};
@@ -189,7 +189,8 @@ void consumer_drain(struct dchan *dc)
 			return;
 		for (k.cpu = 0; k.cpu < dc->nr_cpus; k.cpu++)
 			ringbuf_drain_overwrite(&dc->rbs[k.cpu], &dc->ow_written[k.cpu], dc->bounce,
-						0, sink_packet, &k, &st);
+						settled ? RINGBUF_DRAIN_SETTLED : 0, sink_packet,
+						&k, &st);
 		dc->packets_dropped += st.lost;
 		return;
 	}
@@ -250,7 +251,7 @@ void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead)
 		ringbuf_put_subbuf(rb, pos);
 		st->since_us = 0;
 	}
-	consumer_drain(dc);
+	consumer_drain(dc, false);
 }
 
 static void *consumer_thread(void *arg)
@@ -273,7 +274,7 @@ static void *consumer_thread(void *arg)
 		__atomic_store_n(&nt->waiting, 1, __ATOMIC_SEQ_CST);
 		seq = __atomic_load_n(&nt->seq, __ATOMIC_SEQ_CST);
 		pthread_mutex_lock(&dc->trace->lock);
-		consumer_drain(dc);
+		consumer_drain(dc, false);
 		consumer_repair(dc, STALL_US, false);
 		pthread_mutex_unlock(&dc->trace->lock);
 		if (next_switch && now_us() >= next_switch) {

@@ -324,7 +324,7 @@ int trace_flush_session(struct session *s)
 		for (struct dchan *dc = t->chans; dc; dc = dc->next) {
 			flush_chan(dc);
 			pthread_mutex_lock(&t->lock);
-			consumer_drain(dc);
+			consumer_drain(dc, true);
 			/* flush_chan waited for pending records: what stays stalled is dead */
 			consumer_repair(dc, 0, ended);
 			pthread_mutex_unlock(&t->lock);
@@ -356,7 +356,7 @@ void trace_app_gone(struct session *s, const struct app *a)
 			if (!s->snapshot) {
 				flush_chan(dc);
 				pthread_mutex_lock(&t->lock);
-				consumer_drain(dc);
+				consumer_drain(dc, true);
 				/* its own buffers: every writer is gone */
 				consumer_repair(dc, 0, true);
 				pthread_mutex_unlock(&t->lock);

@@ -281,8 +281,13 @@ void trace_app_gone(struct session *s, const struct app *a);
 /* consumer.c */
 int consumer_start(struct dchan *dc);
 void consumer_stop(struct dchan *dc);
-/* Drains dc's complete packets (the main thread or the consumer thread, under the trace lock). */
-void consumer_drain(struct dchan *dc);
+/*
+ * Drains dc's complete packets (the main thread or the consumer thread,
+ * under the trace lock). settled: the buffers were flushed and
+ * ringbuf_settle'd, what is still incomplete will stay so (overwrite mode
+ * then counts it lost and goes on; see src/ringbuf/consumer.h).
+ */
+void consumer_drain(struct dchan *dc, bool settled);
 /*
  * Takes the sub-buffers that an application dying in the middle of a record
  * left incomplete: each one closed, incomplete, unchanged for quiet_us and

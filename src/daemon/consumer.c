@@ -100,6 +100,15 @@ static void cut_back(struct dchan *dc, unsigned int cpu, int fd, uint64_t size)
 			  dc->trace->path, dc->chan->name, cpu, strerror(errno));
 }
 
+bool consumer_packet_valid(const struct dchan *dc, const struct ctf_packet_header *h)
+{
+	uint64_t bytes = h->packet_size / 8;
+
+	return h->magic == CTF_MAGIC && h->packet_size % 8 == 0 && bytes != 0 &&
+	       bytes <= dc->cfg.subbuf_size && h->content_size <= h->packet_size &&
+	       h->content_size >= sizeof(*h) * 8;
+}
+
 /*
  * Writes one packet of cpu's buffer, then its index entry; false when it
  * is not a valid packet. A packet whose write or entry fails is cut out
@@ -117,11 +126,9 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 
 	/* (checked, and indexed, from a copy: an application may write the shared one) */
 	memcpy(&copy, sb, sizeof(copy));
-	bytes = h->packet_size / 8;
-	if (h->magic != CTF_MAGIC || h->packet_size % 8 || bytes == 0 ||
-	    bytes > dc->cfg.subbuf_size || h->content_size > h->packet_size ||
-	    h->content_size < sizeof(*h) * 8)
+	if (!consumer_packet_valid(dc, h))
 		return false;
+	bytes = h->packet_size / 8;
 	if (!dc->fds || dc->fds[cpu] < 0)
 		return true; /* no output (it failed): the packet is consumed all the same */
 	/* tracefile rotation: a new file when this one would grow past the limit */

@@ -19,8 +19,8 @@
 #include "common/cpu.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
-#include "writer/trace-env.h"
 #include "ringbuf/consumer.h"
+#include "writer/trace-env.h"
 #include "writer/packet.h"
 #include "daemon/traxd.h"
 
@@ -419,7 +419,7 @@ void trace_destroy_session(struct session *s)
 /* Where a snapshot writes one CPU's packets. */
 struct snapshot_sink {
 	int fd;
-	uint64_t subbuf_size;
+	const struct dchan *dc;
 };
 
 /* Appends a packet to the snapshot's stream file: 0, or -errno (which ends the snapshot). */
@@ -428,8 +428,7 @@ static int snapshot_packet(void *arg, const void *subbuf)
 	const struct snapshot_sink *k = arg;
 	const struct ctf_packet_header *h = subbuf;
 
-	if (h->magic != CTF_MAGIC || h->packet_size / 8 > k->subbuf_size ||
-	    h->content_size > h->packet_size || h->packet_size == 0)
+	if (!consumer_packet_valid(k->dc, h))
 		return 0; /* not a packet (the shared memory is the applications'): left out */
 	return trax_write_all(k->fd, subbuf, h->packet_size / 8, false);
 }
@@ -438,7 +437,7 @@ static int snapshot_packet(void *arg, const void *subbuf)
 static int snapshot_chan(struct dchan *dc, const char *dir, void *bounce)
 {
 	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
-		struct snapshot_sink k = {-1, dc->cfg.subbuf_size};
+		struct snapshot_sink k = {-1, dc};
 		struct ringbuf_drain_stats st = {0};
 		char path[2 * TRAXD_PATH_MAX];
 		int err;

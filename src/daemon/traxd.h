@@ -303,6 +303,13 @@ void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead);
  */
 bool packet_repair(const struct dchan *dc, void *subbuf, uint64_t missing);
 int consumer_open_files(struct dchan *dc);
+/*
+ * Whether a packet header (a copy: applications write the shared memory)
+ * describes a packet of dc's geometry: the consumer and snapshots write
+ * nothing else.
+ */
+struct ctf_packet_header;
+bool consumer_packet_valid(const struct dchan *dc, const struct ctf_packet_header *h);
 
 /* session.c: '*' matches any run of characters, anywhere in the pattern */
 bool fnmatch_simple(const char *pattern, const char *name);

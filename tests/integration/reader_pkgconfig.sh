@@ -74,7 +74,7 @@ for t in "$TRAX_SRC/tests/reader/golden/trax-fields" "$TRAX_SRC/tests/reader/gol
 	"$C/lttng-tracefile-rotation" "$C/sequence"; do
 	[ -d "$t" ] || continue
 	"$TRAX" view "$t" >view.txt 2>view.err || fail "installed trax view $t: exit status $?"
-	"$TRAX" view --format=json "$t" >view.json || fail "installed trax view --format=json $t"
+	"$TRAX" view --format=json "$t" >view.json 2>/dev/null || fail "installed trax view --format=json $t"
 	python3 "$TRAX_SRC/tests/reader/json-to-events.py" <view.json >want.txt ||
 		fail "json-to-events.py on $t"
 	for prog in events events-static; do

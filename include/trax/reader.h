@@ -387,6 +387,28 @@ int trax_print_check_list(int names, const char *list, char *bad, size_t badlen)
 int trax_reader_print(struct trax_reader *r, int fd, const struct trax_print_options *o);
 
 /*
+ * Printing chosen events: a printer writes the lines of the events given
+ * to it (from trax_reader_next() or trax_reader_each() on r), each as
+ * trax_reader_print() would print it, the time since the previous event
+ * printed. It buffers: trax_printer_close() writes out what is left. The
+ * discarded-events warnings, which trax_reader_next() does not give, are
+ * trax_reader_print()'s only.
+ */
+struct trax_printer;
+
+/* A printer of r's events to fd; NULL on error (bad options or fd, memory: trax_reader_error(r)).
+ */
+struct trax_printer *trax_printer_open(struct trax_reader *r, int fd,
+				       const struct trax_print_options *o);
+/* Prints ev, an event of the printer's reader: 0, -1 for a NULL or foreign event. */
+int trax_printer_event(struct trax_printer *p, const struct trax_event *ev);
+/*
+ * Writes out what is left and releases the printer (NULL is accepted): 0,
+ * or -2 when fd could not be written (errno says why).
+ */
+int trax_printer_close(struct trax_printer *p);
+
+/*
  * Decodes every event left and counts them in *count: 0, or -1 on error
  * (trax_reader_error(r); *count is then unset). On a reader that has not
  * read yet, with threads allowed, two threads each decode about half of

@@ -318,7 +318,7 @@ TRAX_EXPORT int trax_reader_print(struct trax_reader *r, int fd,
 	struct trax_print_options o;
 	struct ctf_text_buf out;
 	struct printer *p;
-	int st = -2;
+	int st = -2, err;
 
 	if (!r)
 		return -1;
@@ -358,11 +358,81 @@ TRAX_EXPORT int trax_reader_print(struct trax_reader *r, int fd,
 		st = -1;
 	} else if (out.error) {
 		trax_reader_set_error(r, "cannot write the output: %s", strerror(out.error));
-		errno = out.error;
 		st = -2;
 	}
+	err = out.error;
 	printer_fini(p);
 	free(p);
 	ctf_text_buf_free(&out);
+	if (st == -2)
+		errno = err;
 	return st;
+}
+
+/* ---- printers of chosen events ---- */
+
+struct trax_printer {
+	struct printer p; /* (first: aligned as printers are) */
+	struct trax_reader *r;
+	struct ctf_text_buf out;
+	bool json;
+};
+
+TRAX_EXPORT struct trax_printer *trax_printer_open(struct trax_reader *r, int fd,
+						   const struct trax_print_options *po)
+{
+	struct ctf_text_options opt;
+	struct trax_print_options o;
+	struct trax_printer *tp;
+
+	if (!r || text_options_of(r, po, &o, &opt))
+		return NULL;
+	if (fd < 0) {
+		trax_reader_set_error(r, "trax_printer_open: bad file descriptor %d", fd);
+		return NULL;
+	}
+	tp = aligned_alloc(128, sizeof(*tp));
+	if (!tp || ctf_text_buf_init(&tp->out, fd, OUT_BUFFER_SIZE)) {
+		free(tp);
+		trax_reader_set_error(r, "out of memory");
+		return NULL;
+	}
+	if (printer_init(&tp->p, &r->ss, &opt, &tp->out)) {
+		ctf_text_buf_free(&tp->out);
+		free(tp);
+		trax_reader_set_error(r, "out of memory");
+		return NULL;
+	}
+	tp->r = r;
+	tp->json = o.format == TRAX_PRINT_JSON;
+	return tp;
+}
+
+TRAX_EXPORT int trax_printer_event(struct trax_printer *tp, const struct trax_event *ev)
+{
+	if (!tp || !ev || ev->r != tp->r || !ev->s)
+		return -1;
+	if (tp->json)
+		ctf_json_print_event(&tp->out, &ev->sr->packet, &ev->sr->event,
+				     ev->sr->event.has_clock, ev->s->event_ns, ev->s->stream_id);
+	else
+		print_line(&tp->p, ev->s);
+	return 0;
+}
+
+TRAX_EXPORT int trax_printer_close(struct trax_printer *tp)
+{
+	int err;
+
+	if (!tp)
+		return 0;
+	ctf_text_buf_flush(&tp->out);
+	err = tp->out.error;
+	printer_fini(&tp->p);
+	ctf_text_buf_free(&tp->out);
+	free(tp);
+	if (!err)
+		return 0;
+	errno = err;
+	return -2;
 }

@@ -39,7 +39,8 @@ nm -D --defined-only "$so" | awk '{ print $NF }' >syms.txt
 others=$(grep -v '^trax_' syms.txt || :)
 [ -z "$others" ] || fail "libtrax-reader.so exports other symbols than trax_*: $(echo $others | head -c 400)"
 for f in trax_reader_open trax_reader_open_with trax_reader_print trax_reader_count \
-	trax_print_options_init trax_reader_options_init trax_event_name trax_field_kind; do
+	trax_print_options_init trax_reader_options_init trax_printer_open trax_printer_event \
+	trax_printer_close trax_event_name trax_field_kind; do
 	grep -qx "$f" syms.txt || fail "libtrax-reader.so does not export $f"
 done
 ok "installed: $(wc -l <syms.txt) symbols exported, all trax_*, SONAME $soname"

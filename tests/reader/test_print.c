@@ -2,7 +2,8 @@
  * test_print.c - the public printing and counting calls (trax/reader.h):
  * trax_reader_print() gives babeltrace2's text (tests/reader/golden/
  * expected, made by babeltrace2) for each option, on one thread, on two,
- * and on two in chunks of one event; JSON lines; trax_reader_count() the
+ * and on two in chunks of one event; JSON lines; a printer of chosen events
+ * (trax_printer_*) the same text and JSON; trax_reader_count() the
  * number of events trax_reader_next() gives, on one thread and on two
  * (halves by the packet indexes), also after some events were read; the
  * options structures' sizes; the errors (unknown list items, a bad file
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +171,89 @@ static void test_json(void)
 	free(text);
 }
 
+/* trax_reader_each()'s callback: the event to the printer. */
+static int to_printer(void *ctx, const struct trax_event *ev)
+{
+	return trax_printer_event(ctx, ev);
+}
+
+/* Every event of trace through a printer (by next() or each()): its text. */
+static char *printer_text(const char *trace, const struct trax_print_options *o, bool each,
+			  size_t *len)
+{
+	const char *paths[1] = {trace};
+	struct trax_reader_options ro;
+	char tmp[] = "/tmp/trax-test-printer.XXXXXX";
+	int fd = mkstemp(tmp);
+	struct trax_reader *r;
+	struct trax_printer *p;
+	const struct trax_event *ev;
+	char *text;
+
+	trax_reader_options_init(&ro);
+	ro.trace_order = TRAX_TRACE_ORDER_BY_NAME;
+	r = trax_reader_open_with(paths, 1, &ro);
+	p = trax_printer_open(r, fd, o);
+	CHECK(r && p, "%s: %s", trace, trax_reader_error(r));
+	if (each)
+		CHECK(trax_reader_each(r, to_printer, p) == 0);
+	else
+		while (trax_reader_next(r, &ev) > 0)
+			CHECK(trax_printer_event(p, ev) == 0);
+	CHECK(trax_printer_close(p) == 0);
+	trax_reader_close(r);
+	close(fd);
+	text = slurp(tmp, len);
+	unlink(tmp);
+	return text;
+}
+
+/* A printer of chosen events prints them as trax_reader_print() does. */
+static void test_printer(void)
+{
+	static const char *const traces[] = {"hm-types", "trax-fields", "hm-clock"};
+	const char *paths[1] = {"hm-types"};
+	struct trax_print_options o;
+	struct trax_reader *r, *other;
+	const struct trax_event *ev;
+	size_t want_len, len;
+
+	for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
+		for (unsigned int way = 0; way < 4; way++) {
+			struct trax_reader_options ro;
+			char *want, *got;
+			int st;
+
+			trax_print_options_init(&o);
+			o.format = way >= 2 ? TRAX_PRINT_JSON : TRAX_PRINT_TEXT;
+			o.names = way == 1 ? "all" : NULL;
+			trax_reader_options_init(&ro);
+			ro.trace_order = TRAX_TRACE_ORDER_BY_NAME;
+			want = print_to_text(traces[t], &ro, &o, &st, &want_len);
+			got = printer_text(traces[t], &o, way % 2, &len);
+			CHECK(want && got && len == want_len && !memcmp(got, want, len),
+			      "%s (way %u): the printer's %zu bytes, not trax_reader_print()'s %zu",
+			      traces[t], way, len, want_len);
+			free(want);
+			free(got);
+		}
+	}
+	r = trax_reader_open(paths, 1);
+	other = trax_reader_open(paths, 1);
+	trax_print_options_init(&o);
+	o.names = "bogus";
+	CHECK(!trax_printer_open(r, 1, &o) && strstr(trax_reader_error(r), "bogus"));
+	CHECK(!trax_printer_open(r, -1, NULL) && !trax_printer_open(NULL, 1, NULL));
+	struct trax_printer *p = trax_printer_open(r, 1, NULL);
+
+	CHECK(trax_reader_next(other, &ev) == 1 && trax_printer_event(p, ev) == -1,
+	      "another reader's event");
+	CHECK(trax_printer_event(p, NULL) == -1 && trax_printer_event(NULL, ev) == -1);
+	CHECK(trax_printer_close(p) == 0 && trax_printer_close(NULL) == 0);
+	trax_reader_close(other);
+	trax_reader_close(r);
+}
+
 /* The events trax_reader_next() gives from r. */
 static uint64_t count_by_next(struct trax_reader *r)
 {
@@ -310,6 +395,7 @@ int main(void)
 	}
 	test_text();
 	test_json();
+	test_printer();
 	test_count();
 	test_errors();
 	return CHECK_RESULT();

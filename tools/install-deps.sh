@@ -14,6 +14,8 @@ have babeltrace || need="$need babeltrace"
 # strace: index.sh watches trax view start its threads
 have strace || need="$need strace"
 have python3 || need="$need python3"
+# pkg-config: reader_pkgconfig.sh builds a program against the installed trax-reader.pc
+have pkg-config || need="$need pkg-config"
 # libFuzzer targets (tools/fuzz.sh) need clang and its runtime libraries.
 have clang || need="$need clang"
 have clang-format || need="$need clang-format"

@@ -32,7 +32,25 @@
  * message naming the file and the position of the fault.
  *
  * A reader is not thread-safe: use one reader per thread (several readers
- * may read the same traces at once).
+ * may read the same traces at once). trax_reader_print() and
+ * trax_reader_count() may run threads of their own inside the call.
+ *
+ * Printing a whole trace as Babeltrace 2 does (what `trax view` does):
+ *
+ *	struct trax_reader_options ro;
+ *	struct trax_print_options po;
+ *
+ *	trax_reader_options_init(&ro);
+ *	ro.trace_order = TRAX_TRACE_ORDER_BY_NAME;
+ *	r = trax_reader_open_with(paths, 1, &ro);
+ *	trax_print_options_init(&po);
+ *	po.clock_gmt = 1;
+ *	if (trax_reader_print(r, STDOUT_FILENO, &po) < 0)
+ *		die(trax_reader_error(r));
+ *
+ * Options structures start with their size (set by their _init function):
+ * a program built against this header keeps working with later versions
+ * of the library, which may add fields at their end.
  */
 #ifndef TRAX_READER_H
 #define TRAX_READER_H
@@ -85,6 +103,48 @@ enum trax_field_kind {
  * next open.
  */
 struct trax_reader *trax_reader_open(const char *const *paths, size_t count);
+
+/* How traces without a UUID are ordered among events of the same time. */
+enum trax_trace_order {
+	TRAX_TRACE_ORDER_BY_PATH = 0, /* by their directories' paths */
+	TRAX_TRACE_ORDER_BY_NAME,     /* by Babeltrace's trace names (as babeltrace2, trax view) */
+};
+
+/* A read window of none: the stream files are read through their mapping. */
+#define TRAX_READ_WINDOW_NONE ((size_t)-1)
+
+/* How trax_reader_open_with() reads. */
+struct trax_reader_options {
+	size_t size; /* sizeof(struct trax_reader_options): set by trax_reader_options_init() */
+	/*
+	 * Threads trax_reader_print() and trax_reader_count() may use: 0 (the
+	 * default) as many as help (two), 1 the calling thread only.
+	 */
+	unsigned int threads;
+	/*
+	 * Bytes of a stream file read at a time: 0 (the default) 256 KiB,
+	 * TRAX_READ_WINDOW_NONE the file's mapping read in place. Any other
+	 * size works (small ones are for tests).
+	 */
+	size_t read_window;
+	/*
+	 * 1 (the default): events of a fixed layout are decoded by machine
+	 * code made for it (x86-64); 0: by the interpreter, as elsewhere.
+	 */
+	int jit;
+	enum trax_trace_order trace_order; /* default TRAX_TRACE_ORDER_BY_PATH */
+};
+
+/* Fills o with the defaults (and its size). */
+void trax_reader_options_init(struct trax_reader_options *o);
+
+/*
+ * trax_reader_open() with options (NULL: the defaults, as
+ * trax_reader_open()). NULL on error, as trax_reader_open(); also for
+ * options of a size no version of the library knew (o->size 0).
+ */
+struct trax_reader *trax_reader_open_with(const char *const *paths, size_t count,
+					  const struct trax_reader_options *o);
 
 /* Releases the reader and everything obtained from it; NULL is accepted. */
 void trax_reader_close(struct trax_reader *r);
@@ -257,6 +317,104 @@ const struct trax_field *trax_field_child(const struct trax_field *f, size_t i);
 const struct trax_field *trax_field_child_by_name(const struct trax_field *f, const char *name);
 /* A variant's selected option (named after the option), NULL for other kinds. */
 const struct trax_field *trax_field_variant_selected(const struct trax_field *f);
+
+/* ---- printing and counting: Babeltrace 2's output in one call ---- */
+
+enum trax_print_format {
+	/*
+	 * Babeltrace 2's text (sink.text.pretty), byte for byte
+	 * (docs/text-format.md): one line per event, its warnings
+	 * ("WARNING: Tracer discarded ...") on stderr in their places.
+	 */
+	TRAX_PRINT_TEXT = 0,
+	/*
+	 * One JSON object per event and line: timestamp (ns from the origin,
+	 * or null), name, stream_id, fields, context, packet_context.
+	 */
+	TRAX_PRINT_JSON,
+};
+
+/* What trax_reader_print() prints: babeltrace2's options of the same names. */
+struct trax_print_options {
+	size_t size; /* sizeof(struct trax_print_options): set by trax_print_options_init() */
+	enum trax_print_format format;
+	int clock_cycles;  /* time stamps in clock cycles */
+	int clock_date;	   /* the date with the time stamps */
+	int clock_gmt;	   /* in UTC rather than local time (TZ) */
+	int clock_seconds; /* as seconds since the origin */
+	int no_delta;	   /* without the time since the previous event */
+	/*
+	 * The field names printed (--names): a comma-separated list of
+	 * payload, context, scope, header, all, none; NULL: payload,context.
+	 */
+	const char *names;
+	/*
+	 * The header items printed (--fields): trace, trace:hostname,
+	 * trace:domain, trace:procname, trace:vpid, loglevel, emf, callsite,
+	 * all; NULL: trace:hostname,trace:procname,trace:vpid.
+	 */
+	const char *fields;
+	/*
+	 * Printing on two threads: each reads the whole traces and formats
+	 * every other chunk of this many events (0: the default, 4096; small
+	 * ones are for tests).
+	 */
+	size_t chunk_events;
+};
+
+/* Fills o with the defaults (babeltrace2's without options) and its size. */
+void trax_print_options_init(struct trax_print_options *o);
+
+/*
+ * Checks a names (names nonzero) or fields list of struct
+ * trax_print_options: 0, or -1 with its first unknown item copied
+ * (NUL-terminated, cut to fit) into bad[0..badlen-1].
+ */
+int trax_print_check_list(int names, const char *list, char *bad, size_t badlen);
+
+/*
+ * Prints every event left to the file descriptor fd, in time order, as
+ * o says (NULL: the defaults), then returns: 0 at the end of the traces;
+ * -1 on a reading error (trax_reader_error(r); everything before the
+ * fault was printed; also for bad options); -2 when fd could not be
+ * written (errno says why, EPIPE when a pipe's reader went away;
+ * trax_reader_error(r) too). Warnings go to stderr.
+ *
+ * On a reader that has not read yet, with threads allowed
+ * (trax_reader_options), the traces are opened a second time and two
+ * threads each format every other chunk of events: about twice as fast.
+ */
+int trax_reader_print(struct trax_reader *r, int fd, const struct trax_print_options *o);
+
+/*
+ * Printing chosen events: a printer writes the lines of the events given
+ * to it (from trax_reader_next() or trax_reader_each() on r), each as
+ * trax_reader_print() would print it, the time since the previous event
+ * printed. It buffers: trax_printer_close() writes out what is left. The
+ * discarded-events warnings, which trax_reader_next() does not give, are
+ * trax_reader_print()'s only.
+ */
+struct trax_printer;
+
+/* A printer of r's events to fd; NULL on error (bad options or fd, memory: trax_reader_error(r)).
+ */
+struct trax_printer *trax_printer_open(struct trax_reader *r, int fd,
+				       const struct trax_print_options *o);
+/* Prints ev, an event of the printer's reader: 0, -1 for a NULL or foreign event. */
+int trax_printer_event(struct trax_printer *p, const struct trax_event *ev);
+/*
+ * Writes out what is left and releases the printer (NULL is accepted): 0,
+ * or -2 when fd could not be written (errno says why).
+ */
+int trax_printer_close(struct trax_printer *p);
+
+/*
+ * Decodes every event left and counts them in *count: 0, or -1 on error
+ * (trax_reader_error(r); *count is then unset). On a reader that has not
+ * read yet, with threads allowed, two threads each decode about half of
+ * the packets where LTTng's packet indexes tell where to split.
+ */
+int trax_reader_count(struct trax_reader *r, uint64_t *count);
 
 #ifdef __cplusplus
 }

@@ -3,21 +3,19 @@
  * found under the paths, merged in time order, printed as Babeltrace 2's
  * sink.text.pretty does by default (docs/text-format.md).
  *
- * The traces are found, grouped into streams and merged by the reader
- * library's stream set (src/reader/stream-set.h, shared with the public API
- * so both give the same events in the same order); this file only parses
- * options and formats the events and discarded-items warnings it yields.
+ * A client of the installed reader library (trax/reader.h) and nothing
+ * else of it: this file parses the options and hands the traces to
+ * trax_reader_print() or trax_reader_count(), which read on two threads.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "cli/view.h"
+#include "cli/cli.h"
 #include "cli/client.h"
-#include "cli/view-pipeline.h"
-#include "cli/view-twin.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,11 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reader/json-format.h"
-#include "reader/stream-set.h"
-#include "reader/text-format.h"
-
-#define OUT_BUFFER_SIZE (1u << 20)
+#include "trax/reader.h"
 
 static void usage_to(FILE *f)
 {
@@ -64,560 +58,156 @@ void trax_view_usage(void *stream)
 	usage_to(stream);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fputs("trax view: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nTry 'trax view --help'.\n", stderr);
-	return 2;
-}
-
 static int fatal(const char *msg)
 {
 	fflush(stdout);
 	fprintf(stderr, "trax view: %s\n", msg);
-	return 1;
+	return CLI_FAIL;
 }
 
-enum view_mode { MODE_TEXT, MODE_JSON, MODE_COUNT };
-
-/*
- * The line plan of each fixed program's events (open addressing): a
- * printer's hints (ctf_text_print_event_hinted()) for the events it reads
- * itself.
- */
-struct plan_hints {
-	struct plan_hint {
-		const struct ctf_decode_prog *prog;
-		const struct ctf_text_plan *plan;
-	} * v;
-	size_t n, cap;
-	/* the last one asked for (events of one class come in runs), in v */
-	const struct ctf_decode_prog *last_prog;
-	const struct ctf_text_plan **last_hint;
-};
-
-/* hint_of() for another program than the last one's. */
-static __attribute__((noinline)) const struct ctf_text_plan **
-hint_find(struct plan_hints *h, const struct ctf_decode_prog *prog)
+/* A --names or --fields LIST: 0, or CLI_USAGE naming its unknown item. */
+static int check_list(bool names, const char *list)
 {
-	size_t i;
+	char bad[128];
 
-	if (2 * (h->n + 1) > h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 64;
-		struct plan_hint *n = calloc(cap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (size_t k = 0; k < h->cap; k++)
-			if (h->v[k].prog) {
-				for (i = ((uintptr_t)h->v[k].prog >> 4) & (cap - 1); n[i].prog;
-				     i = (i + 1) & (cap - 1))
-					;
-				n[i] = h->v[k];
-			}
-		free(h->v);
-		h->v = n;
-		h->cap = cap;
-	}
-	for (i = ((uintptr_t)prog >> 4) & (h->cap - 1); h->v[i].prog; i = (i + 1) & (h->cap - 1))
-		if (h->v[i].prog == prog)
-			break;
-	if (!h->v[i].prog) {
-		h->v[i].prog = prog;
-		h->n++;
-	}
-	h->last_prog = prog; /* (v may have moved: last_hint is set anew) */
-	return h->last_hint = &h->v[i].plan;
-}
-
-/* Where the plan of prog's events is kept; NULL (no hint) when memory runs out. */
-static inline const struct ctf_text_plan **hint_of(struct plan_hints *h,
-						   const struct ctf_decode_prog *prog)
-{
-	return prog == h->last_prog ? h->last_hint : hint_find(h, prog);
-}
-
-/* The text line of the event reader r has just read, with the plan hints h. */
-static inline void print_line(struct ctf_text_printer *pr, struct plan_hints *h,
-			      const struct ctf_text_trace *t, const struct ctf_stream_reader *r,
-			      int64_t ns)
-{
-	const struct ctf_text_plan **hint = r->body_prog ? hint_of(h, r->body_prog) : NULL;
-
-	if (hint)
-		ctf_text_print_event_hinted(pr, t, &r->packet, &r->event, ns, hint);
-	else
-		ctf_text_print_event(pr, t, &r->packet, &r->event, ns);
-}
-
-/* What printing needs, for print_item(). */
-struct view_printer {
-	enum view_mode mode;
-	uint64_t count;
-	struct ctf_text_buf out;
-	struct ctf_text_printer pr;
-	struct ctf_text_trace *info; /* per trace: what the printer shows of it */
-	struct plan_hints hints;     /* for the events read on its own thread */
-};
-
-/* The warning of discarded-items notification it. */
-static void print_discard(struct ctf_text_printer *pr, const struct view_item *it)
-{
-	const struct ctf_ss_discard *w = it->discard;
-
-	ctf_text_print_discarded(pr,
-				 w->kind == CTF_SS_DISCARDED_EVENTS ? CTF_TEXT_DISCARDED_EVENTS
-								    : CTF_TEXT_DISCARDED_PACKETS,
-				 w->has_count, w->count, w->has_range, w->begin, w->end,
-				 it->t->name, it->t->trace->has_uuid ? it->t->trace->uuid : NULL,
-				 it->file->abs_path, it->sc_id, it->stream_id);
-}
-
-static void print_item(void *ctx, const struct view_item *it)
-{
-	struct view_printer *vp = ctx;
-
-	if (it->kind == VIEW_EVENT) {
-		if (vp->mode == MODE_TEXT && it->plan_hint)
-			ctf_text_print_event_hinted(&vp->pr, &vp->info[it->file->t->index],
-						    it->packet, it->event, it->event_ns,
-						    it->plan_hint);
-		else if (vp->mode == MODE_TEXT)
-			ctf_text_print_event(&vp->pr, &vp->info[it->file->t->index], it->packet,
-					     it->event, it->event_ns);
-		else if (vp->mode == MODE_JSON)
-			ctf_json_print_event(&vp->out, it->packet, it->event, it->event->has_clock,
-					     it->event_ns, it->stream_id);
-		else
-			vp->count++;
-	} else if (it->kind == VIEW_TEXT) {
-		/* lines made on the reading thread: the next delta is from their last */
-		ctf_text_put(&vp->out, it->rest, it->rest_len);
-		if (it->event->has_clock) {
-			vp->pr.last_ns = (uint64_t)it->event_ns;
-			vp->pr.last_cycles = it->event->clock_value;
-		}
-	} else if (vp->mode != MODE_COUNT) {
-		/* warnings go to stderr: what precedes them must be out first */
-		ctf_text_buf_flush(&vp->out);
-		print_discard(&vp->pr, it);
-	}
-}
-
-/* The reading thread's share of the text lines (view_pipeline_run()'s line). */
-struct view_lines {
-	struct ctf_text_printer pr; /* its plans, options and second; its time set per line */
-	const struct ctf_text_trace *info;
-	struct plan_hints hints;
-};
-
-static int line_of(void *ctx, const struct view_item *it, const struct view_time *prev,
-		   struct ctf_text_buf *out)
-{
-	struct view_lines *vl = ctx;
-
-	/* a negative time may warn (stderr): the printer's, in its order */
-	if (it->event->has_clock && it->event_ns < 0)
-		return -1;
-	vl->pr.out = out;
-	vl->pr.last_ns = prev->set ? (uint64_t)prev->ns : (uint64_t)-1;
-	vl->pr.last_cycles = prev->set ? prev->cycles : (uint64_t)-1;
-	print_line(&vl->pr, &vl->hints, &vl->info[it->file->t->index], it->file->sr, it->event_ns);
-	return 0;
-}
-
-/* One of the two threads of the text output (view-twin.h), with its own stream set. */
-struct view_side {
-	struct ctf_text_printer pr;
-	struct ctf_text_trace *info; /* per trace of its stream set */
-	struct plan_hints hints;
-	/* (each side on lines of its own: its printer is written at every line) */
-} __attribute__((aligned(128)));
-
-/* view_twin_fn: item s formatted into out, or passed over (out NULL). */
-static void side_item(void *ctx, struct ctf_ss_stream *s, struct ctf_text_buf *out, FILE *err)
-{
-	struct view_side *sd = ctx;
-	const struct ctf_stream_reader *r = s->item_file->sr;
-	const struct ctf_text_options *o = &sd->pr.opt;
-	struct view_item item;
-
-	if (!out) {
-		/* what the next lines depend on: the last time, the warning given once */
-		if (s->kind == CTF_SS_EVENT && r->event.has_clock) {
-			if (s->event_ns < 0 && !o->clock_cycles && !o->clock_seconds)
-				sd->pr.negative_warned = true;
-			sd->pr.last_ns = (uint64_t)s->event_ns;
-			sd->pr.last_cycles = r->event.clock_value;
-		} else if (s->kind == CTF_SS_DISCARD && s->discard->has_range &&
-			   !o->clock_seconds && (s->discard->begin < 0 || s->discard->end < 0)) {
-			sd->pr.negative_warned = true;
-		}
-		return;
-	}
-	sd->pr.out = out;
-	sd->pr.err = err;
-	if (s->kind == CTF_SS_EVENT) {
-		print_line(&sd->pr, &sd->hints, &sd->info[s->item_file->t->index], r, s->event_ns);
-	} else {
-		view_item_of(&item, s);
-		print_discard(&sd->pr, &item);
-	}
-}
-
-/*
- * Whether two stream sets opened on the same paths see the same traces: the
- * same stream files of the same sizes, the same event classes. A trace
- * being written (a live session) may have grown between the two openings;
- * two readers of different traces would disagree on the chunks.
- */
-static bool same_traces(const struct ctf_stream_set *a, const struct ctf_stream_set *b)
-{
-	if (a->ntraces != b->ntraces || a->nfiles != b->nfiles)
-		return false;
-	for (size_t i = 0; i < a->nfiles; i++) {
-		const struct ctf_ss_file *x = &a->files[i], *y = &b->files[i];
-
-		if (strcmp(x->path, y->path) || !x->sr != !y->sr ||
-		    (x->sr && x->sr->file_size != y->sr->file_size))
-			return false;
-	}
-	for (size_t i = 0; i < a->ntraces; i++) {
-		const struct ctf_trace *x = a->traces[i].trace, *y = b->traces[i].trace;
-
-		if (x->stream_count != y->stream_count)
-			return false;
-		for (unsigned int k = 0; k < x->stream_count; k++)
-			if (x->streams[k]->event_count != y->streams[k]->event_count)
-				return false;
-	}
-	return true;
-}
-
-/*
- * The text output on two threads, each with a stream set of the traces
- * (ss, and another one opened here): 0, -1 (error: ss->error), or -2 when
- * the second one could not be had (nothing read: the caller goes on alone).
- */
-static int run_twin(struct ctf_stream_set *ss, const char *const *paths, size_t npaths,
-		    const struct ctf_text_options *opt, struct view_printer *vp)
-{
-	struct ctf_stream_set ss2 = {0};
-	struct ctf_stream_set *sets[2] = {ss, &ss2};
-	struct view_side sides[2] = {0};
-	void *ctx[2] = {&sides[0], &sides[1]};
-	int st = -2;
-
-	if (ctf_ss_load(&ss2, paths, npaths, CTF_SS_RANK_BY_NAME) || ctf_ss_open(&ss2, false, 0) ||
-	    !same_traces(ss, &ss2) ||
-	    !(sides[1].info = calloc(ss2.ntraces, sizeof(*sides[1].info))))
-		goto out;
-	sides[0].info = vp->info;
-	for (size_t i = 0; i < ss2.ntraces; i++)
-		ctf_text_trace_init(&sides[1].info[i], ss2.traces[i].trace, ss2.traces[i].name);
-	for (unsigned int k = 0; k < 2; k++)
-		ctf_text_printer_init(&sides[k].pr, opt, NULL);
-	st = view_twin_run(sets, ctx, side_item, &vp->out);
-	for (unsigned int k = 0; k < 2; k++) {
-		ctf_text_printer_fini(&sides[k].pr);
-		free(sides[k].hints.v);
-	}
-out:
-	free(sides[1].info);
-	ctf_ss_free(&ss2);
-	return st;
-}
-
-/* ctf_ss_each()'s visitor for --count: the loop it measures, nothing else. */
-static int count_item(void *ctx, struct ctf_ss_stream *s)
-{
-	struct view_printer *vp = ctx;
-
-	vp->count += s->kind == CTF_SS_EVENT;
-	return 0;
-}
-
-/* The second part of a count on two threads (ctf_ss_split_packets()). */
-struct count_second {
-	const char *const *paths;
-	size_t npaths;
-	const size_t *cut;
-	size_t nfiles; /* the first set's: the second one must find as many */
-	struct ctf_stream_set ss;
-	struct view_printer vp; /* (only its count) */
-	int status;
-};
-
-/* The second part: the traces loaded and opened again, from each file's cut on. */
-static void *count_second_main(void *arg)
-{
-	struct count_second *c = arg;
-
-	c->ss.part = 2;
-	c->ss.part_cut = c->cut;
-	if (ctf_ss_load(&c->ss, c->paths, c->npaths, CTF_SS_RANK_BY_NAME) ||
-	    c->ss.nfiles != c->nfiles || ctf_ss_open(&c->ss, false, 0))
-		c->status = -1;
-	else
-		c->status = ctf_ss_each(&c->ss, count_item, &c->vp);
-	return NULL;
-}
-
-/*
- * --count on two threads, each reading about half of the packets
- * (ctf_ss_split_packets()): those that begin before a time on this one,
- * through ss opened again, the others on a second thread, through the
- * traces opened anew. Nothing is decoded twice, no event is compared with
- * the cut. 0 (vp->count set), -1 on error (ss->error), or -2 when the
- * parts are not known, no thread can be had, or either part met an error:
- * ss is then open at its start again, for one thread to count, and to
- * report the error as it meets it.
- */
-static int run_count_halves(struct ctf_stream_set *ss, const char *const *paths, size_t npaths,
-			    struct view_printer *vp)
-{
-	struct count_second *c = calloc(1, sizeof(*c));
-	size_t *cut = calloc(ss->nfiles ? ss->nfiles : 1, sizeof(*cut));
-	struct view_printer first = {0};
-	pthread_t second;
-	int st = -2;
-
-	if (!c || !cut || ctf_ss_split_packets(ss, cut))
-		goto out;
-	c->paths = paths;
-	c->npaths = npaths;
-	c->cut = cut;
-	c->nfiles = ss->nfiles;
-	if (pthread_create(&second, NULL, count_second_main, c) != 0)
-		goto out;
-	ctf_ss_close(ss);
-	ss->part = 1;
-	ss->part_cut = cut;
-	st = ctf_ss_open(ss, false, 0);
-	if (!st)
-		st = ctf_ss_each(ss, count_item, &first);
-	pthread_join(second, NULL);
-	ss->part = 0;
-	ss->part_cut = NULL;
-	if (st == 0 && c->status == 0) {
-		vp->count = first.count + c->vp.count;
-	} else {
-		ctf_ss_close(ss);
-		st = ctf_ss_open(ss, false, 0) ? -1 : -2;
-	}
-out:
-	if (c)
-		ctf_ss_free(&c->ss);
-	free(c);
-	free(cut);
-	return st;
-}
-
-/* ctf_ss_each()'s visitor for the output on one thread. */
-static int visit_item(void *ctx, struct ctf_ss_stream *s)
-{
-	struct view_printer *vp = ctx;
-	struct view_item item;
-
-	if (s->kind == CTF_SS_EVENT && vp->mode == MODE_TEXT) {
-		print_line(&vp->pr, &vp->hints, &vp->info[s->item_file->t->index], s->item_file->sr,
-			   s->event_ns);
+	if (!trax_print_check_list(names, list, bad, sizeof(bad)))
 		return 0;
-	}
-	view_item_of(&item, s);
-	print_item(ctx, &item);
-	return 0;
+	return cli_usage_error("Wrong value in --%s parameter: %s (unknown item '%s')",
+			       names ? "names" : "fields", list, bad);
 }
 
 /*
- * How the output runs (TRAX_VIEW_THREADS): 1 on one thread; else text on
- * two threads reading the whole trace and formatting every other chunk
- * (view-twin.h), or with "pipeline" read on one and printed on the other;
- * --count on two threads, each counting one half of the trace.
+ * The reader's tuning, for the tests only (man/trax.1, ENVIRONMENT):
+ * TRAX_VIEW_THREADS=1 reads on one thread, TRAX_VIEW_CHUNK=N has each of
+ * the two threads format chunks of N events, TRAX_READ_WINDOW=BYTES reads
+ * the stream files BYTES at a time (0: through the mapping),
+ * TRAX_NO_JIT=1 decodes with the interpreter.
  */
-static bool single_thread(void)
+static void tuning_from_env(struct trax_reader_options *ro, struct trax_print_options *po)
 {
-	const char *e = getenv("TRAX_VIEW_THREADS");
+	const char *e;
 
-	return e && strcmp(e, "1") == 0;
+	if ((e = getenv("TRAX_VIEW_THREADS")) && !strcmp(e, "1"))
+		ro->threads = 1;
+	if ((e = getenv("TRAX_VIEW_CHUNK")) && atoi(e) > 0)
+		po->chunk_events = (size_t)atoi(e);
+	if ((e = getenv("TRAX_READ_WINDOW")) && *e)
+		ro->read_window =
+		    strtoull(e, NULL, 10) ? strtoull(e, NULL, 10) : TRAX_READ_WINDOW_NONE;
+	if ((e = getenv("TRAX_NO_JIT")) && *e && strcmp(e, "0"))
+		ro->jit = 0;
 }
 
-static int threads_wanted(enum view_mode mode)
+/* Reads the traces under paths and prints them (or their count): the exit status. */
+static int view(const char *const *paths, size_t npaths, bool count,
+		const struct trax_reader_options *ro, const struct trax_print_options *po)
 {
-	const char *e = getenv("TRAX_VIEW_THREADS");
-
-	if (mode != MODE_TEXT || single_thread())
-		return 1;
-	return e && strcmp(e, "pipeline") == 0 ? 3 : 2;
-}
-
-static int run(struct ctf_stream_set *ss, const char *const *paths, size_t npaths,
-	       const struct ctf_text_options *opt, enum view_mode mode)
-{
-	struct view_printer vp = {.mode = mode};
+	struct trax_reader *r = trax_reader_open_with(paths, npaths, ro);
+	uint64_t n;
 	int st;
 
-	vp.info = calloc(ss->ntraces ? ss->ntraces : 1, sizeof(*vp.info));
-	if (!vp.info)
-		return fatal("out of memory");
-	for (size_t i = 0; i < ss->ntraces; i++)
-		ctf_text_trace_init(&vp.info[i], ss->traces[i].trace, ss->traces[i].name);
-	if (ctf_text_buf_init(&vp.out, STDOUT_FILENO, OUT_BUFFER_SIZE)) {
-		free(vp.info);
-		return fatal("out of memory");
-	}
-	ctf_text_printer_init(&vp.pr, opt, &vp.out);
-	st = -2;
-	if (threads_wanted(mode) == 2)
-		st = run_twin(ss, paths, npaths, opt, &vp);
-	else if (mode == MODE_COUNT && !single_thread())
-		st = run_count_halves(ss, paths, npaths, &vp);
-	if (st != -2) {
-		/* (done) */
-	} else if (threads_wanted(mode) == 3) {
-		struct view_lines vl = {.info = vp.info};
-
-		ctf_text_printer_init(&vl.pr, opt, NULL);
-		st = view_pipeline_run(ss, print_item, &vp, line_of, &vl);
-		ctf_text_printer_fini(&vl.pr);
-		free(vl.hints.v);
+	if (!r)
+		return fatal(trax_reader_error(NULL));
+	if (count) {
+		st = trax_reader_count(r, &n);
+		if (!st)
+			printf("%llu events\n", (unsigned long long)n);
 	} else {
-		st = ctf_ss_each(ss, mode == MODE_COUNT ? count_item : visit_item, &vp);
+		st = trax_reader_print(r, STDOUT_FILENO, po);
 	}
-	if (mode == MODE_COUNT && !st) {
-		char line[32];
-		int n = snprintf(line, sizeof(line), "%llu events\n", (unsigned long long)vp.count);
-
-		ctf_text_put(&vp.out, line, (size_t)n);
+	if (st == -1) {
+		st = fatal(trax_reader_error(r));
+	} else if (st == -2 && errno != EPIPE) {
+		fprintf(stderr, "trax view: standard output: %s\n", strerror(errno));
+		st = CLI_FAIL;
+	} else if (count && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+		fprintf(stderr, "trax view: standard output: %s\n", strerror(errno));
+		st = CLI_FAIL;
+	} else {
+		st = CLI_OK;
 	}
-	ctf_text_buf_flush(&vp.out);
-	if (st < 0) {
-		fatal(ss->error);
-		st = 1;
-	} else if (vp.out.error && vp.out.error != EPIPE) {
-		fprintf(stderr, "trax view: standard output: %s\n", strerror(vp.out.error));
-		st = 1;
-	}
-	ctf_text_printer_fini(&vp.pr);
-	free(vp.hints.v);
-	ctf_text_buf_free(&vp.out);
-	free(vp.info);
+	trax_reader_close(r);
 	return st;
 }
 
 int trax_view_main(int argc, char **argv)
 {
-	struct ctf_text_options opt;
-	char **paths;
-	size_t npaths = 0;
-	bool only_paths = false;
-	struct ctf_stream_set ss = {0};
-	enum view_mode mode = MODE_TEXT;
+	static const struct option opts[] = {
+	    {"clock-cycles", no_argument, NULL, 'C'},
+	    {"clock-date", no_argument, NULL, 'D'},
+	    {"clock-gmt", no_argument, NULL, 'G'},
+	    {"clock-seconds", no_argument, NULL, 'S'},
+	    {"no-delta", no_argument, NULL, 'd'},
+	    {"names", required_argument, NULL, 'n'},
+	    {"fields", required_argument, NULL, 'f'},
+	    {"format", required_argument, NULL, 'F'},
+	    {"count", no_argument, NULL, 'c'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct trax_reader_options ro;
+	struct trax_print_options po;
 	bool count = false;
 	char *current = NULL;
-	int status;
+	const char *one[1];
+	int c, rc;
 
-	ctf_text_options_default(&opt);
-	paths = calloc((size_t)argc, sizeof(*paths));
-	if (!paths)
-		return fatal("out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		bool is_names = false;
-
-		if (only_paths || a[0] != '-' || !a[1]) {
-			paths[npaths++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			only_paths = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage_to(stdout);
-			free(paths);
-			return 0;
-		} else if (!strcmp(a, "--clock-cycles")) {
-			opt.clock_cycles = true;
-		} else if (!strcmp(a, "--clock-date")) {
-			opt.clock_date = true;
-		} else if (!strcmp(a, "--clock-gmt")) {
-			opt.clock_gmt = true;
-		} else if (!strcmp(a, "--clock-seconds")) {
-			opt.clock_seconds = true;
-		} else if (!strcmp(a, "--no-delta")) {
-			opt.no_delta = true;
-		} else if (!strcmp(a, "--count")) {
+	trax_reader_options_init(&ro);
+	ro.trace_order = TRAX_TRACE_ORDER_BY_NAME; /* as babeltrace2 */
+	trax_print_options_init(&po);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			po.clock_cycles = 1;
+			break;
+		case 'D':
+			po.clock_date = 1;
+			break;
+		case 'G':
+			po.clock_gmt = 1;
+			break;
+		case 'S':
+			po.clock_seconds = 1;
+			break;
+		case 'd':
+			po.no_delta = 1;
+			break;
+		case 'n':
+		case 'f':
+			if ((rc = check_list(c == 'n', optarg)))
+				return rc;
+			*(c == 'n' ? &po.names : &po.fields) = optarg;
+			break;
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_usage_error("Wrong value in --format parameter: %s "
+						       "(text or json)",
+						       optarg);
+			po.format = strcmp(optarg, "json") ? TRAX_PRINT_TEXT : TRAX_PRINT_JSON;
+			break;
+		case 'c':
 			count = true;
-		} else if (!strncmp(a, "--format", 8) && (a[8] == '=' || a[8] == 0)) {
-			if (a[8] == '=') {
-				val = a + 9;
-			} else if (i + 1 < argc) {
-				val = argv[++i];
-			} else {
-				free(paths);
-				return usage_error("option '%s' needs a value", a);
-			}
-			if (!strcmp(val, "json")) {
-				mode = MODE_JSON;
-			} else if (!strcmp(val, "text")) {
-				mode = MODE_TEXT;
-			} else {
-				free(paths);
-				return usage_error("unknown format '%s' (text or json)", val);
-			}
-		} else if (!strncmp(a, "--names", 7) || !strncmp(a, "--fields", 8) ||
-			   !strcmp(a, "-n") || !strcmp(a, "-f")) {
-			size_t l = !strncmp(a, "--names", 7)	? 7
-				   : !strncmp(a, "--fields", 8) ? 8
-								: 2;
-
-			is_names = !strncmp(a, "--names", 7) || !strcmp(a, "-n");
-			if (a[l] == '=') {
-				val = a + l + 1;
-			} else if (a[l] == 0) {
-				if (i + 1 >= argc) {
-					free(paths);
-					return usage_error("option '%s' needs a value", a);
-				}
-				val = argv[++i];
-			} else {
-				free(paths);
-				return usage_error("unknown option '%s'", a);
-			}
-			char bad[128];
-
-			if (ctf_text_options_parse(&opt, is_names, val, bad, sizeof(bad))) {
-				fprintf(stderr, "trax view: unknown %s item '%s'\n",
-					is_names ? "--names" : "--fields", bad);
-				fputs("Try 'trax view --help'.\n", stderr);
-				free(paths);
-				return 2;
-			}
-		} else {
-			free(paths);
-			return usage_error("unknown option '%s'", a);
+			break;
+		case 'h':
+			usage_to(stdout);
+			return CLI_OK;
+		default:
+			return cli_option_error("view", c, argv);
 		}
 	}
-	if (!npaths) {
-		/* the current session's trace (trax list SESSION: its output) */
-		char why[1280];
+	tuning_from_env(&ro, &po);
+	if (optind < argc)
+		return view((const char *const *)argv + optind, (size_t)(argc - optind), count, &ro,
+			    &po);
+	/* the current session's trace (trax list SESSION: its output) */
+	char why[1280];
 
-		current = cli_current_output(why, sizeof(why));
-		if (!current) {
-			free(paths);
-			return usage_error("%s", why);
-		}
-		paths[npaths++] = current;
-	}
-	if (ctf_ss_load(&ss, (const char *const *)paths, npaths, CTF_SS_RANK_BY_NAME) ||
-	    ctf_ss_open(&ss, false, 0))
-		status = fatal(ss.error);
-	else
-		status =
-		    run(&ss, (const char *const *)paths, npaths, &opt, count ? MODE_COUNT : mode);
-	ctf_ss_free(&ss);
-	free(paths);
+	if (!(current = cli_current_output(why, sizeof(why))))
+		return cli_usage_error("%s", why);
+	one[0] = current;
+	rc = view(one, 1, count, &ro, &po);
 	free(current);
-	return status;
+	return rc;
 }

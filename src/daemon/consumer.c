@@ -19,6 +19,7 @@
 #include "common/assert.h"
 #include "common/io.h"
 #include "common/futex.h"
+#include "ringbuf/consumer.h"
 #include "writer/packet-index.h"
 #include "writer/packet.h"
 #include "daemon/traxd.h"
@@ -100,6 +101,15 @@ static void cut_back(struct dchan *dc, unsigned int cpu, int fd, uint64_t size)
 			  dc->trace->path, dc->chan->name, cpu, strerror(errno));
 }
 
+bool consumer_packet_valid(const struct dchan *dc, const struct ctf_packet_header *h)
+{
+	uint64_t bytes = h->packet_size / 8;
+
+	return h->magic == CTF_MAGIC && h->packet_size % 8 == 0 && bytes != 0 &&
+	       bytes <= dc->cfg.subbuf_size && h->content_size <= h->packet_size &&
+	       h->content_size >= sizeof(*h) * 8;
+}
+
 /*
  * Writes one packet of cpu's buffer, then its index entry; false when it
  * is not a valid packet. A packet whose write or entry fails is cut out
@@ -117,11 +127,9 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 
 	/* (checked, and indexed, from a copy: an application may write the shared one) */
 	memcpy(&copy, sb, sizeof(copy));
-	bytes = h->packet_size / 8;
-	if (h->magic != CTF_MAGIC || h->packet_size % 8 || bytes == 0 ||
-	    bytes > dc->cfg.subbuf_size || h->content_size > h->packet_size ||
-	    h->content_size < sizeof(*h) * 8)
+	if (!consumer_packet_valid(dc, h))
 		return false;
+	bytes = h->packet_size / 8;
 	if (!dc->fds || dc->fds[cpu] < 0)
 		return true; /* no output (it failed): the packet is consumed all the same */
 	/* tracefile rotation: a new file when this one would grow past the limit */
@@ -154,66 +162,49 @@ static bool write_packet(struct dchan *dc, unsigned int cpu, const void *sb)
 	return true;
 }
 
-/*
- * Overwrite mode: producers never wait for the consumer and may reuse a
- * sub-buffer while it is read, so each complete one not written yet is
- * copied, then written only if it was not reopened meanwhile (as snapshots
- * do); those overwritten before they could be read are counted as lost.
- */
-static void drain_overwrite(struct dchan *dc)
+/* Where the drains deliver one CPU's packets. */
+struct packet_sink {
+	struct dchan *dc;
+	unsigned int cpu;
+};
+
+static int sink_packet(void *arg, const void *subbuf)
 {
-	uint64_t S = dc->cfg.subbuf_size, span = S * dc->cfg.num_subbuf;
+	const struct packet_sink *k = arg;
 
-	if (!dc->ow_written)
-		return;
-	if (!dc->bounce && !(dc->bounce = aligned_alloc(4096, S)))
-		return;
-	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
-		struct ringbuf *rb = &dc->rbs[cpu];
-		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
-		uint64_t end = (w + S - 1) & ~(S - 1);
-		uint64_t pos = dc->ow_written[cpu];
-
-		if (end > span && pos < end - span) {
-			dc->packets_dropped += (end - span - pos) / S;
-			pos = end - span;
-		}
-		for (; pos + S <= end; pos += S) {
-			if (!ringbuf_subbuf_complete(rb, pos))
-				break; /* still being written: the next drain */
-			memcpy(dc->bounce, rb->data + (pos & (span - 1)), S);
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			if (__atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE) >
-				pos + span ||
-			    !write_packet(dc, cpu, dc->bounce))
-				dc->packets_dropped++;
-			else
-				dc->packets_written++;
-		}
-		dc->ow_written[cpu] = pos;
-	}
+	if (write_packet(k->dc, k->cpu, subbuf))
+		k->dc->packets_written++;
+	else
+		k->dc->packets_dropped++;
+	return 0;
 }
 
-void consumer_drain(struct dchan *dc)
+/*
+ * Discard mode: every complete packet, released once written. Overwrite
+ * mode: producers never wait for the consumer, so each complete packet not
+ * written yet is copied first (src/ringbuf/consumer.h has the rule); those
+ * overwritten before they could be read are counted as dropped. Snapshot
+ * sessions have no files: nothing to drain.
+ */
+void consumer_drain(struct dchan *dc, bool settled)
 {
+	struct ringbuf_drain_stats st = {0};
+	struct packet_sink k = {dc, 0};
+
 	TRAX_ASSERT_LOCKED(&dc->trace->lock);
 	if (dc->cfg.mode == RINGBUF_OVERWRITE) {
-		drain_overwrite(dc); /* snapshot sessions have no files: nothing */
+		if (!dc->ow_written ||
+		    (!dc->bounce && !(dc->bounce = aligned_alloc(4096, dc->cfg.subbuf_size))))
+			return;
+		for (k.cpu = 0; k.cpu < dc->nr_cpus; k.cpu++)
+			ringbuf_drain_overwrite(&dc->rbs[k.cpu], &dc->ow_written[k.cpu], dc->bounce,
+						settled ? RINGBUF_DRAIN_SETTLED : 0, sink_packet,
+						&k, &st);
+		dc->packets_dropped += st.lost;
 		return;
 	}
-	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
-		struct ringbuf *rb = &dc->rbs[cpu];
-		uint64_t pos;
-		void *sb;
-
-		while (ringbuf_get_subbuf(rb, &pos, &sb) == 0) {
-			if (write_packet(dc, cpu, sb))
-				dc->packets_written++;
-			else
-				dc->packets_dropped++;
-			ringbuf_put_subbuf(rb, pos);
-		}
-	}
+	for (k.cpu = 0; k.cpu < dc->nr_cpus; k.cpu++)
+		ringbuf_drain(&dc->rbs[k.cpu], sink_packet, &k, &st);
 }
 
 static uint64_t now_us(void)
@@ -238,28 +229,24 @@ void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead)
 	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
 		struct ringbuf *rb = &dc->rbs[cpu];
 		struct dchan_stall *st = &dc->stalls[cpu];
-		uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
-		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
+		struct ringbuf_stall stall;
 		const struct ctf_packet_header *h;
-		uint64_t count, missing, pos;
+		uint64_t missing, pos;
 		bool repaired;
 		void *sb;
 
-		/* only a closed sub-buffer can be waited on for ever */
-		if (w < r + S || ringbuf_subbuf_complete(rb, r))
+		if (!ringbuf_stalled(rb, &stall))
 			continue;
-		count = ringbuf_commit_count(rb, r);
-		if (st->pos != r || st->count != count || !st->since_us) {
-			st->pos = r;
-			st->count = count;
+		if (st->pos != stall.pos || st->count != stall.count || !st->since_us) {
+			st->pos = stall.pos;
+			st->count = stall.count;
 			st->since_us = now;
 		}
-		h = (const struct ctf_packet_header *)(rb->data +
-						       (r & (S * dc->cfg.num_subbuf - 1)));
+		h = stall.subbuf;
 		if (!writers_dead && (now - st->since_us < quiet_us || h->timestamp_begin > death))
 			continue; /* a live writer may still be in it */
-		missing = ringbuf_force_complete(rb, r, count);
-		if (!missing || ringbuf_get_subbuf(rb, &pos, &sb) || pos != r)
+		missing = ringbuf_force_complete(rb, stall.pos, stall.count);
+		if (!missing || ringbuf_get_subbuf(rb, &pos, &sb) || pos != stall.pos)
 			continue;
 		/* the committed records are kept, the dead one cut out */
 		repaired = packet_repair(dc, sb, missing) && write_packet(dc, cpu, sb);
@@ -269,12 +256,12 @@ void consumer_repair(struct dchan *dc, uint64_t quiet_us, bool writers_dead)
 			dc->packets_dropped++;
 		traxd_log("channel %s, CPU %u: packet %llu left incomplete by an application that "
 			  "died (%llu bytes never committed): %s",
-			  dc->chan->name, cpu, (unsigned long long)(r / S),
+			  dc->chan->name, cpu, (unsigned long long)(pos / S),
 			  (unsigned long long)missing, repaired ? "repaired" : "dropped");
 		ringbuf_put_subbuf(rb, pos);
 		st->since_us = 0;
 	}
-	consumer_drain(dc);
+	consumer_drain(dc, false);
 }
 
 static void *consumer_thread(void *arg)
@@ -297,7 +284,7 @@ static void *consumer_thread(void *arg)
 		__atomic_store_n(&nt->waiting, 1, __ATOMIC_SEQ_CST);
 		seq = __atomic_load_n(&nt->seq, __ATOMIC_SEQ_CST);
 		pthread_mutex_lock(&dc->trace->lock);
-		consumer_drain(dc);
+		consumer_drain(dc, false);
 		consumer_repair(dc, STALL_US, false);
 		pthread_mutex_unlock(&dc->trace->lock);
 		if (next_switch && now_us() >= next_switch) {

@@ -19,6 +19,7 @@
 #include "common/cpu.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
+#include "ringbuf/consumer.h"
 #include "writer/metadata.h"
 #include "writer/trace-env.h"
 #include "writer/packet.h"
@@ -254,34 +255,17 @@ void trace_set_active(struct session *s, bool active)
 					 __ATOMIC_RELEASE);
 }
 
-/* Waits a little for records reserved before a flush to be committed. */
-static void settle(struct dchan *dc)
-{
-	struct timespec pause = {0, 500000};
-
-	for (int tries = 0; tries < 400; tries++) {
-		bool pending = false;
-
-		for (unsigned int i = 0; i < dc->nr_cpus; i++) {
-			struct ringbuf *rb = &dc->rbs[i];
-			uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
-			uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
-
-			if (dc->cfg.mode == RINGBUF_DISCARD && r < w &&
-			    !ringbuf_subbuf_complete(rb, r))
-				pending = true;
-		}
-		if (!pending)
-			return;
-		nanosleep(&pause, NULL);
-	}
-}
+/*
+ * Bounded wait for the records reserved before a flush: an application
+ * that died in the middle of one never commits it.
+ */
+#define SETTLE_US 200000
 
 static void flush_chan(struct dchan *dc)
 {
 	for (unsigned int i = 0; i < dc->nr_cpus; i++)
 		ringbuf_flush(&dc->rbs[i]);
-	settle(dc);
+	ringbuf_settle(dc->rbs, dc->nr_cpus, SETTLE_US);
 }
 
 /* Whether process pid has ended (a zombie has: it writes nothing any more). */
@@ -342,7 +326,7 @@ int trace_flush_session(struct session *s)
 		for (struct dchan *dc = t->chans; dc; dc = dc->next) {
 			flush_chan(dc);
 			pthread_mutex_lock(&t->lock);
-			consumer_drain(dc);
+			consumer_drain(dc, true);
 			/* flush_chan waited for pending records: what stays stalled is dead */
 			consumer_repair(dc, 0, ended);
 			pthread_mutex_unlock(&t->lock);
@@ -374,7 +358,7 @@ void trace_app_gone(struct session *s, const struct app *a)
 			if (!s->snapshot) {
 				flush_chan(dc);
 				pthread_mutex_lock(&t->lock);
-				consumer_drain(dc);
+				consumer_drain(dc, true);
 				/* its own buffers: every writer is gone */
 				consumer_repair(dc, 0, true);
 				pthread_mutex_unlock(&t->lock);
@@ -434,46 +418,40 @@ void trace_destroy_session(struct session *s)
 
 /* ---- snapshots ---- */
 
+/* Where a snapshot writes one CPU's packets. */
+struct snapshot_sink {
+	int fd;
+	const struct dchan *dc;
+};
+
+/* Appends a packet to the snapshot's stream file: 0, or -errno (which ends the snapshot). */
+static int snapshot_packet(void *arg, const void *subbuf)
+{
+	const struct snapshot_sink *k = arg;
+	const struct ctf_packet_header *h = subbuf;
+
+	if (!consumer_packet_valid(k->dc, h))
+		return 0; /* not a packet (the shared memory is the applications'): left out */
+	return trax_write_all(k->fd, subbuf, h->packet_size / 8, false);
+}
+
 /* Writes the complete sub-buffers of dc still in memory, oldest first, to dir. */
 static int snapshot_chan(struct dchan *dc, const char *dir, void *bounce)
 {
-	uint64_t S = dc->cfg.subbuf_size;
-
 	for (unsigned int cpu = 0; cpu < dc->nr_cpus; cpu++) {
-		struct ringbuf *rb = &dc->rbs[cpu];
-		uint64_t span = S * dc->cfg.num_subbuf;
-		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
-		uint64_t end = (w + S - 1) & ~(S - 1), pos;
+		struct snapshot_sink k = {-1, dc};
+		struct ringbuf_drain_stats st = {0};
 		char path[2 * TRAXD_PATH_MAX];
-		int fd;
+		int err;
 
-		pos = end > span ? end - span : 0;
 		snprintf(path, sizeof(path), "%s/%s_%u", dir, dc->chan->name, cpu);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
-		if (fd < 0)
+		k.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
+		if (k.fd < 0)
 			return -errno;
-		for (; pos + S <= end; pos += S) {
-			const struct ctf_packet_header *h = bounce;
-
-			if (!ringbuf_subbuf_complete(rb, pos))
-				continue;
-			memcpy(bounce, rb->data + (pos & (span - 1)), S);
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			/* reopened (a later lap) while copied: not this packet any more */
-			if (__atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE) >
-			    pos + span)
-				continue;
-			if (h->magic != CTF_MAGIC || h->packet_size / 8 > S ||
-			    h->content_size > h->packet_size || h->packet_size == 0)
-				continue;
-			if (trax_write_all(fd, bounce, h->packet_size / 8, false) < 0) {
-				int err = -errno;
-
-				close(fd);
-				return err;
-			}
-		}
-		close(fd);
+		err = ringbuf_snapshot(&dc->rbs[cpu], bounce, snapshot_packet, &k, &st);
+		close(k.fd);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -281,8 +281,13 @@ void trace_app_gone(struct session *s, const struct app *a);
 /* consumer.c */
 int consumer_start(struct dchan *dc);
 void consumer_stop(struct dchan *dc);
-/* Drains dc's complete packets (the main thread or the consumer thread, under the trace lock). */
-void consumer_drain(struct dchan *dc);
+/*
+ * Drains dc's complete packets (the main thread or the consumer thread,
+ * under the trace lock). settled: the buffers were flushed and
+ * ringbuf_settle'd, what is still incomplete will stay so (overwrite mode
+ * then counts it lost and goes on; see src/ringbuf/consumer.h).
+ */
+void consumer_drain(struct dchan *dc, bool settled);
 /*
  * Takes the sub-buffers that an application dying in the middle of a record
  * left incomplete: each one closed, incomplete, unchanged for quiet_us and
@@ -305,6 +310,13 @@ bool packet_repair(const struct dchan *dc, void *subbuf, uint64_t missing);
 size_t packet_record_len(const struct dchan *dc, const uint8_t *p, const uint8_t *end, uint64_t *ts,
 			 uint64_t ts_end);
 int consumer_open_files(struct dchan *dc);
+/*
+ * Whether a packet header (a copy: applications write the shared memory)
+ * describes a packet of dc's geometry: the consumer and snapshots write
+ * nothing else.
+ */
+struct ctf_packet_header;
+bool consumer_packet_valid(const struct dchan *dc, const struct ctf_packet_header *h);
 
 /* session.c: '*' matches any run of characters, anywhere in the pattern */
 bool fnmatch_simple(const char *pattern, const char *name);

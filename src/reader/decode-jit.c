@@ -227,8 +227,6 @@ uint64_t ctf_jit_interpret(const uint8_t *p, uint64_t clock, const struct fixed_
 
 #if defined(JIT_X86_64)
 
-static int jit_disabled = -1;
-
 #define CHUNK_SIZE ((size_t)64 << 10)
 #define CHUNKS_MAX 64 /* 4 MiB of code per arena: then the interpreter */
 
@@ -270,16 +268,7 @@ ctf_jit_fn ctf_jit_compile(struct ctf_jit_arena *a, const struct fixed_run *fr)
 	uint8_t *start;
 	size_t most;
 
-	/* (readers on several threads may ask first at once: the same answer) */
-	int disabled = __atomic_load_n(&jit_disabled, __ATOMIC_RELAXED);
-
-	if (disabled < 0) {
-		const char *v = getenv("TRAX_NO_JIT");
-
-		disabled = v && *v && strcmp(v, "0") != 0;
-		__atomic_store_n(&jit_disabled, disabled, __ATOMIC_RELAXED);
-	}
-	if (disabled || fr->nfields > (1u << 16))
+	if (fr->nfields > (1u << 16))
 		return NULL;
 	for (uint32_t k = 0; k < fr->nfields; k++) {
 		const struct fixed_field *f = &fr->fields[k];

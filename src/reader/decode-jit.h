@@ -8,8 +8,9 @@
  * The code computes exactly what fixed_run_decode() computes, for runs that
  * start on a byte boundary: the interpreter stays the reference (the
  * fuzzers and tests/reader/test_decode_jit.c compare both). x86-64 only;
- * elsewhere, when TRAX_NO_JIT=1 is in the environment, or when executable
- * memory cannot be had, ctf_jit_compile() declines and the interpreter runs.
+ * elsewhere, or when executable memory cannot be had, ctf_jit_compile()
+ * declines and the interpreter runs (as it does for a reader opened
+ * without JIT: struct ctf_read_tuning).
  */
 #ifndef TRAX_CTF_DECODE_JIT_H
 #define TRAX_CTF_DECODE_JIT_H

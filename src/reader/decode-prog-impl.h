@@ -159,7 +159,6 @@ struct ctf_decode_prog {
 	uint32_t fixed_bits; /* the most bits a fixed program reads from its aligned start */
 	struct fixed_run run;
 	struct ctf_value *tag_value, *variant_value; /* a fixed tagged program's */
-	uint32_t *leaf_slot; /* a fixed flat program's: the slot of each of run's fields */
 };
 
 static inline __attribute__((always_inline)) void
@@ -286,25 +285,6 @@ ctf_prog_run_fixed(struct ctf_decode_prog *p, struct ctf_decode_ctx *c, int *opt
  */
 bool ctf_prog_fuse_run(const struct ctf_decode_prog *hp, unsigned int o,
 		       const struct ctf_decode_prog *bp, struct fixed_run *out);
-
-/*
- * The leaves of a fixed flat program (run's fields: every value its
- * decoding writes) saved after an event, and loaded into a clone of its
- * value tree (ctf_decode_prog_clone_tree()): the event's values, away
- * from the program's, without copying the tree.
- */
-static inline void ctf_prog_save_leaves(const struct ctf_decode_prog *p, uint64_t *out)
-{
-	for (uint32_t k = 0; k < p->run.nfields; k++)
-		out[k] = p->run.fields[k].dst->u.u;
-}
-
-static inline void ctf_prog_load_leaves(const struct ctf_decode_prog *p, struct ctf_value *clone,
-					const uint64_t *in)
-{
-	for (uint32_t k = 0; k < p->run.nfields; k++)
-		clone[p->leaf_slot[k]].u.u = in[k];
-}
 
 /* Moves pos up to op's alignment; false when that passes limit. */
 static inline bool align_op(const struct prog_op *op, uint64_t *pos, uint64_t limit)

@@ -361,7 +361,6 @@ void ctf_decode_prog_free(struct ctf_decode_prog *p)
 	free(p->by_tag);
 	free(p->tagged_options);
 	free(p->run.fields);
-	free(p->leaf_slot);
 	free(p->blocks);
 	free(p->fields);
 	free(p->ops);
@@ -616,11 +615,6 @@ static void fix_layout(struct ctf_decode_prog *p)
 			return;
 		p->run.bits = p->fixed_bits = off;
 		run_partition(&p->run);
-		p->leaf_slot = malloc((p->run.nfields + 1) * sizeof(*p->leaf_slot));
-		if (!p->leaf_slot)
-			return;
-		for (uint32_t k = 0; k < p->run.nfields; k++)
-			p->leaf_slot[k] = (uint32_t)(p->run.fields[k].dst - p->slots);
 		p->fixed = true;
 	} else if (p->tagged) {
 		const struct prog_op *op = p->ops;
@@ -802,47 +796,6 @@ void ctf_decode_progs_free(struct ctf_decode_ctx *c)
 	free(ps->entries);
 	free(ps);
 	c->progs = NULL;
-}
-
-struct ctf_value *ctf_decode_prog_clone_tree(const struct ctf_decode_prog *p)
-{
-	struct ctf_value *c = malloc(p->nslots * sizeof(*c));
-	const struct ctf_value *lo = p->slots, *hi = p->slots + p->nslots;
-
-	if (!c)
-		return NULL;
-	/*
-	 * The shape only: types, and what points into the tree pointing into
-	 * the clone. Numbers are left at 0, not read: another thread may be
-	 * decoding into the program's tree meanwhile.
-	 */
-	for (uint32_t i = 0; i < p->nslots; i++) {
-		const struct ctf_type *t = p->slots[i].type;
-
-		memset(&c[i], 0, sizeof(c[i]));
-		c[i].type = t;
-		if (!t || t->kind == CTF_TYPE_INTEGER || t->kind == CTF_TYPE_ENUM ||
-		    t->kind == CTF_TYPE_FLOAT)
-			continue;
-		c[i].u = p->slots[i].u;
-		if (t->kind == CTF_TYPE_STRUCT ||
-		    ((t->kind == CTF_TYPE_ARRAY || t->kind == CTF_TYPE_SEQUENCE) &&
-		     !(t->kind == CTF_TYPE_ARRAY
-			   ? ctf_type_is_text_element(t->u.array.element)
-			   : ctf_type_is_text_element(t->u.sequence.element)))) {
-			if (c[i].u.list.items >= lo && c[i].u.list.items < hi)
-				c[i].u.list.items = c + (c[i].u.list.items - lo);
-		} else if (t->kind == CTF_TYPE_VARIANT) {
-			if (c[i].u.variant.value >= lo && c[i].u.variant.value < hi)
-				c[i].u.variant.value = c + (c[i].u.variant.value - lo);
-		}
-	}
-	return c;
-}
-
-size_t ctf_decode_prog_slot_of(const struct ctf_decode_prog *p, const struct ctf_value *v)
-{
-	return (size_t)(v - p->slots);
 }
 
 struct ctf_value *ctf_decode_prog_root(struct ctf_decode_prog *p, unsigned int i)

@@ -48,16 +48,6 @@ void ctf_decode_prog_free(struct ctf_decode_prog *p);
 struct ctf_value *ctf_decode_prog_root(struct ctf_decode_prog *p, unsigned int i);
 
 /*
- * A copy of the shape of the program's value tree (malloc; free() it): the
- * same types, its pointers into the tree pointing into the copy, numbers at
- * 0 (they are not read: another thread may be decoding into the tree), for
- * ctf_prog_load_leaves(). NULL when memory runs out.
- */
-struct ctf_value *ctf_decode_prog_clone_tree(const struct ctf_decode_prog *p);
-/* Where v, one of the program's values, sits in its tree (and in a clone). */
-size_t ctf_decode_prog_slot_of(const struct ctf_decode_prog *p, const struct ctf_value *v);
-
-/*
  * Decodes the scopes at c->pos into the program's value tree, making
  * their roots c->roots[scope] and updating c->pos and c->clock. Returns
  * 0; 1 when it gave up (c->pos and c->clock are as they were: decode the

@@ -18,17 +18,11 @@
 #include "reader/decode-prog-impl.h"
 
 /*
- * The bytes ctf_stream_run() reads at a time (see there): TRAX_READ_WINDOW
- * when set (0: none, the mapping is read; the tests take small ones, to
- * move the window often), else 256 KiB, which the guest's L2 cache holds
- * (256 KiB reads were the fastest of 64 KiB-4 MiB).
+ * The bytes ctf_stream_run() reads at a time (see there) unless tuned
+ * (ctf_stream_tune()): 256 KiB, which the guest's L2 cache holds (256 KiB
+ * reads were the fastest of 64 KiB-4 MiB).
  */
-static size_t window_size(void)
-{
-	const char *e = getenv("TRAX_READ_WINDOW");
-
-	return e && *e ? (size_t)strtoull(e, NULL, 10) : (size_t)256 << 10;
-}
+#define WINDOW_DEFAULT ((size_t)256 << 10)
 
 enum reader_state {
 	STATE_NEED_PACKET = 0,
@@ -215,7 +209,7 @@ struct ctf_stream_reader *ctf_stream_open(const struct ctf_trace *trace, const c
 		}
 		madvise(m, r->file_size, MADV_SEQUENTIAL);
 		r->map = m;
-		r->win_size = window_size();
+		r->win_size = WINDOW_DEFAULT;
 		r->win = r->win_size ? malloc(r->win_size) : NULL; /* (NULL: the mapping is read) */
 	}
 	r->fd = fd;
@@ -257,6 +251,22 @@ int ctf_stream_set_packets(struct ctf_stream_reader *r, size_t first, size_t end
 	r->limited = true;
 	r->state = r->next_offset < r->end_offset ? STATE_NEED_PACKET : STATE_DONE;
 	return 0;
+}
+
+int ctf_stream_tune(struct ctf_stream_reader *r, const struct ctf_read_tuning *t)
+{
+	size_t size = t->window == 0			  ? WINDOW_DEFAULT
+		      : t->window == CTF_READ_WINDOW_NONE ? 0
+							  : t->window;
+
+	r->no_jit = t->no_jit;
+	if (!r->map || size == r->win_size)
+		return 0;
+	free(r->win);
+	r->win_size = size;
+	r->win_off = r->win_len = 0;
+	r->win = size ? malloc(size) : NULL;
+	return size && !r->win ? -1 : 0;
 }
 
 void ctf_stream_close(struct ctf_stream_reader *r)
@@ -786,7 +796,7 @@ static __attribute__((noinline)) void fuse_event(struct ctf_stream_class_info *i
 		return;
 	}
 	fu->need = (uint64_t)fu->run.bits + 64;
-	if (hp->fixed_align_mask >= 7)
+	if (jit && hp->fixed_align_mask >= 7)
 		fu->jit = ctf_jit_compile(jit, &fu->run);
 	fu->decode = fu->jit ? fu->jit : ctf_jit_interpret;
 	fu->body = body;
@@ -869,7 +879,7 @@ static inline __attribute__((always_inline)) int read_event_fast(struct ctf_stre
 	/* a compact event: header and body as one run from the next one on */
 	if (idv == hp->tag_value && hp->fixed && body->fixed_prog && !r->no_fused_events &&
 	    (!info->fused || info->fused[id] == &not_tried))
-		fuse_event(info, &r->jit, (uint32_t)option, id, body);
+		fuse_event(info, r->no_jit ? NULL : &r->jit, (uint32_t)option, id, body);
 decoded:
 	r->body_prog = body->fixed_prog;
 	e->cls = body->cls;

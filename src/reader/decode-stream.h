@@ -140,6 +140,7 @@ struct ctf_stream_reader {
 	struct ctf_stream_class_info *info;	/* per stream class of the trace */
 	struct ctf_stream_class_info *cur_info; /* the current packet's */
 	struct ctf_jit_arena jit;		/* the fused events' code */
+	bool no_jit;				/* ctf_stream_tune() */
 };
 
 /*
@@ -150,6 +151,21 @@ struct ctf_stream_reader {
 struct ctf_stream_reader *ctf_stream_open(const struct ctf_trace *trace, const char *path,
 					  char *err, size_t errlen);
 void ctf_stream_close(struct ctf_stream_reader *r);
+
+/* How a stream reader reads (trax_reader_options); all zero: the defaults. */
+struct ctf_read_tuning {
+	/*
+	 * Bytes ctf_stream_run() reads at a time: 0 the default (256 KiB),
+	 * CTF_READ_WINDOW_NONE none (the mapping is read); the tests take
+	 * small ones, to move the window often.
+	 */
+	size_t window;
+	bool no_jit; /* fused events decoded by the interpreter, not compiled (decode-jit.h) */
+};
+#define CTF_READ_WINDOW_NONE SIZE_MAX
+
+/* Applies t to a reader just opened: 0, or -1 when memory runs out. */
+int ctf_stream_tune(struct ctf_stream_reader *r, const struct ctf_read_tuning *t);
 
 /*
  * Limits a reader just opened to the packets [first, end) of its index

@@ -11,7 +11,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "trax/reader.h"
+#include "reader/reader-impl.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -19,13 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/stream-set.h"
-
-struct trax_event {
-	struct trax_reader *r;
-	const struct ctf_ss_stream *s;
-	const struct ctf_stream_reader *sr;
-};
+#include "common/export.h"
 
 struct trax_field {
 	struct trax_reader *r;
@@ -44,20 +38,9 @@ struct field_chunk {
 	struct trax_field items[CHUNK_FIELDS];
 };
 
-struct trax_reader {
-	struct ctf_stream_set ss;
-	bool failed; /* the error is sticky until a seek */
-	struct trax_event ev;
-	struct field_chunk *chunks;
-	char error[1200];
-};
-
 static _Thread_local char open_error[1200];
 
-static void set_error(struct trax_reader *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void set_error(struct trax_reader *r, const char *fmt, ...)
+void trax_reader_set_error(struct trax_reader *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -114,28 +97,89 @@ static struct trax_field *field_new(struct trax_reader *r, const struct ctf_valu
 
 /* ---- the API ---- */
 
-struct trax_reader *trax_reader_open(const char *const *paths, size_t count)
+TRAX_EXPORT void trax_reader_options_init(struct trax_reader_options *o)
+{
+	if (!o)
+		return;
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+	o->jit = 1;
+}
+
+/* Copies the caller's options, as many fields as its version of them has. */
+static int options_copy(struct trax_reader_options *dst, const struct trax_reader_options *o)
+{
+	trax_reader_options_init(dst);
+	if (!o)
+		return 0;
+	if (o->size < offsetof(struct trax_reader_options, threads)) {
+		trax_reader_set_error(NULL, "trax_reader_open_with: options without their size");
+		return -1;
+	}
+	memcpy(dst, o, o->size < sizeof(*dst) ? o->size : sizeof(*dst));
+	dst->size = sizeof(*dst);
+	return 0;
+}
+
+static int paths_copy(struct trax_reader *r, const char *const *paths, size_t count)
+{
+	r->paths = calloc(count, sizeof(*r->paths));
+	if (!r->paths)
+		return -1;
+	for (r->npaths = 0; r->npaths < count; r->npaths++)
+		if (!(r->paths[r->npaths] = strdup(paths[r->npaths])))
+			return -1;
+	return 0;
+}
+
+/* How r's traces are ranked (struct trax_reader_options). */
+static enum ctf_ss_rank rank_of(const struct trax_reader *r)
+{
+	return r->opt.trace_order == TRAX_TRACE_ORDER_BY_NAME ? CTF_SS_RANK_BY_NAME
+							      : CTF_SS_RANK_BY_PATH;
+}
+
+int trax_reader_load_again(const struct trax_reader *r, struct ctf_stream_set *ss)
+{
+	ss->tuning = r->ss.tuning;
+	return ctf_ss_load(ss, (const char *const *)r->paths, r->npaths, rank_of(r));
+}
+
+TRAX_EXPORT struct trax_reader *trax_reader_open_with(const char *const *paths, size_t count,
+						      const struct trax_reader_options *o)
 {
 	struct trax_reader *r;
 
 	open_error[0] = 0;
 	if (!paths || !count) {
-		set_error(NULL, "trax_reader_open: no path given");
+		trax_reader_set_error(NULL, "trax_reader_open: no path given");
 		return NULL;
 	}
 	for (size_t i = 0; i < count; i++) {
 		if (!paths[i] || !paths[i][0]) {
-			set_error(NULL, "trax_reader_open: path %zu is NULL or empty", i);
+			trax_reader_set_error(NULL, "trax_reader_open: path %zu is NULL or empty",
+					      i);
 			return NULL;
 		}
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		set_error(NULL, "out of memory");
+		trax_reader_set_error(NULL, "out of memory");
 		return NULL;
 	}
-	if (ctf_ss_load(&r->ss, paths, count, CTF_SS_RANK_BY_PATH) ||
-	    ctf_ss_open(&r->ss, false, 0)) {
+	if (options_copy(&r->opt, o)) {
+		free(r);
+		return NULL;
+	}
+	if (paths_copy(r, paths, count)) {
+		trax_reader_set_error(NULL, "out of memory");
+		trax_reader_close(r);
+		return NULL;
+	}
+	r->fresh = true;
+	r->ss.tuning.window = r->opt.read_window;
+	r->ss.tuning.no_jit = !r->opt.jit;
+	if (ctf_ss_load(&r->ss, paths, count, rank_of(r)) || ctf_ss_open(&r->ss, false, 0)) {
 		snprintf(open_error, sizeof(open_error), "%s", r->ss.error);
 		trax_reader_close(r);
 		return NULL;
@@ -143,16 +187,24 @@ struct trax_reader *trax_reader_open(const char *const *paths, size_t count)
 	return r;
 }
 
-void trax_reader_close(struct trax_reader *r)
+TRAX_EXPORT struct trax_reader *trax_reader_open(const char *const *paths, size_t count)
+{
+	return trax_reader_open_with(paths, count, NULL);
+}
+
+TRAX_EXPORT void trax_reader_close(struct trax_reader *r)
 {
 	if (!r)
 		return;
 	fields_free(r);
 	ctf_ss_free(&r->ss);
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	free(r->paths);
 	free(r);
 }
 
-int trax_reader_next(struct trax_reader *r, const struct trax_event **ev)
+TRAX_EXPORT int trax_reader_next(struct trax_reader *r, const struct trax_event **ev)
 {
 	struct ctf_ss_stream *s;
 	int st;
@@ -162,16 +214,17 @@ int trax_reader_next(struct trax_reader *r, const struct trax_event **ev)
 	if (!r)
 		return -1;
 	if (!ev) {
-		set_error(r, "trax_reader_next: NULL event pointer");
+		trax_reader_set_error(r, "trax_reader_next: NULL event pointer");
 		return -1;
 	}
 	if (r->failed)
 		return -1;
+	r->fresh = false;
 	fields_reset(r);
 	while ((st = ctf_ss_next(&r->ss, &s)) > 0 && s->kind != CTF_SS_EVENT)
 		;
 	if (st < 0) {
-		set_error(r, "%s", r->ss.error);
+		trax_reader_set_error(r, "%s", r->ss.error);
 		r->failed = true;
 		return -1;
 	}
@@ -207,8 +260,8 @@ static int each_item(void *ctx, struct ctf_ss_stream *s)
 	return e->stop != 0; /* (ctf_ss_each() stops on a positive value) */
 }
 
-int trax_reader_each(struct trax_reader *r, int (*fn)(void *ctx, const struct trax_event *ev),
-		     void *ctx)
+TRAX_EXPORT int trax_reader_each(struct trax_reader *r,
+				 int (*fn)(void *ctx, const struct trax_event *ev), void *ctx)
 {
 	struct each e = {.r = r, .fn = fn, .ctx = ctx};
 	int st;
@@ -216,38 +269,40 @@ int trax_reader_each(struct trax_reader *r, int (*fn)(void *ctx, const struct tr
 	if (!r)
 		return -1;
 	if (!fn) {
-		set_error(r, "trax_reader_each: NULL function");
+		trax_reader_set_error(r, "trax_reader_each: NULL function");
 		return -1;
 	}
 	if (r->failed)
 		return -1;
+	r->fresh = false;
 	fields_reset(r);
 	st = ctf_ss_each(&r->ss, each_item, &e);
 	if (st < 0) {
-		set_error(r, "%s", r->ss.error);
+		trax_reader_set_error(r, "%s", r->ss.error);
 		r->failed = true;
 		return -1;
 	}
 	return st ? e.stop : 0;
 }
 
-int trax_reader_seek_ns(struct trax_reader *r, int64_t ns)
+TRAX_EXPORT int trax_reader_seek_ns(struct trax_reader *r, int64_t ns)
 {
 	if (!r)
 		return -1;
 	fields_reset(r);
 	ctf_ss_close(&r->ss);
+	r->fresh = false;
 	r->failed = false;
 	r->error[0] = 0;
 	if (ctf_ss_open(&r->ss, true, ns)) {
-		set_error(r, "%s", r->ss.error);
+		trax_reader_set_error(r, "%s", r->ss.error);
 		r->failed = true;
 		return -1;
 	}
 	return 0;
 }
 
-const char *trax_reader_error(const struct trax_reader *r)
+TRAX_EXPORT const char *trax_reader_error(const struct trax_reader *r)
 {
 	return r ? r->error : open_error;
 }
@@ -259,31 +314,32 @@ static const struct ctf_trace *get_trace(const struct trax_reader *r, size_t i)
 	return r && i < r->ss.ntraces ? r->ss.traces[i].trace : NULL;
 }
 
-size_t trax_reader_trace_count(const struct trax_reader *r)
+TRAX_EXPORT size_t trax_reader_trace_count(const struct trax_reader *r)
 {
 	return r ? r->ss.ntraces : 0;
 }
 
-const char *trax_reader_trace_path(const struct trax_reader *r, size_t trace)
+TRAX_EXPORT const char *trax_reader_trace_path(const struct trax_reader *r, size_t trace)
 {
 	return r && trace < r->ss.ntraces ? r->ss.traces[trace].dir->path : NULL;
 }
 
-size_t trax_reader_env_count(const struct trax_reader *r, size_t trace)
+TRAX_EXPORT size_t trax_reader_env_count(const struct trax_reader *r, size_t trace)
 {
 	const struct ctf_trace *t = get_trace(r, trace);
 
 	return t ? t->env_count : 0;
 }
 
-const char *trax_reader_env_key(const struct trax_reader *r, size_t trace, size_t i)
+TRAX_EXPORT const char *trax_reader_env_key(const struct trax_reader *r, size_t trace, size_t i)
 {
 	const struct ctf_trace *t = get_trace(r, trace);
 
 	return t && i < t->env_count ? t->env[i].key : NULL;
 }
 
-const char *trax_reader_env_string(const struct trax_reader *r, size_t trace, const char *key)
+TRAX_EXPORT const char *trax_reader_env_string(const struct trax_reader *r, size_t trace,
+					       const char *key)
 {
 	const struct ctf_trace *t = get_trace(r, trace);
 	const struct ctf_env_entry *e = t && key ? ctf_trace_env(t, key) : NULL;
@@ -291,7 +347,8 @@ const char *trax_reader_env_string(const struct trax_reader *r, size_t trace, co
 	return e && e->is_string ? e->string : NULL;
 }
 
-int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *key, int64_t *value)
+TRAX_EXPORT int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *key,
+				    int64_t *value)
 {
 	const struct ctf_trace *t = get_trace(r, trace);
 	const struct ctf_env_entry *e = t && key ? ctf_trace_env(t, key) : NULL;
@@ -302,15 +359,15 @@ int trax_reader_env_int(const struct trax_reader *r, size_t trace, const char *k
 	return 0;
 }
 
-size_t trax_reader_clock_count(const struct trax_reader *r, size_t trace)
+TRAX_EXPORT size_t trax_reader_clock_count(const struct trax_reader *r, size_t trace)
 {
 	const struct ctf_trace *t = get_trace(r, trace);
 
 	return t ? t->clock_count : 0;
 }
 
-int trax_reader_clock(const struct trax_reader *r, size_t trace, size_t i,
-		      struct trax_clock_info *info)
+TRAX_EXPORT int trax_reader_clock(const struct trax_reader *r, size_t trace, size_t i,
+				  struct trax_clock_info *info)
 {
 	const struct ctf_trace *t = get_trace(r, trace);
 	const struct ctf_clock *c;
@@ -333,27 +390,27 @@ int trax_reader_clock(const struct trax_reader *r, size_t trace, size_t i,
 
 /* ---- events ---- */
 
-const char *trax_event_name(const struct trax_event *ev)
+TRAX_EXPORT const char *trax_event_name(const struct trax_event *ev)
 {
 	return ev ? ev->sr->event.cls->name : NULL;
 }
 
-uint64_t trax_event_id(const struct trax_event *ev)
+TRAX_EXPORT uint64_t trax_event_id(const struct trax_event *ev)
 {
 	return ev ? ev->sr->event.cls->id : 0;
 }
 
-int trax_event_has_timestamp(const struct trax_event *ev)
+TRAX_EXPORT int trax_event_has_timestamp(const struct trax_event *ev)
 {
 	return ev && ev->sr->event.has_clock;
 }
 
-int64_t trax_event_timestamp_ns(const struct trax_event *ev)
+TRAX_EXPORT int64_t trax_event_timestamp_ns(const struct trax_event *ev)
 {
 	return ev && ev->sr->event.has_clock ? ev->s->event_ns : 0;
 }
 
-int trax_event_clock_cycles(const struct trax_event *ev, uint64_t *cycles)
+TRAX_EXPORT int trax_event_clock_cycles(const struct trax_event *ev, uint64_t *cycles)
 {
 	if (!ev || !cycles || !ev->sr->event.has_clock)
 		return -1;
@@ -361,17 +418,17 @@ int trax_event_clock_cycles(const struct trax_event *ev, uint64_t *cycles)
 	return 0;
 }
 
-size_t trax_event_trace_index(const struct trax_event *ev)
+TRAX_EXPORT size_t trax_event_trace_index(const struct trax_event *ev)
 {
 	return ev ? ev->s->item_file->t->index : 0;
 }
 
-uint64_t trax_event_stream_class_id(const struct trax_event *ev)
+TRAX_EXPORT uint64_t trax_event_stream_class_id(const struct trax_event *ev)
 {
 	return ev ? ev->s->sc_id : 0;
 }
 
-uint64_t trax_event_stream_id(const struct trax_event *ev)
+TRAX_EXPORT uint64_t trax_event_stream_id(const struct trax_event *ev)
 {
 	return ev ? ev->s->stream_id : 0;
 }
@@ -487,23 +544,23 @@ static const struct trax_field *child_named(struct trax_reader *r, const struct 
 	return NULL;
 }
 
-size_t trax_event_field_count(const struct trax_event *ev, enum trax_scope scope)
+TRAX_EXPORT size_t trax_event_field_count(const struct trax_event *ev, enum trax_scope scope)
 {
 	const struct ctf_value *v = scope_root(ev, scope);
 
 	return v ? children(v) : 0;
 }
 
-const struct trax_field *trax_event_field_by_index(const struct trax_event *ev,
-						   enum trax_scope scope, size_t i)
+TRAX_EXPORT const struct trax_field *trax_event_field_by_index(const struct trax_event *ev,
+							       enum trax_scope scope, size_t i)
 {
 	const struct ctf_value *v = scope_root(ev, scope);
 
 	return v ? child_at(ev->r, v, i) : NULL;
 }
 
-const struct trax_field *trax_event_field_by_name(const struct trax_event *ev,
-						  enum trax_scope scope, const char *name)
+TRAX_EXPORT const struct trax_field *
+trax_event_field_by_name(const struct trax_event *ev, enum trax_scope scope, const char *name)
 {
 	const struct ctf_value *v = scope_root(ev, scope);
 
@@ -512,7 +569,7 @@ const struct trax_field *trax_event_field_by_name(const struct trax_event *ev,
 
 /* ---- fields ---- */
 
-enum trax_field_kind trax_field_kind(const struct trax_field *f)
+TRAX_EXPORT enum trax_field_kind trax_field_kind(const struct trax_field *f)
 {
 	if (!f || !f->v)
 		return TRAX_FIELD_INVALID;
@@ -537,14 +594,14 @@ enum trax_field_kind trax_field_kind(const struct trax_field *f)
 	return TRAX_FIELD_INVALID;
 }
 
-const char *trax_field_name(const struct trax_field *f)
+TRAX_EXPORT const char *trax_field_name(const struct trax_field *f)
 {
 	if (!f || !f->decl)
 		return NULL;
 	return f->decl->display_name ? f->decl->display_name : f->decl->name;
 }
 
-const char *trax_field_tsdl_name(const struct trax_field *f)
+TRAX_EXPORT const char *trax_field_tsdl_name(const struct trax_field *f)
 {
 	return f && f->decl ? f->decl->name : NULL;
 }
@@ -560,7 +617,7 @@ static bool int_signed(const struct ctf_type *t, bool *is_signed)
 	return true;
 }
 
-int trax_field_int(const struct trax_field *f, int64_t *value)
+TRAX_EXPORT int trax_field_int(const struct trax_field *f, int64_t *value)
 {
 	bool sgn;
 
@@ -572,7 +629,7 @@ int trax_field_int(const struct trax_field *f, int64_t *value)
 	return 0;
 }
 
-int trax_field_uint(const struct trax_field *f, uint64_t *value)
+TRAX_EXPORT int trax_field_uint(const struct trax_field *f, uint64_t *value)
 {
 	bool sgn;
 
@@ -584,7 +641,7 @@ int trax_field_uint(const struct trax_field *f, uint64_t *value)
 	return 0;
 }
 
-int trax_field_double(const struct trax_field *f, double *value)
+TRAX_EXPORT int trax_field_double(const struct trax_field *f, double *value)
 {
 	bool sgn;
 
@@ -600,7 +657,7 @@ int trax_field_double(const struct trax_field *f, double *value)
 	return 0;
 }
 
-const char *trax_field_string(const struct trax_field *f, size_t *len)
+TRAX_EXPORT const char *trax_field_string(const struct trax_field *f, size_t *len)
 {
 	struct trax_field *m = (struct trax_field *)f; /* handles are the reader's */
 	const char *p;
@@ -638,7 +695,7 @@ const char *trax_field_string(const struct trax_field *f, size_t *len)
 	return m->str;
 }
 
-const char *trax_field_enum_label(const struct trax_field *f, size_t index)
+TRAX_EXPORT const char *trax_field_enum_label(const struct trax_field *f, size_t index)
 {
 	const struct ctf_enum_type *et;
 
@@ -657,22 +714,23 @@ const char *trax_field_enum_label(const struct trax_field *f, size_t index)
 	return NULL;
 }
 
-size_t trax_field_child_count(const struct trax_field *f)
+TRAX_EXPORT size_t trax_field_child_count(const struct trax_field *f)
 {
 	return f && f->v ? children(f->v) : 0;
 }
 
-const struct trax_field *trax_field_child(const struct trax_field *f, size_t i)
+TRAX_EXPORT const struct trax_field *trax_field_child(const struct trax_field *f, size_t i)
 {
 	return f && f->v ? child_at(f->r, f->v, i) : NULL;
 }
 
-const struct trax_field *trax_field_child_by_name(const struct trax_field *f, const char *name)
+TRAX_EXPORT const struct trax_field *trax_field_child_by_name(const struct trax_field *f,
+							      const char *name)
 {
 	return f && f->v ? child_named(f->r, f->v, name) : NULL;
 }
 
-const struct trax_field *trax_field_variant_selected(const struct trax_field *f)
+TRAX_EXPORT const struct trax_field *trax_field_variant_selected(const struct trax_field *f)
 {
 	if (!f || !f->v || f->v->type->kind != CTF_TYPE_VARIANT)
 		return NULL;

@@ -530,6 +530,10 @@ int ctf_ss_open(struct ctf_stream_set *ss, bool skip, int64_t min_ns)
 			set_error(ss, "%s", err);
 			return -1;
 		}
+		if (ctf_stream_tune(f->sr, &ss->tuning)) {
+			set_error(ss, "out of memory");
+			return -1;
+		}
 		if (ss->part && f->sr->file_size &&
 		    ctf_stream_set_packets(f->sr, ss->part == 1 ? 0 : ss->part_cut[i],
 					   ss->part == 1 ? ss->part_cut[i] : SIZE_MAX)) {

@@ -1,7 +1,7 @@
 /*
  * stream-set.h - the streams of one or several CTF traces, merged in time
  * order: the one implementation shared by the public reader
- * (src/reader/reader.c) and `trax view` (src/cli/view.c), so that both find,
+ * (src/reader/reader.c) and its printing (src/reader/print.c), so that both find,
  * group and order events identically (docs/text-format.md section 9).
  *
  * Traces are found under the given paths (trace-dir.h) and their metadata
@@ -125,6 +125,8 @@ struct ctf_stream_set {
 	 */
 	int part;
 	const size_t *part_cut;
+	/* Set before ctf_ss_open(): how the stream files are read (decode-stream.h). */
+	struct ctf_read_tuning tuning;
 	char error[1200]; /* the last error, one line */
 };
 

@@ -34,7 +34,7 @@ struct ctf_text_plan;
  * ctf_text_print_rest() for a caller that knows the plan cannot change from
  * line to line: the same event class of the same trace, and scope values
  * of a fixed shape (the nodes of one decoding program's tree, as
- * src/cli/view-pipeline.c's clones). *hint: NULL at first, then the plan.
+ * trax_reader_print() gives them). *hint: NULL at first, then the plan.
  */
 void ctf_text_print_rest_hinted(struct ctf_text_plan_cache **plans,
 				const struct ctf_text_options *o, struct ctf_text_buf *b,

@@ -1,7 +1,9 @@
 /*
- * ringbuf.c - lock-free ring buffer of sub-buffers. See ringbuf.h for the
+ * ringbuf.c - lock-free ring buffer of sub-buffers: creation and the
+ * producer's side (the consumer's: consumer.c). See ringbuf.h for the
  * accounting; the comments here explain the orderings.
  */
+#define TRAX_RINGBUF_INTERNAL
 #include "ringbuf/ringbuf.h"
 
 #include <errno.h>
@@ -90,23 +92,13 @@ int ringbuf_attach(struct ringbuf *rb, void *mem, const struct ringbuf_config *c
 	return 0;
 }
 
-static inline char *subbuf_addr(struct ringbuf *rb, uint64_t pos)
+/* Adds to the commit counter of the sub-buffer at pos, never past its lap's total. */
+static inline void commit_add(struct ringbuf *rb, uint64_t pos, uint64_t n)
 {
-	uint64_t span_mask = (rb->cfg.subbuf_size * rb->cfg.num_subbuf) - 1;
+	uint64_t before = __atomic_fetch_add(ringbuf_commit_word(rb, pos), n, __ATOMIC_RELEASE);
 
-	return rb->data + ((pos & ~rb->subbuf_mask) & span_mask);
-}
-
-static inline uint64_t complete_count(struct ringbuf *rb, uint64_t pos)
-{
-	uint64_t lap = pos / (rb->cfg.subbuf_size * rb->cfg.num_subbuf);
-
-	return (lap + 1) * (rb->cfg.subbuf_size + 1);
-}
-
-static inline uint64_t commit_index(struct ringbuf *rb, uint64_t pos)
-{
-	return (pos >> rb->subbuf_shift) & (rb->cfg.num_subbuf - 1);
+	TRAX_ASSERT(before + n <= ringbuf_complete_count(rb, pos));
+	(void)before;
 }
 
 /*
@@ -121,10 +113,9 @@ static void close_subbuf(struct ringbuf *rb, uint64_t end_pos, uint64_t ts, uint
 	uint64_t sb = end_pos & ~rb->subbuf_mask;
 	uint64_t content = end_pos - sb;
 
-	rb->cfg.close(rb, subbuf_addr(rb, sb), ts, content, discarded);
+	rb->cfg.close(rb, ringbuf_subbuf_addr(rb, sb), ts, content, discarded);
 	/* Release: the header's end fields are visible before completion. */
-	__atomic_fetch_add(&rb->commit[commit_index(rb, sb)].count,
-			   rb->cfg.subbuf_size - content + 1, __ATOMIC_RELEASE);
+	commit_add(rb, sb, rb->cfg.subbuf_size - content + 1);
 	if (rb->cfg.notify) {
 		struct ringbuf_notify *n = rb->cfg.notify;
 
@@ -225,9 +216,9 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 					return -ENOBUFS;
 			} else if (sb >= span) {
 				/* A late writer may still be filling the previous lap. */
-				uint64_t prev = complete_count(rb, sb - span);
+				uint64_t prev = ringbuf_complete_count(rb, sb - span);
 
-				if (__atomic_load_n(&rb->commit[commit_index(rb, sb)].count,
+				if (__atomic_load_n(ringbuf_commit_word(rb, sb),
 						    __ATOMIC_ACQUIRE) != prev)
 					return -ENOBUFS;
 			}
@@ -237,6 +228,8 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 		if (head_cas(&shm->head, &old, begin + len, ts))
 			break;
 	}
+	/* Positions only go forward. */
+	TRAX_ASSERT(begin + len > old.write_pos);
 
 	if (open) {
 		uint64_t sb = begin - H;
@@ -250,13 +243,13 @@ int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_sh
 							    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 				;
 		}
-		rb->cfg.open(rb, subbuf_addr(rb, sb), ts, sb >> rb->subbuf_shift);
-		__atomic_fetch_add(&rb->commit[commit_index(rb, sb)].count, H, __ATOMIC_RELEASE);
+		rb->cfg.open(rb, ringbuf_subbuf_addr(rb, sb), ts, sb >> rb->subbuf_shift);
+		commit_add(rb, sb, H);
 	}
 	if (close)
 		close_subbuf(rb, old.write_pos, ts, discarded);
 
-	slot->ptr = subbuf_addr(rb, begin) + (begin & mask);
+	slot->ptr = ringbuf_subbuf_addr(rb, begin) + (begin & mask);
 	slot->pos = begin;
 	slot->ts = ts;
 	slot->len = (uint32_t)len;
@@ -284,55 +277,4 @@ void ringbuf_flush(struct ringbuf *rb)
 			break;
 	}
 	close_subbuf(rb, old.write_pos, ts, discarded);
-}
-
-int ringbuf_subbuf_complete(struct ringbuf *rb, uint64_t pos)
-{
-	return __atomic_load_n(&rb->commit[commit_index(rb, pos)].count, __ATOMIC_ACQUIRE) ==
-	       complete_count(rb, pos);
-}
-
-uint64_t ringbuf_commit_count(struct ringbuf *rb, uint64_t pos)
-{
-	return __atomic_load_n(&rb->commit[commit_index(rb, pos)].count, __ATOMIC_ACQUIRE);
-}
-
-uint64_t ringbuf_force_complete(struct ringbuf *rb, uint64_t pos, uint64_t seen)
-{
-	uint64_t sb = pos & ~rb->subbuf_mask, want = complete_count(rb, sb);
-	uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
-
-	/* closed, and this lap's: the counter is between the last lap's complete value and this
-	 * one's */
-	if (w < sb + rb->cfg.subbuf_size || seen >= want || seen < want - (rb->cfg.subbuf_size + 1))
-		return 0;
-	if (!__atomic_compare_exchange_n(&rb->commit[commit_index(rb, sb)].count, &seen, want, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-		return 0;
-	return want - seen;
-}
-
-int ringbuf_get_subbuf(struct ringbuf *rb, uint64_t *pos, void **subbuf)
-{
-	uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
-
-	if (!ringbuf_subbuf_complete(rb, r))
-		return -1;
-	*pos = r;
-	*subbuf = subbuf_addr(rb, r);
-	return 0;
-}
-
-void ringbuf_put_subbuf(struct ringbuf *rb, uint64_t pos)
-{
-	uint64_t expected = pos;
-
-	/* In overwrite mode a producer may have pushed read_pos already. */
-	__atomic_compare_exchange_n(&rb->shm->read_pos, &expected, pos + rb->cfg.subbuf_size, 0,
-				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-}
-
-uint64_t ringbuf_discarded(struct ringbuf *rb)
-{
-	return __atomic_load_n(&rb->shm->discarded, __ATOMIC_RELAXED);
 }

@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/assert.h"
+
 enum ringbuf_mode {
 	RINGBUF_DISCARD = 0,   /* full: new records are dropped and counted */
 	RINGBUF_OVERWRITE = 1, /* full: the oldest sub-buffer is reused */
@@ -73,39 +75,24 @@ struct ringbuf_config {
 	struct ringbuf_notify *notify; /* optional */
 };
 
-/* Control block, at the start of the shared region. */
-struct ringbuf_shm {
-	uint64_t magic;
-	uint64_t subbuf_size;
-	uint64_t num_subbuf;
-	uint64_t mode;
-	/*
-	 * Producer side, on its own cache line. The write position and the
-	 * timestamp of the record that ends there change together (one
-	 * 16-byte CAS on x86-64), so every record's timestamp can be clamped
-	 * to its predecessor's: timestamps never go back in a buffer, whatever
-	 * the clock or the preemption.
-	 */
-	struct ringbuf_head {
-		uint64_t write_pos;
-		uint64_t last_ts;
-	} head __attribute__((aligned(64)));
-	uint64_t discarded; /* records dropped since creation */
-	uint64_t too_large; /* of which: larger than a sub-buffer */
-	/* Consumer side. */
-	uint64_t read_pos __attribute__((aligned(64)));
-	/* Then num_subbuf commit counters, one per cache line. */
-};
+/*
+ * The shared memory's layout (control block, commit counters) is private
+ * to src/ringbuf (ringbuf-internal.h): consumers use consumer.h.
+ */
+struct ringbuf_shm;
+struct ringbuf_commit;
 
-struct ringbuf_commit {
-	uint64_t count __attribute__((aligned(64)));
-};
+/* log2 of the bytes between two commit counters (one per cache line). */
+#define RINGBUF_COMMIT_SHIFT 6
 
-/* Process-local handle on a buffer. */
+/*
+ * Process-local handle on a buffer. Its users set owner and cpu and read
+ * cfg; the other fields are src/ringbuf's.
+ */
 struct ringbuf {
-	struct ringbuf_shm *shm;
-	struct ringbuf_commit *commit;
-	char *data;
+	struct ringbuf_shm *shm;       /* private */
+	struct ringbuf_commit *commit; /* private: see ringbuf_commit() */
+	char *data;		       /* private: the first sub-buffer */
 	struct ringbuf_config cfg;
 	uint64_t subbuf_mask; /* S - 1 */
 	uint64_t ts_limit;    /* 2^ts_bits */
@@ -142,43 +129,35 @@ int ringbuf_attach(struct ringbuf *rb, void *mem, const struct ringbuf_config *c
 int ringbuf_reserve(struct ringbuf *rb, struct ringbuf_slot *slot, size_t len_short,
 		    size_t len_long);
 
-/* Publishes a reserved record. */
+/*
+ * Publishes a reserved record: inline, the producer's fast path, hence the
+ * counters' stride here (RINGBUF_COMMIT_SHIFT, checked against their
+ * layout in ringbuf-internal.h).
+ */
 static inline void ringbuf_commit(struct ringbuf *rb, uint64_t pos, uint32_t len)
 {
 	uint64_t idx = (pos >> rb->subbuf_shift) & (rb->cfg.num_subbuf - 1);
+	uint64_t *count = (uint64_t *)((char *)rb->commit + (idx << RINGBUF_COMMIT_SHIFT));
+	uint64_t before = __atomic_fetch_add(count, len, __ATOMIC_RELEASE);
 
-	__atomic_fetch_add(&rb->commit[idx].count, len, __ATOMIC_RELEASE);
+	/* Never past this lap's total: the next lap cannot open before it is reached. */
+	TRAX_ASSERT(before + len <= (pos / (rb->cfg.subbuf_size * rb->cfg.num_subbuf) + 1) *
+					(rb->cfg.subbuf_size + 1));
+	(void)before;
 }
 
-/* Consumer: the oldest unread sub-buffer if it is complete (0), else -1. */
-int ringbuf_get_subbuf(struct ringbuf *rb, uint64_t *pos, void **subbuf);
-/* Consumer: releases the sub-buffer returned by ringbuf_get_subbuf. */
-void ringbuf_put_subbuf(struct ringbuf *rb, uint64_t pos);
-/* Is the sub-buffer at pos complete (all records and the close committed)? */
-int ringbuf_subbuf_complete(struct ringbuf *rb, uint64_t pos);
 /*
  * Closes the current sub-buffer if it holds records, so that the consumer
  * can take it once its pending records are committed.
  */
 void ringbuf_flush(struct ringbuf *rb);
-/*
- * Repairs the sub-buffer at pos when a producer died in it: the record it
- * had reserved is never committed, so the sub-buffer never completes and
- * the consumer would wait on it for ever. If the sub-buffer is closed
- * (the write position is past it), incomplete, and its counter still holds
- * `seen` (a value the caller read a while ago: nothing was committed
- * since), the counter is set to complete. Returns the bytes that were never
- * committed (the dead records' lengths), 0 when nothing was done. The
- * records in those bytes are garbage: the caller must not read them as
- * records. Only for writers known dead: a live one that commits later
- * would complete the next lap of this sub-buffer too early.
- */
-uint64_t ringbuf_force_complete(struct ringbuf *rb, uint64_t pos, uint64_t seen);
-/* The commit counter of the sub-buffer at pos (see ringbuf_force_complete). */
-uint64_t ringbuf_commit_count(struct ringbuf *rb, uint64_t pos);
 /* Counts a record given up (too_large: it could never fit). */
 void ringbuf_count_lost(struct ringbuf *rb, int too_large);
-/* Records dropped since creation. */
-uint64_t ringbuf_discarded(struct ringbuf *rb);
+
+/* The consumer's side (and the layout, for src/ringbuf's own files). */
+#include "ringbuf/consumer.h"
+#ifdef TRAX_RINGBUF_INTERNAL
+#include "ringbuf/ringbuf-internal.h"
+#endif
 
 #endif /* TRAX_RINGBUF_H */

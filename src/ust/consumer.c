@@ -22,6 +22,7 @@
 #include "common/futex.h"
 #include "common/log.h"
 #include "common/strbuf.h"
+#include "ringbuf/consumer.h"
 #include "writer/metadata.h"
 #include "writer/packet-index.h"
 #include "writer/packet.h"
@@ -133,77 +134,59 @@ static void write_packet(struct trax_session *s, int cpu, const void *subbuf)
 	}
 }
 
+/* Where ringbuf_drain and ringbuf_drain_overwrite deliver one CPU's packets. */
+struct packet_sink {
+	struct trax_session *s;
+	int cpu;
+};
+
+static int sink_packet(void *arg, const void *subbuf)
+{
+	const struct packet_sink *k = arg;
+	const struct ctf_packet_header *h = subbuf;
+
+	if (h->packet_size / 8 <= k->s->channel.attr.subbuf_size)
+		write_packet(k->s, k->cpu, subbuf);
+	return 0;
+}
+
 /* Writes every complete sub-buffer (discard mode); returns how many. */
 static unsigned int drain(struct trax_session *s)
 {
 	struct trax_channel *ch = &s->channel;
-	unsigned int n = 0;
-	int cpu;
+	struct ringbuf_drain_stats st = {0};
+	struct packet_sink k = {s, 0};
 
 	if (ch->attr.overwrite)
 		return 0; /* a flight recorder keeps its data until the end */
 	/* Metadata first: it must describe every event the packets hold. */
 	write_metadata(s);
-	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
-		struct ringbuf *rb = &ch->bufs[cpu];
-		uint64_t pos;
-		void *sb;
-
-		while (ringbuf_get_subbuf(rb, &pos, &sb) == 0) {
-			write_packet(s, cpu, sb);
-			ringbuf_put_subbuf(rb, pos);
-			n++;
-		}
-	}
-	return n;
+	for (k.cpu = 0; k.cpu < ch->nr_cpus; k.cpu++)
+		ringbuf_drain(&ch->bufs[k.cpu], sink_packet, &k, &st);
+	return (unsigned int)st.packets;
 }
 
 /*
- * Overwrite mode, at a flush: the complete sub-buffers still in memory,
- * oldest first, each written once (a later flush resumes after the last one
- * written). Producers may still be running and reuse a sub-buffer while it
- * is read, so each is copied, then kept only if it was not reopened
- * meanwhile.
+ * Overwrite mode, at a flush (settled): the complete sub-buffers still in
+ * memory, oldest first, each written once (a later flush resumes after the
+ * last one written), by the rule of src/ringbuf/consumer.h.
  */
 static void drain_overwrite(struct trax_session *s)
 {
 	struct trax_channel *ch = &s->channel;
-	uint64_t S = ch->attr.subbuf_size;
-	int cpu;
+	struct ringbuf_drain_stats st = {0};
+	struct packet_sink k = {s, 0};
 
 	write_metadata(s);
-	if (!s->bounce && posix_memalign(&s->bounce, TRAX_PACKET_ALIGN, S))
+	if (!s->bounce && posix_memalign(&s->bounce, TRAX_PACKET_ALIGN, ch->attr.subbuf_size))
 		s->bounce = NULL;
 	if (!s->bounce) {
 		output_error(s, "a stream file", -ENOMEM);
 		return;
 	}
-	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
-		struct ringbuf *rb = &ch->bufs[cpu];
-		uint64_t span = S * rb->cfg.num_subbuf;
-		uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
-		uint64_t pos = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
-
-		if (pos < s->overwrite_written[cpu])
-			pos = s->overwrite_written[cpu];
-		for (; pos + S <= ((w + S - 1) & ~(S - 1)); pos += S) {
-			const struct ctf_packet_header *h;
-
-			if (!ringbuf_subbuf_complete(rb, pos))
-				continue;
-			memcpy(s->bounce, rb->data + (pos & (span - 1)), S);
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			/* Reopened (a record reserved in its next lap) while copied. */
-			if (__atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE) >
-			    pos + span)
-				continue;
-			h = s->bounce;
-			if (h->packet_size / 8 > S)
-				continue;
-			write_packet(s, cpu, s->bounce);
-			s->overwrite_written[cpu] = pos + S;
-		}
-	}
+	for (k.cpu = 0; k.cpu < ch->nr_cpus; k.cpu++)
+		ringbuf_drain_overwrite(&ch->bufs[k.cpu], &s->overwrite_written[k.cpu], s->bounce,
+					RINGBUF_DRAIN_SETTLED, sink_packet, &k, &st);
 }
 
 static void flush_all(struct trax_session *s)
@@ -215,29 +198,6 @@ static void flush_all(struct trax_session *s)
 		ringbuf_flush(&ch->bufs[cpu]);
 }
 
-/* Waits a little for records reserved before a flush to be committed. */
-static void settle(struct trax_session *s)
-{
-	struct trax_channel *ch = &s->channel;
-	struct timespec pause = {0, 200000};
-	int tries, cpu, pending;
-
-	for (tries = 0; tries < 50; tries++) {
-		pending = 0;
-		for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
-			struct ringbuf *rb = &ch->bufs[cpu];
-			uint64_t r = __atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE);
-			uint64_t w = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE);
-
-			if (!ch->attr.overwrite && r < w && !ringbuf_subbuf_complete(rb, r))
-				pending = 1;
-		}
-		if (!pending)
-			return;
-		nanosleep(&pause, NULL);
-	}
-}
-
 static void report_discarded(struct trax_session *s)
 {
 	struct trax_channel *ch = &s->channel;
@@ -246,7 +206,7 @@ static void report_discarded(struct trax_session *s)
 
 	for (cpu = 0; cpu < ch->nr_cpus; cpu++) {
 		total += ringbuf_discarded(&ch->bufs[cpu]);
-		too_large += __atomic_load_n(&ch->bufs[cpu].shm->too_large, __ATOMIC_RELAXED);
+		too_large += ringbuf_too_large(&ch->bufs[cpu]);
 	}
 	if (total != s->discarded_reported) {
 		if (total > too_large)
@@ -265,10 +225,16 @@ static void report_discarded(struct trax_session *s)
 	}
 }
 
+/*
+ * Bounded wait for the records reserved before a flush: an application
+ * thread that stopped in the middle of one must not hold up its exit.
+ */
+#define SETTLE_US 10000
+
 static void final_flush(struct trax_session *s)
 {
 	flush_all(s);
-	settle(s);
+	ringbuf_settle(s->channel.bufs, (unsigned int)s->channel.nr_cpus, SETTLE_US);
 	if (s->channel.attr.overwrite)
 		drain_overwrite(s);
 	else

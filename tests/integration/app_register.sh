@@ -35,7 +35,8 @@ $CC $TRAX_CFLAGS -D_GNU_SOURCE -I"$TRAX_SRC/src" -o fake-traxd "$D/fake-traxd.c"
 	"$TRAX_SRC/src/common/proto.c" "$TRAX_SRC/src/common/shm.c" \
 	"$TRAX_SRC/src/common/clock.c" "$TRAX_SRC/src/common/log.c" \
 	"$TRAX_SRC/src/common/env.c" "$TRAX_SRC/src/common/uuid.c" \
-	"$TRAX_SRC/src/ringbuf/ringbuf.c" "$TRAX_SRC/src/ringbuf/bufset.c" -lpthread
+	"$TRAX_SRC/src/ringbuf/ringbuf.c" "$TRAX_SRC/src/ringbuf/consumer.c" \
+	"$TRAX_SRC/src/ringbuf/bufset.c" -lpthread
 $CC $TRAX_CFLAGS -I"$D/plugins" -c "$D/plugins/tp.c" -o tp.o
 $CC $TRAX_CFLAGS -I"$D/plugins" -c "$D/fake-traxd-app.c" -o app.o
 $CC -o app app.o tp.o $TRAX_LDFLAGS -ltrax-ust -ldl

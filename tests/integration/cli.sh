@@ -701,17 +701,17 @@ t 0 view --count
 expect_out "$("$TRAX" view --count "$GOLDEN/hm-types")"
 reply LIST status=0 record=session name=s1 output= state=inactive snapshot=0
 t 2 view
-grep -q "^trax view: no trace path given, and the current session s1 has no output directory" "$ERR" ||
+grep -q "^Error: no trace path given, and the current session s1 has no output directory" "$ERR" ||
 	fail "$LAST: $(cat "$ERR")"
 reply LIST status=ENOENT "error=Session s1 not found"
 t 2 view
-grep -q "^trax view: .*Session s1 not found" "$ERR" || fail "$LAST: $(cat "$ERR")"
+grep -q "^Error: .*Session s1 not found" "$ERR" || fail "$LAST: $(cat "$ERR")"
 rm -f "$RC"
 t 2 view
-grep -q "^trax view: no trace path given and no current session" "$ERR" || fail "$LAST: $(cat "$ERR")"
+grep -q "^Error: no trace path given and no current session" "$ERR" || fail "$LAST: $(cat "$ERR")"
 expect_log
 stop_fake
 printf 'session=s1\n' >"$RC"
 t 2 view
-grep -q "^trax view: .*No session daemon is available" "$ERR" || fail "$LAST: $(cat "$ERR")"
+grep -q "^Error: .*No session daemon is available" "$ERR" || fail "$LAST: $(cat "$ERR")"
 ok "trax view without a path reads the current session's trace"

@@ -404,6 +404,24 @@ soft_read record-pid
 in_order record-pid.txt 6 "$N" >order.txt ||
 	fail_later "per-process buffers, crash in the middle of a record: the program's committed events: $(cat order.txt)"
 trax destroy >/dev/null || fail "trax destroy record-pid"
+
+# overwrite mode, per-uid: the packet the crash left incomplete can never
+# complete (overwrite mode has no repair) and is lost, with the next
+# program's first events in it; at stop (flushed and settled) the packets
+# after it are written all the same: the next program's events end with
+# its last one, without a gap
+session record-ow --overwrite
+crash 7 record
+$PIN ./ticker "$N" 0 "" 8 >/dev/null || fail "ticker exited with status $?"
+timeout 20 trax stop >/dev/null || fail "trax stop record-ow"
+soft_read record-ow
+sed -n 's/.*ticker:tick: .*{ seq = \([0-9]*\), prog = 8 }$/\1/p' record-ow.txt |
+	awk -v n="$N" 'NR == 1 { first = $1 } { if ($1 != first + NR - 1) bad++; last = $1 }
+		END { if (!NR || bad || last != n - 1) {
+			printf "%d events, %d out of place, last seq %s\n", NR, bad, last; exit 1 } }' \
+	>order.txt ||
+	fail_later "overwrite mode, crash in the middle of a record: the NEXT program's events: $(cat order.txt)"
+trax destroy >/dev/null || fail "trax destroy record-ow"
 alive "crashes in the middle of a record"
 
 if [ -s "$FAILED" ]; then

@@ -13,7 +13,7 @@
 # - a stream's clock is the one its fields map to, a payload's too; two
 #   clocks in a stream, or one in the packet header: both refuse.
 # Standard output byte for byte, the exit status (0, or both non-zero with
-# one error line from trax), on one thread, two and the pipeline, --count,
+# one error line from trax), on one thread and on two, --count,
 # --format=json's time stamps. (tests/reader/test_clocks.c checks the
 # reader API on the same traces.)
 . "$TRAX_SRC/tests/integration/lib.sh"
@@ -51,7 +51,7 @@ json_ns() {
 
 # check WANT ARGS...: babeltrace2 ARGS exits as WANT says (ok: 0, fail: not
 # 0); trax view ARGS prints the same and exits 0 or 1 alike (one error
-# line). Without options, also on one thread and through the pipeline, and
+# line). Without options, also on one thread, and
 # the event count and the JSON time stamps agree with babeltrace2's.
 check() {
 	want=$1
@@ -69,7 +69,7 @@ check() {
 	n_cases=$((n_cases + 1))
 	case "$1" in
 	-*) variants=2 ;;
-	*) variants="2 1 pipeline" ;;
+	*) variants="2 1" ;;
 	esac
 	for threads in $variants; do
 		trc=0
@@ -237,7 +237,7 @@ babeltrace2 "$LH/sa" "$LH/sb" >"$OUT.bt" 2>"$ERR" || rc=$?
 	head -n 5 "$ERR" >&2
 	fail "babeltrace2 did not merge the two LTTng sessions (status $rc)"
 }
-for threads in 2 1 pipeline; do
+for threads in 2 1; do
 	rc=0
 	TRAX_VIEW_THREADS=$threads "$TRAX" view "$LH/sa" "$LH/sb" >"$OUT" 2>"$ERR" || rc=$?
 	[ "$rc" = 0 ] && [ ! -s "$ERR" ] && cmp -s "$OUT" "$OUT.bt" || {

@@ -5,8 +5,8 @@
 # compact and extended headers, packets of 4 KiB to a few MiB, 240 KiB among
 # them, many event classes whose payloads mix integers, strings, text arrays
 # and sequences, strings of every length at every offset, repeated values).
-# For each trace, in several configurations (one thread, two readers, the
-# pipeline; compiled and interpreted runs of fused events, TRAX_NO_JIT=1;
+# For each trace, in several configurations (one thread, two readers;
+# compiled and interpreted runs of fused events, TRAX_NO_JIT=1;
 # read windows of 256 KiB, none, and small ones):
 # - the text is babeltrace2's, line by line (tests/reader/compare-view.py),
 #   but where babeltrace2 2.0 prints an empty string with an older value of
@@ -71,7 +71,7 @@ ok "small trace: trax and babeltrace 1 print the 1000 strings as written (babelt
 # TRAX_GEN_FULL every combination.
 if [ -n "${TRAX_GEN_FULL:-}" ]; then
 	TEXT_CONFIGS=
-	for th in 1 - pipeline; do
+	for th in 1 -; do
 		for jit in - 1; do
 			for win in - 0 4160 65600; do
 				TEXT_CONFIGS="$TEXT_CONFIGS $th:$jit:$win"
@@ -80,7 +80,7 @@ if [ -n "${TRAX_GEN_FULL:-}" ]; then
 	done
 	JSON_CONFIGS="-:-:- -:1:- -:-:0 -:1:0 -:-:4160 -:1:4160 -:-:65600 -:1:65600"
 else
-	TEXT_CONFIGS="1:-:- 1:1:0 -:-:4160 -:1:- pipeline:-:65600 pipeline:1:4160 -:-:0"
+	TEXT_CONFIGS="1:-:- 1:1:0 -:-:4160 -:1:- -:-:65600 -:1:4160 -:-:0"
 	JSON_CONFIGS="-:-:- -:1:4160 -:-:0"
 fi
 

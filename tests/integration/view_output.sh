@@ -16,10 +16,11 @@
 # - tmpfs (O_DIRECT accepted), ramfs (O_DIRECT refused at open), and direct
 #   writes failing at the first write or later (an LD_PRELOAD shim): the same
 #   text, through plain writes;
-# - the text made by two readers taking chunks in turn (src/cli/view-twin.c,
-#   the default, chunks of 4096 items, and of 1 to 7 for the tests), by the
-#   pipeline (src/cli/view-pipeline.c, TRAX_VIEW_THREADS=pipeline) and on one
-#   thread (TRAX_VIEW_THREADS=1): the same bytes, warnings in the same places.
+# - the text made by two readers taking chunks in turn (src/reader/print-twin.c,
+#   the default, chunks of 4096 items, and of 1 to 7 for the tests), on one
+#   thread (TRAX_VIEW_THREADS=1), and decoded by the interpreter, the files
+#   read through their mapping (TRAX_NO_JIT=1, TRAX_READ_WINDOW=0): the same
+#   bytes, warnings in the same places.
 # Needs root (it mounts tmpfs and ramfs).
 . "$TRAX_SRC/tests/integration/lib.sh"
 
@@ -77,26 +78,21 @@ TRAX_VIEW_THREADS=1 "$TRAX" view "$T" >one.txt || fail "trax view on one thread:
 same_as pipe.txt one.txt "trax view on one thread (TRAX_VIEW_THREADS=1)"
 ok "read on one thread or two: the same $size bytes"
 
-# Two readers formatting every other chunk (the default, view-twin.h), in
+# Two readers formatting every other chunk (the default, print-twin.h), in
 # chunks of 1, 2 and 7 items: every line's delta from the other side's.
 for chunk in 1 2 7; do
 	TRAX_VIEW_CHUNK=$chunk "$TRAX" view "$T" >split.txt || fail "TRAX_VIEW_CHUNK=$chunk: exit status $?"
 	same_as pipe.txt split.txt "trax view with TRAX_VIEW_CHUNK=$chunk"
 done
-# The pipeline (view-pipeline.h): lines made by the reading thread for
-# every batch, for none, and as the load goes in batches of 3 items.
-for split in all none; do
-	TRAX_VIEW_THREADS=pipeline TRAX_VIEW_SPLIT=$split "$TRAX" view "$T" >split.txt ||
-		fail "TRAX_VIEW_SPLIT=$split: exit status $?"
-	same_as pipe.txt split.txt "trax view with TRAX_VIEW_SPLIT=$split"
-done
-TRAX_VIEW_THREADS=pipeline TRAX_VIEW_BATCH=3 "$TRAX" view "$T" >split.txt ||
-	fail "TRAX_VIEW_BATCH=3: exit status $?"
-same_as pipe.txt split.txt "trax view with TRAX_VIEW_BATCH=3"
-# and decoded by the interpreter rather than by compiled code (decode-jit.h)
+# and decoded by the interpreter rather than by compiled code (decode-jit.h),
+# the files read in small windows or through their mapping (decode-stream.h)
 TRAX_NO_JIT=1 "$TRAX" view "$T" >split.txt || fail "TRAX_NO_JIT=1: exit status $?"
 same_as pipe.txt split.txt "trax view with TRAX_NO_JIT=1"
-ok "two readers in chunks of 1 to 4096 items, the pipeline split or not: the same $size bytes"
+for win in 0 4096; do
+	TRAX_READ_WINDOW=$win "$TRAX" view "$T" >split.txt || fail "TRAX_READ_WINDOW=$win: exit status $?"
+	same_as pipe.txt split.txt "trax view with TRAX_READ_WINDOW=$win"
+done
+ok "two readers in chunks of 1 to 4096 items, without JIT, any read window: the same $size bytes"
 
 # Unaligned starting offsets (and an aligned one, appending).
 for pre in 5000 8192; do
@@ -171,16 +167,11 @@ same_as berr.rel derr.rel "standard error of the discard trace"
 ok "$warnings warnings with 2>&1 where they are through a pipe ($(wc -c <dout.txt) bytes of text)"
 TRAX_VIEW_THREADS=1 "$TRAX" view "$D" 2>&1 | cat >done.txt
 same_as dpipe.txt done.txt "warnings in place, read on one thread"
-for split in all none; do
-	TRAX_VIEW_THREADS=pipeline TRAX_VIEW_SPLIT=$split TRAX_VIEW_BATCH=5 "$TRAX" view "$D" 2>&1 |
-		cat >dsplit.txt
-	same_as dpipe.txt dsplit.txt "warnings in place, TRAX_VIEW_SPLIT=$split, batches of 5"
-done
 for chunk in 1 5; do
 	TRAX_VIEW_CHUNK=$chunk "$TRAX" view "$D" 2>&1 | cat >dsplit.txt
 	same_as dpipe.txt dsplit.txt "warnings in place, two readers in chunks of $chunk"
 done
-ok "warnings in the same places read on one thread or two (two readers, or the pipeline split or not)"
+ok "warnings in the same places read on one thread or two"
 
 # A full file system: the error, and the text up to where it stopped.
 mount -t tmpfs -o size=4m tmpfs "$MNT" || fail "cannot mount a tmpfs on $MNT (the test must run as root)"

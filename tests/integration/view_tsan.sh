@@ -1,12 +1,12 @@
 #!/bin/sh
-# ThreadSanitizer run of `trax view`, whose text output is read on a second
-# thread (src/cli/view-pipeline.c: batches of copied events handed between
-# the reader and the printer, the printer's clones of the decoding programs'
-# trees). The command is built from its sources with -fsanitize=thread and
-# run on two recordings read together, one of 200,000 events, one with
-# small buffers (tens of batches, many packets, discarded-events warnings):
-# TSan must report nothing, and stdout and stderr must be the regular
-# build's, byte for byte.
+# ThreadSanitizer run of `trax view`, whose text output is made by two
+# threads (src/reader/print-twin.c: two readers formatting every other
+# chunk, their chunks and warnings handed to the output in turn) and whose
+# --count reads two halves of the packets at once (src/reader/count.c). The
+# command is built from its sources with -fsanitize=thread and run on two
+# recordings read together, one of 200,000 events, one with small buffers
+# (many packets, discarded-events warnings): TSan must report nothing, and
+# stdout and stderr must be the regular build's, byte for byte.
 # The TSan set-up (and its check that TSan catches a race): data/tsan.sh.
 . "$TRAX_SRC/tests/integration/lib.sh"
 cd "$TEST_TMP"
@@ -45,15 +45,13 @@ cmp -s ref.txt tsan.txt || fail "trax view under TSan: standard output differs"
 cmp -s ref.err tsan.err || fail "trax view under TSan: standard error differs"
 ok "trax view clean under ThreadSanitizer ($lines events, $(grep -c '^WARNING' ref.err) warnings)${TSAN_RUN:+ (with $TSAN_RUN)}"
 
-# Two readers in chunks of 7 items (view-twin.h); the pipeline with every
-# batch's lines made by the reading thread, then as the load goes, in
-# batches of 7 (view-pipeline.h).
-for mode in chunk7 pipeline-all pipeline; do
+# Two readers in chunks of 7 items (print-twin.h), then with windows of 300
+# bytes and the interpreter.
+for mode in chunk7 window-nojit; do
 	status=0
 	case $mode in
 	chunk7) set -- env TRAX_VIEW_CHUNK=7 ;;
-	pipeline-all) set -- env TRAX_VIEW_THREADS=pipeline TRAX_VIEW_SPLIT=all TRAX_VIEW_BATCH=7 ;;
-	pipeline) set -- env TRAX_VIEW_THREADS=pipeline TRAX_VIEW_BATCH=7 ;;
+	window-nojit) set -- env TRAX_READ_WINDOW=300 TRAX_NO_JIT=1 ;;
 	esac
 	"$@" $TSAN_RUN ./trax_tsan view "$TEST_TMP/t" "$TEST_TMP/d" >tsan.txt 2>tsan.err || status=$?
 	if [ "$status" != 0 ] || grep -q "ThreadSanitizer" tsan.err; then
@@ -63,4 +61,17 @@ for mode in chunk7 pipeline-all pipeline; do
 	cmp -s ref.txt tsan.txt || fail "trax view under TSan ($mode): standard output differs"
 	cmp -s ref.err tsan.err || fail "trax view under TSan ($mode): standard error differs"
 done
-ok "clean under ThreadSanitizer: two readers in chunks of 7, the pipeline split or not"
+ok "clean under ThreadSanitizer: two readers in chunks of 7, small windows without JIT"
+
+# --count: two halves of the packets read at once (the recordings have
+# packet indexes), the same count as the regular build's.
+"$TRAX_BUILD/trax" view --count "$TEST_TMP/t" "$TEST_TMP/d" >ref.txt 2>ref.err ||
+	fail "trax view --count: exit status $?"
+status=0
+$TSAN_RUN ./trax_tsan view --count "$TEST_TMP/t" "$TEST_TMP/d" >tsan.txt 2>tsan.err || status=$?
+if [ "$status" != 0 ] || grep -q "ThreadSanitizer" tsan.err; then
+	head -c 6000 tsan.err >&2
+	fail "trax view --count under TSan: status $status"
+fi
+cmp -s ref.txt tsan.txt || fail "trax view --count under TSan: $(cat tsan.txt), not $(cat ref.txt)"
+ok "--count clean under ThreadSanitizer: $(cat ref.txt)"

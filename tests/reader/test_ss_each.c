@@ -138,6 +138,9 @@ static int visit(void *ctx, struct ctf_ss_stream *s)
 	return rs->stop_after && rs->n == rs->stop_after ? 7 : 0;
 }
 
+/* How the stream files are read: the windows set by main(), TRAX_NO_JIT=1 for the interpreter. */
+static struct ctf_read_tuning tuning;
+
 /* Reads every path's traces both ways; 0 when they could not be opened. */
 static int read_both(const char *const *paths, size_t n, struct recs *a, struct recs *b,
 		     size_t stop_after)
@@ -147,6 +150,7 @@ static int read_both(const char *const *paths, size_t n, struct recs *a, struct 
 
 	memset(a, 0, sizeof(*a));
 	memset(b, 0, sizeof(*b));
+	ss.tuning = tuning;
 	if (ctf_ss_load(&ss, paths, n, CTF_SS_RANK_BY_NAME) || ctf_ss_open(&ss, false, 0)) {
 		ctf_ss_free(&ss);
 		return 0;
@@ -515,7 +519,8 @@ int main(void)
 	 * here, moved a few times per packet; then for the generated traces,
 	 * none (the mapping), small ones and the default.
 	 */
-	setenv("TRAX_READ_WINDOW", "100", 1);
+	tuning.no_jit = getenv("TRAX_NO_JIT") != NULL;
+	tuning.window = 100;
 	if (corpus) {
 		snprintf(p, sizeof(p), "%s/ctf/succeed", corpus);
 		ntraces += check_dir(p);
@@ -537,9 +542,9 @@ int main(void)
 		int back = seed % 5 == 0, cut = seed % 7 == 0;
 		long n;
 
-		static const char *const windows[] = {"0", "64", "200", "4096", ""};
+		static const size_t windows[] = {CTF_READ_WINDOW_NONE, 64, 200, 4096, 0};
 
-		setenv("TRAX_READ_WINDOW", windows[seed % 5], 1);
+		tuning.window = windows[seed % 5];
 		rng = 0x2545F4914F6CDD1Dull * seed;
 		snprintf(p, sizeof(p), "%s/t%u", tmp, seed);
 		gen_trace(p, 200 + rnd_below(6000), back, cut);

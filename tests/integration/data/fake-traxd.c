@@ -62,6 +62,7 @@
 #include "common/shm.h"
 #include "writer/packet.h"
 #include "ringbuf/bufset.h"
+#include "ringbuf/consumer.h"
 
 #define SUBBUF_SIZE 65536u
 #define NUM_SUBBUF  8u
@@ -678,34 +679,34 @@ static int cmp_records(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
+/* Where drain() delivers one CPU's packets. */
+struct packet_sink {
+	struct chan *c;
+	int cpu;
+};
+
+static int sink_packet(void *arg, const void *sb)
+{
+	struct packet_sink *k = arg;
+
+	read_packet(k->c, k->cpu, sb);
+	return 0;
+}
+
 /* Closes the open packets of c and reads every complete one; the records, in time order. */
 static size_t drain(struct chan *c)
 {
 	nr_records = 0;
 	for (unsigned int cpu = 0; cpu < c->nr_cpus; cpu++) {
 		struct ringbuf *rb = &c->rbs[cpu];
-		int tries = 0;
-
-		uint64_t target;
+		struct packet_sink k = {c, (int)cpu};
+		struct ringbuf_drain_stats st = {0};
 
 		ringbuf_flush(rb);
 		/* Every packet before the flush point; the application may be opening the next. */
-		target = __atomic_load_n(&rb->shm->head.write_pos, __ATOMIC_ACQUIRE) &
-			 ~(uint64_t)(SUBBUF_SIZE - 1);
-		while (__atomic_load_n(&rb->shm->read_pos, __ATOMIC_ACQUIRE) < target) {
-			uint64_t pos;
-			void *sb;
-
-			if (ringbuf_get_subbuf(rb, &pos, &sb) == 0) {
-				read_packet(c, (int)cpu, sb);
-				ringbuf_put_subbuf(rb, pos);
-				continue;
-			}
-			if (++tries > 500)
-				fail("CPU %u: a packet stays incomplete (a record never committed)",
-				     cpu);
-			trax_sleep_ms(2); /* a record being written */
-		}
+		if (ringbuf_settle(rb, 1, 1000000))
+			fail("CPU %u: a packet stays incomplete (a record never committed)", cpu);
+		ringbuf_drain(rb, sink_packet, &k, &st);
 	}
 	qsort(records, nr_records, sizeof(*records), cmp_records);
 	return nr_records;

@@ -1,5 +1,5 @@
 /*
- * view-twin.h - `trax view`'s text output on two threads that share no
+ * print-twin.h - trax_reader_print()'s text output on two threads that share no
  * event: each reads the whole trace through its own stream set (the same
  * traces, opened twice) and formats every other chunk of items, passing
  * over the others, whose decoding costs a fraction of their formatting.
@@ -9,9 +9,10 @@
  * line or more per event between cores, more than the event's decoding on
  * some machines (docs/benchmarks.md); reading twice costs no transfer.
  */
-#ifndef TRAX_CLI_VIEW_TWIN_H
-#define TRAX_CLI_VIEW_TWIN_H
+#ifndef TRAX_READER_PRINT_TWIN_H
+#define TRAX_READER_PRINT_TWIN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "reader/stream-set.h"
@@ -23,8 +24,8 @@
  * on (the time of the last event, whether a warning was given) and prints
  * nothing.
  */
-typedef void (*view_twin_fn)(void *ctx, struct ctf_ss_stream *s, struct ctf_text_buf *out,
-			     FILE *err);
+typedef void (*print_twin_fn)(void *ctx, struct ctf_ss_stream *s, struct ctf_text_buf *out,
+			      FILE *err);
 
 /*
  * Runs both sides (ss[k], ctx[k]) to the end, their chunks written to out
@@ -32,10 +33,9 @@ typedef void (*view_twin_fn)(void *ctx, struct ctf_ss_stream *s, struct ctf_text
  * those of discarded items). 0, or -1 on error: ss[0]->error says what,
  * after everything before it was written. -2 when the second thread could
  * not be started (nothing was read: the caller reads on one thread).
- *
- * TRAX_VIEW_CHUNK=N (for tests) makes chunks of N items (default 4096).
+ * Chunks are of chunk_items items (0: 4096; small ones are for tests).
  */
-int view_twin_run(struct ctf_stream_set *ss[2], void *ctx[2], view_twin_fn fn,
-		  struct ctf_text_buf *out);
+int print_twin_run(struct ctf_stream_set *ss[2], void *ctx[2], print_twin_fn fn,
+		   struct ctf_text_buf *out, uint64_t chunk_items);
 
-#endif /* TRAX_CLI_VIEW_TWIN_H */
+#endif /* TRAX_READER_PRINT_TWIN_H */

@@ -1,6 +1,6 @@
 /*
- * view-twin.c - two threads, each reading the whole trace and formatting
- * every other chunk (see view-twin.h).
+ * print-twin.c - two threads, each reading the whole trace and formatting
+ * every other chunk (see print-twin.h).
  *
  * Item i is in chunk i / K; side k formats the chunks c with c % 2 == k.
  * Both sides see the same items in the same order (a stream set's order
@@ -12,7 +12,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "cli/view-twin.h"
+#include "reader/print-twin.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -47,7 +47,7 @@ struct twin {
 	uint64_t next;	     /* the chunk out takes next */
 	bool stop;	     /* a side gave up: the other one ends too */
 	struct ctf_text_buf *out;
-	view_twin_fn fn;
+	print_twin_fn fn;
 	uint64_t chunk_items;
 	struct side {
 		struct twin *tw;
@@ -254,11 +254,10 @@ static void *side_main(void *arg)
 	return NULL;
 }
 
-int view_twin_run(struct ctf_stream_set *ss[2], void *ctx[2], view_twin_fn fn,
-		  struct ctf_text_buf *out)
+int print_twin_run(struct ctf_stream_set *ss[2], void *ctx[2], print_twin_fn fn,
+		   struct ctf_text_buf *out, uint64_t chunk_items)
 {
 	struct twin *tw = aligned_alloc(128, sizeof(struct twin));
-	const char *e = getenv("TRAX_VIEW_CHUNK");
 	pthread_t second;
 	int result = 0;
 
@@ -267,7 +266,7 @@ int view_twin_run(struct ctf_stream_set *ss[2], void *ctx[2], view_twin_fn fn,
 	memset(tw, 0, sizeof(*tw));
 	tw->out = out;
 	tw->fn = fn;
-	tw->chunk_items = e && atoi(e) > 0 ? (uint64_t)atoi(e) : CHUNK_ITEMS;
+	tw->chunk_items = chunk_items ? chunk_items : CHUNK_ITEMS;
 	pthread_mutex_init(&tw->lock, NULL);
 	pthread_cond_init(&tw->turn, NULL);
 	for (unsigned int k = 0; k < 2; k++) {

@@ -1,0 +1,41 @@
+/*
+ * reader-impl.h - what the public reader (struct trax_reader, reader.c)
+ * holds, for the parts of the API implemented in other files (print.c).
+ */
+#ifndef TRAX_READER_READER_IMPL_H
+#define TRAX_READER_READER_IMPL_H
+
+#include <stdbool.h>
+
+#include "reader/stream-set.h"
+#include "trax/reader.h"
+
+struct trax_event {
+	struct trax_reader *r;
+	const struct ctf_ss_stream *s;
+	const struct ctf_stream_reader *sr;
+};
+
+struct trax_reader {
+	struct ctf_stream_set ss;
+	struct trax_reader_options opt;
+	char **paths; /* as given to trax_reader_open_with(): to open the traces again */
+	size_t npaths;
+	bool fresh;  /* nothing read since opened: the print and count may use threads */
+	bool failed; /* the error is sticky until a seek */
+	struct trax_event ev;
+	struct field_chunk *chunks;
+	char error[1200];
+};
+
+/* Sets r's error message (one line). */
+void trax_reader_set_error(struct trax_reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Loads r's traces into ss (zeroed), as r's own set was loaded, for
+ * another thread to read them: 0, or -1 (ss->error). ctf_ss_open() follows.
+ */
+int trax_reader_load_again(const struct trax_reader *r, struct ctf_stream_set *ss);
+
+#endif /* TRAX_READER_READER_IMPL_H */

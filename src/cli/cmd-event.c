@@ -240,6 +240,12 @@ static int event_cmd(int argc, char **argv, bool enable)
 			print_exclusions(excl, nexcl);
 			printf(" created in channel %s\n", channel);
 		}
+	} else if (rc == CLI_OK && all) {
+		printf("All ust events are disabled in channel %s\n", channel);
+	} else if (rc == CLI_OK) {
+		for (unsigned int i = 0; i < nnames; i++)
+			printf("ust event %s disabled in channel %s for session %s\n", names[i],
+			       channel, session);
 	}
 	if (rc == CLI_OK && enable && filter) {
 		/* as lttng says it */
@@ -248,12 +254,6 @@ static int event_cmd(int argc, char **argv, bool enable)
 			print_exclusions(excl, nexcl);
 			printf(": Filter '%s' successfully set\n", filter);
 		}
-	} else if (rc == CLI_OK && all) {
-		printf("All ust events are disabled in channel %s\n", channel);
-	} else if (rc == CLI_OK) {
-		for (unsigned int i = 0; i < nnames; i++)
-			printf("ust event %s disabled in channel %s for session %s\n", names[i],
-			       channel, session);
 	}
 	trax_msg_free(&req);
 	trax_msg_free(&reply);

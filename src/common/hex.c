@@ -17,7 +17,7 @@ void trax_hex_encode(const uint8_t *bytes, size_t len, char *out)
 	out[2 * len] = 0;
 }
 
-static int digit(char c)
+int trax_hex_digit(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -39,7 +39,7 @@ int trax_hex_decode(const char *text, uint8_t **out, size_t *len)
 	if (!b)
 		return -1;
 	for (size_t i = 0; i < n / 2; i++) {
-		int hi = digit(text[2 * i]), lo = digit(text[2 * i + 1]);
+		int hi = trax_hex_digit(text[2 * i]), lo = trax_hex_digit(text[2 * i + 1]);
 
 		if (hi < 0 || lo < 0) {
 			free(b);

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The value of a hexadecimal digit (either case), -1 for another character. */
+int trax_hex_digit(int c);
 /* Writes 2 * len lowercase digits and a NUL to out (2 * len + 1 bytes). */
 void trax_hex_encode(const uint8_t *bytes, size_t len, char *out);
 /*

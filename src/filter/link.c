@@ -174,23 +174,19 @@ static int specialize(void *ctx, uint8_t *code, uint32_t off, const uint8_t *st,
 		code[off] = filter_cmp_op((enum filter_cmp)(op - FOP_EQ), t);
 		return 0;
 	}
-	case FOP_NOT:
-		code[off] = dbl ? FOP_NOT_D : op;
+	default: {
+		/* the operators with a float variant */
+		static const uint8_t float_op[][2] = {{FOP_NOT, FOP_NOT_D},
+						      {FOP_NEG, FOP_NEG_D},
+						      {FOP_BOOL, FOP_BOOL_D},
+						      {FOP_AND, FOP_AND_D},
+						      {FOP_OR, FOP_OR_D}};
+
+		for (size_t i = 0; dbl && i < sizeof(float_op) / sizeof(float_op[0]); i++)
+			if (op == float_op[i][0])
+				code[off] = float_op[i][1];
 		return 0;
-	case FOP_NEG:
-		code[off] = dbl ? FOP_NEG_D : op;
-		return 0;
-	case FOP_BOOL:
-		code[off] = dbl ? FOP_BOOL_D : op;
-		return 0;
-	case FOP_AND:
-		code[off] = dbl ? FOP_AND_D : op;
-		return 0;
-	case FOP_OR:
-		code[off] = dbl ? FOP_OR_D : op;
-		return 0;
-	default:
-		return 0;
+	}
 	}
 }
 

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "common/hex.h"
 #include "reader/tsdl-parser-impl.h"
 
 enum block_kind {
@@ -106,9 +107,9 @@ static void parse_uuid(struct tsdl_parser *p, const struct entry *e, uint8_t out
 				goto bad;
 			continue;
 		}
-		if (tsdl_hex_digit(s[i]) < 0 || tsdl_hex_digit(s[i + 1]) < 0)
+		if (trax_hex_digit(s[i]) < 0 || trax_hex_digit(s[i + 1]) < 0)
 			goto bad;
-		out[n++] = (uint8_t)(tsdl_hex_digit(s[i]) * 16 + tsdl_hex_digit(s[i + 1]));
+		out[n++] = (uint8_t)(trax_hex_digit(s[i]) * 16 + trax_hex_digit(s[i + 1]));
 		i++;
 	}
 	if (s[36] == '\0')

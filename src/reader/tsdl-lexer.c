@@ -1,4 +1,5 @@
 /* tsdl-lexer.c - splitting TSDL metadata text into tokens. */
+#include "common/hex.h"
 #include "reader/tsdl-lexer.h"
 
 #include <stdio.h>
@@ -69,17 +70,6 @@ static bool is_ident_char(int c)
 	return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-int tsdl_hex_digit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Skips blanks and comments; -1 on an unterminated comment or a NUL byte. */
 static int skip_space(struct tsdl_lexer *lx)
 {
@@ -135,7 +125,7 @@ static int lex_integer(struct tsdl_lexer *lx, struct tsdl_token *tok)
 		base = 8;
 	}
 	while ((c = peek_at(lx, 0)) >= 0) {
-		int d = tsdl_hex_digit(c);
+		int d = trax_hex_digit(c);
 
 		if (d < 0 || (base == 10 && d > 9) || (base == 8 && d > 9))
 			break;
@@ -236,8 +226,8 @@ static int lex_char_or_escape(struct tsdl_lexer *lx, char *out, size_t *n)
 		unsigned int digits = 0;
 
 		advance(lx);
-		while (tsdl_hex_digit(peek_at(lx, 0)) >= 0) {
-			value = value * 16 + (uint32_t)tsdl_hex_digit(peek_at(lx, 0));
+		while (trax_hex_digit(peek_at(lx, 0)) >= 0) {
+			value = value * 16 + (uint32_t)trax_hex_digit(peek_at(lx, 0));
 			if (value > 0xFF)
 				return fail_at(lx, line, column, "hexadecimal escape out of range");
 			advance(lx);
@@ -255,7 +245,7 @@ static int lex_char_or_escape(struct tsdl_lexer *lx, char *out, size_t *n)
 
 		advance(lx);
 		for (unsigned int i = 0; i < want; i++) {
-			int d = tsdl_hex_digit(peek_at(lx, 0));
+			int d = trax_hex_digit(peek_at(lx, 0));
 
 			if (d < 0)
 				return fail_at(lx, line, column,

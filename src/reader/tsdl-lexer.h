@@ -72,7 +72,4 @@ bool tsdl_is_keyword(const char *s);
 /* A short description of a token for error messages ("'struct'", "end of file"). */
 const char *tsdl_token_describe(const struct tsdl_token *tok, char *buf, size_t size);
 
-/* The value of a hexadecimal digit, or -1. */
-int tsdl_hex_digit(int c);
-
 #endif /* TRAX_TSDL_LEXER_H */

@@ -6,7 +6,7 @@
  * daemon sends, the application must not crash, leak a descriptor, or end
  * up with bindings that do not match what it acknowledged.
  *
- * FUZZ-SOURCES: src/common/proto.c src/common/env.c src/common/log.c src/common/shm.c src/common/clock.c src/common/cpu.c src/common/uuid.c src/common/strbuf.c src/ringbuf/ringbuf.c src/ringbuf/consumer.c src/ringbuf/bufset.c src/ust/channel.c src/ust/record.c src/ust/context.c src/ust/statedump.c src/ust/objects.c src/ust/elf-object.c src/ust/elf-debuglink.c src/ust/event-class.c src/writer/metadata.c src/writer/contexts.c
+ * FUZZ-SOURCES: src/common/proto.c src/common/env.c src/common/log.c src/common/shm.c src/common/clock.c src/common/cpu.c src/common/uuid.c src/common/strbuf.c src/ringbuf/ringbuf.c src/ringbuf/consumer.c src/ringbuf/bufset.c src/ust/channel.c src/ust/record.c src/ust/context.c src/ust/statedump.c src/ust/objects.c src/ust/elf-object.c src/ust/elf-debuglink.c src/ust/event-class.c src/writer/metadata.c src/writer/contexts.c src/ust/filter.c src/common/hex.c src/filter/[a-z]*.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
  *
  * daemon-client.c has no entry point to call without its thread and a

@@ -15,7 +15,7 @@
  * a time bound and by its visitor now and then), the rest through
  * ctf_stream_next(): the same events again, in the same order.
  *
- * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c src/reader/packet-index.c src/reader/decode-*.c
+ * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c src/reader/packet-index.c src/reader/decode-*.c src/common/hex.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
  *
  * Built and run by tools/fuzz.sh (make fuzz): `tools/fuzz.sh 60 decode`.

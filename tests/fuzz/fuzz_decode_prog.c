@@ -5,7 +5,7 @@
  * metadata and bytes. Any disagreement (status, position, clock, value
  * trees, errors) aborts, with the details on stderr.
  *
- * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c src/reader/packet-index.c src/reader/decode-*.c
+ * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c src/reader/packet-index.c src/reader/decode-*.c src/common/hex.c
  * (one line: tools/fuzz.sh reads it; clang-format is off for this comment.)
  *
  * The input is TSDL metadata text, a NUL byte, then one byte of flags (bits

@@ -4,7 +4,7 @@
  * input is a metadata stream (plain TSDL text, or packetized when it starts
  * with the packet magic) read and parsed as `trax view` would.
  *
- * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c
+ * FUZZ-SOURCES: src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c src/reader/metadata-read.c src/common/hex.c
  * FUZZ-SEEDS: tests/reader/data/tsdl/[a-z]*.tsdl tests/reader/golden/[a-z]*[a-z]/metadata ../shared/conformance/ctf/[fs]*[a-z]/[a-z0-9]*[a-z0-9]/metadata
  * (each of these on one line: tools/fuzz.sh reads them; clang-format is off for this comment.)
  *
@@ -12,7 +12,7 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc -D_GNU_SOURCE \
  *     tests/fuzz/fuzz_tsdl.c src/reader/ctf-arena.c src/reader/ctf-ir.c src/reader/tsdl-*.c \
- *     src/reader/metadata-read.c -o /tmp/fuzz_tsdl
+ *     src/reader/metadata-read.c src/common/hex.c -o /tmp/fuzz_tsdl
  *   mkdir -p /tmp/tsdl-corpus && cp -r tests/reader/data/tsdl /tmp/tsdl-corpus/
  *   /tmp/fuzz_tsdl -max_total_time=60 -max_len=65536 /tmp/tsdl-corpus \
  *     ../shared/conformance/ctf/succeed

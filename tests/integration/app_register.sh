@@ -292,7 +292,7 @@ ok "descriptors closed by the program: its files untouched, registered again"
 . "$TRAX_SRC/tests/integration/data/tsan.sh"
 $CC $TSAN_CFLAGS -o test_daemon_client_tsan \
 	"$TRAX_SRC/tests/unit/test_daemon_client.c" "$src"/ust/*.c "$src"/common/*.c \
-	"$src"/ringbuf/*.c "$src"/writer/*.c -lpthread -ldl 2>tsan-cc.err ||
+	"$src"/ringbuf/*.c "$src"/writer/*.c "$src"/filter/*.c -lpthread -ldl 2>tsan-cc.err ||
 	fail "cannot build test_daemon_client with -fsanitize=thread: $(head -5 tsan-cc.err)"
 status=0
 $TSAN_RUN ./test_daemon_client_tsan >tsan.out 2>&1 || status=$?

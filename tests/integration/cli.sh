@@ -214,7 +214,7 @@ enable-event -u -a a
 enable-event -u a:b --exclude a:c
 enable-event -u 'a:*' --exclude 'a:c,'
 enable-event -u a -c
-enable-event -u a --filter 'x == 1'
+enable-event -u a --filter 'x =='
 enable-event -u a -s a/b
 disable-event -u
 disable-event a

@@ -8,8 +8,6 @@
 
 #include "cli/cli.h"
 #include "cli/client.h"
-#include "common/hex.h"
-#include "filter/filter.h"
 
 #define DEFAULT_CHANNEL "channel0"
 
@@ -67,32 +65,6 @@ static void print_exclusions(char **x, unsigned int n)
 		printf("%s\"%s\"", i ? ", " : " excluding ", x[i]);
 }
 
-/*
- * Compiles a --filter expression to the bytecode sent to the daemon, in
- * hexadecimal: CLI_OK, or one line saying where the expression is wrong.
- */
-static int compile_filter(const char *expr, char **hex)
-{
-	struct filter_error err;
-	uint8_t *code;
-	size_t len;
-
-	if (filter_compile(expr, &code, &len, &err)) {
-		if (err.pos >= 0)
-			return cli_usage_error("Invalid filter '%s': column %d: %s", expr,
-					       err.pos + 1, err.msg);
-		return cli_usage_error("Invalid filter '%s': %s", expr, err.msg);
-	}
-	*hex = malloc(2 * len + 1);
-	if (!*hex) {
-		free(code);
-		return cli_error("out of memory");
-	}
-	trax_hex_encode(code, len, *hex);
-	free(code);
-	return CLI_OK;
-}
-
 static int event_cmd(int argc, char **argv, bool enable)
 {
 	static const struct option enable_opts[] = {
@@ -118,7 +90,6 @@ static int event_cmd(int argc, char **argv, bool enable)
 	};
 	const char *cmd = enable ? "enable-event" : "disable-event";
 	const char *session = NULL, *channel = NULL, *level_arg = NULL, *filter = NULL, *rec;
-	char *filter_hex = NULL;
 	bool userspace = false, all = false, only = false;
 	char **names = NULL, **excl = NULL;
 	unsigned int nnames = 0, nexcl = 0;
@@ -156,10 +127,7 @@ static int event_cmd(int argc, char **argv, bool enable)
 			rc = cli_split_list(optarg, "exclusion", &excl, &nexcl);
 			break;
 		case 'f':
-			filter = optarg;
-			free(filter_hex); /* the last one counts */
-			filter_hex = NULL;
-			rc = compile_filter(filter, &filter_hex);
+			filter = optarg; /* the daemon compiles it, and says where it is wrong */
 			break;
 		case 'h':
 			(enable ? usage_enable_event : usage_disable_event)(stdout);
@@ -219,8 +187,8 @@ static int event_cmd(int argc, char **argv, bool enable)
 	}
 	for (unsigned int i = 0; i < nexcl; i++)
 		trax_msg_add(&req, "exclude", "%s", excl[i]);
-	if (filter_hex)
-		trax_msg_add(&req, "filter", "%s", filter_hex);
+	if (filter)
+		trax_msg_add(&req, "filter", "%s", filter);
 	rc = cli_request(&req, &reply, 0);
 	/* the daemon tells the channel of the rules (enable-event without -c) */
 	if (rc == CLI_OK && (rec = cli_record_next(&reply, NULL, "event")))
@@ -258,7 +226,6 @@ static int event_cmd(int argc, char **argv, bool enable)
 	trax_msg_free(&req);
 	trax_msg_free(&reply);
 out:
-	free(filter_hex);
 	cli_free_list(names, nnames);
 	cli_free_list(excl, nexcl);
 	return rc;

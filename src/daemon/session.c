@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/hex.h"
 #include "daemon/traxd.h"
 #include "filter/filter.h"
 #include "writer/trace-env.h"
@@ -684,12 +683,12 @@ static int do_enable_event(struct reply *r, const struct trax_msg *req)
 	size_t len = 0;
 	int rc;
 
-	/* bytecode from a client: checked whole before anything changes */
-	if (v && trax_hex_decode(v, &filter, &len))
-		return fail(r, "EINVAL", "filter: not hexadecimal bytecode");
-	if (filter && filter_check(filter, len, &err)) {
-		free(filter);
-		return fail(r, "EINVAL", "invalid filter bytecode: %s", err.msg);
+	/* compiled (and so validated) here, before anything changes */
+	if (v && filter_compile(v, &filter, &len, &err)) {
+		if (err.pos >= 0)
+			return fail(r, "EINVAL", "Invalid filter '%s': column %d: %s", v,
+				    err.pos + 1, err.msg);
+		return fail(r, "EINVAL", "Invalid filter '%s': %s", v, err.msg);
 	}
 	rc = enable_rules(r, req, filter, len);
 	free(filter);

@@ -214,7 +214,6 @@ enable-event -u -a a
 enable-event -u a:b --exclude a:c
 enable-event -u 'a:*' --exclude 'a:c,'
 enable-event -u a -c
-enable-event -u a --filter 'x =='
 enable-event -u a -s a/b
 disable-event -u
 disable-event a
@@ -362,6 +361,9 @@ expect_out "ust event my_provider:* created in channel ch1"
 t 0 enable-event --userspace 'my_provider:*'
 expect_log "ENABLE_EVENT session=s1 name=my_provider:*"
 expect_out "ust event my_provider:* created in channel channel0"
+t 0 enable-event -u a --filter 'x == 1 && s == "a*"'
+expect_log 'ENABLE_EVENT session=s1 name=a filter=x == 1 && s == "a*"'
+expect_out "ust event a created in channel channel0" "Event a: Filter 'x == 1 && s == \"a*\"' successfully set"
 t 0 enable-event -u a:b,c:d x:y --loglevel-only debug_line -s s2
 expect_log "ENABLE_EVENT session=s2 name=a:b name=c:d name=x:y loglevel=13 loglevel_only=1"
 expect_out "ust event a:b created in channel channel0" "ust event c:d created in channel channel0" \

@@ -90,7 +90,8 @@ while IFS= read -r e; do
 	k=$((k + 1))
 	trax enable-channel -u --subbuf-size=4096 --num-subbuf=2 "c$k" >/dev/null
 	trax enable-event -u -c "c$k" flt:ev --filter "$e" >/dev/null 2>err.txt || {
-		grep -q "Invalid filter '" err.txt || fail "enable-event --filter '$e': $(cat err.txt)"
+		[ "$(wc -l <err.txt)" = 1 ] && grep -q "^Error: Invalid filter '" err.txt ||
+			fail "enable-event --filter '$e' refused without one clear line: $(cat err.txt)"
 		echo "c$k" >>traxd-refused.txt
 	}
 done <all-exprs.txt

@@ -44,6 +44,9 @@ for f in 'n == 1' 'x == 2'; do
 	as_lttng lttng enable-event -s flt -u -c "c$w" 'flt:*' --filter "$f" >/dev/null
 	w=$((w + 1))
 done
+# a filter with an exclusion
+as_lttng lttng enable-channel -s flt -u --subbuf-size=4096 --num-subbuf=2 "c$w" >/dev/null
+as_lttng lttng enable-event -s flt -u -c "c$w" 'flt:*' --exclude flt:ev --filter 'x < 2' >/dev/null
 as_lttng lttng start flt >/dev/null
 as_lttng ./app-lttng
 as_lttng lttng destroy flt >/dev/null
@@ -96,37 +99,47 @@ while IFS= read -r e; do
 	}
 done <all-exprs.txt
 u=$((k + 1))
-trax enable-channel -u --subbuf-size=4096 --num-subbuf=2 "c$u" "c$((u + 1))" >/dev/null
-trax enable-event -u -c "c$u" flt:ev --filter 'n == 1' >/dev/null
-trax enable-event -u -c "c$u" flt:ev --filter 'n == 3 || s == "*o"' >/dev/null
-trax enable-event -u -c "c$((u + 1))" flt:ev --filter 'n == 1' >/dev/null
-trax enable-event -u -c "c$((u + 1))" 'flt:*' >/dev/null
+# (a second session: a session has at most 256 channels)
+trax create flt2 --output="$TEST_TMP/traxd2" >/dev/null || fail "trax create flt2 failed"
+trax enable-channel -s flt2 -u --subbuf-size=4096 --num-subbuf=2 "c$u" "c$((u + 1))" >/dev/null
+trax enable-event -s flt2 -u -c "c$u" flt:ev --filter 'n == 1' >/dev/null
+trax enable-event -s flt2 -u -c "c$u" flt:ev --filter 'n == 3 || s == "*o"' >/dev/null
+trax enable-event -s flt2 -u -c "c$((u + 1))" flt:ev --filter 'n == 1' >/dev/null
+trax enable-event -s flt2 -u -c "c$((u + 1))" 'flt:*' >/dev/null
 w=$((u + 2))
 for f in 'n == 1' 'x == 2'; do
-	trax enable-channel -u --subbuf-size=4096 --num-subbuf=2 "c$w" >/dev/null
-	trax enable-event -u -c "c$w" 'flt:*' --filter "$f" >/dev/null
+	trax enable-channel -s flt2 -u --subbuf-size=4096 --num-subbuf=2 "c$w" >/dev/null
+	trax enable-event -s flt2 -u -c "c$w" 'flt:*' --filter "$f" >/dev/null
 	w=$((w + 1))
 done
+trax enable-channel -s flt2 -u --subbuf-size=4096 --num-subbuf=2 "c$w" >/dev/null
+trax enable-event -s flt2 -u -c "c$w" 'flt:*' --exclude flt:ev --filter 'x < 2' >/dev/null
+trax list flt2 | grep -qF "flt:* (type: tracepoint) [enabled] [exclusions: flt:ev] [filter: 'x < 2']" ||
+	fail "trax list does not show the rule's exclusion and filter: $(trax list flt2 | grep -F 'x < 2')"
 # a refused filter leaves the session as it was: no rule in its channel
 rules=$(trax list flt | grep -c "flt:[*e]" || true)
-expect_eq "$rules" "$((k - $(wc -l <traxd-refused.txt) + 6))" "event rules after the refused filters"
-trax start >/dev/null
+expect_eq "$rules" "$((k - $(wc -l <traxd-refused.txt)))" "event rules after the refused filters"
+trax start flt >/dev/null
+trax start flt2 >/dev/null
 ./app-trax
-trax stop >/dev/null
+trax stop flt >/dev/null
+trax stop flt2 >/dev/null
 babeltrace2 -c sink.text.details --params='with-metadata=no,with-time=no,with-stream-name=yes' \
-	"$TEST_TMP/traxd" >traxd.details || fail "babeltrace2 cannot read traxd's trace"
+	"$TEST_TMP/traxd" "$TEST_TMP/traxd2" >traxd.details || fail "babeltrace2 cannot read traxd's traces"
 python3 "$D/by-channel.py" <traxd.details >traxd-by-channel.txt || fail "cannot sort traxd's events"
-trax destroy >/dev/null
+trax destroy --all >/dev/null
 expect_eq "$(rows "$u" traxd-by-channel.txt /dev/null)" "1 2 3 4" "two filters of one event: either one"
 expect_eq "$(rows "$((u + 1))" traxd-by-channel.txt /dev/null)" \
 	"0 1 2 3 4 5 6 7 8 9 10 11 x0 x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x11" \
 	"a filter and no filter: every event"
-for w in $((u + 2)) $((u + 3)); do
+for w in $((u + 2)) $((u + 3)) $((u + 4)); do
 	expect_eq "$(rows "$w" traxd-by-channel.txt /dev/null)" \
 		"$(rows "$w" lttng-by-channel.txt /dev/null)" "'flt:*' with a filter on a field flt:other lacks (c$w)"
 done
 expect_eq "$(rows "$((u + 2))" traxd-by-channel.txt /dev/null)" "1" "'flt:*' --filter 'n == 1'"
 expect_eq "$(rows "$((u + 3))" traxd-by-channel.txt /dev/null)" "x2" "'flt:*' --filter 'x == 2'"
+expect_eq "$(rows "$((u + 4))" traxd-by-channel.txt /dev/null)" "x0 x1" \
+	"'flt:*' --exclude flt:ev --filter 'x < 2'"
 
 # trax's filter module on the same rows (without recording)
 $CC $TRAX_CFLAGS -I"$TRAX_SRC/src" -I"$D" -o filter_eval "$D/filter_eval.c" \

@@ -29,6 +29,13 @@ if [ "$status" != 66 ] && grep -q "FATAL: ThreadSanitizer" race.out; then
 	status=0
 	$TSAN_RUN ./race >race.out 2>&1 || status=$?
 fi
+# TSan missed this race once in a loaded make check: three tries before
+# concluding that it cannot see races here.
+for _try in 1 2; do
+	[ "$status" != 66 ] || break
+	status=0
+	$TSAN_RUN ./race >race.out 2>&1 || status=$?
+done
 if [ "$status" != 66 ] || ! grep -q "WARNING: ThreadSanitizer: data race" race.out; then
 	cat race.out >&2
 	fail "TSan does not catch a plain data race here (status $status)"

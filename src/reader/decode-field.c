@@ -262,26 +262,16 @@ static int decode_sequence(struct ctf_decode_ctx *c, const struct ctf_sequence_t
 	return decode_elements(c, sq->element, len->u.u, out);
 }
 
-static int decode_variant(struct ctf_decode_ctx *c, const struct ctf_variant_type *vt,
-			  struct ctf_value *out)
+int64_t ctf_variant_option_of_tag(const struct ctf_variant_type *vt, const struct ctf_value *tag)
 {
-	const struct ctf_value *tag = ctf_decode_lookup(c, &vt->tag);
-	const struct ctf_enum_type *e;
+	const struct ctf_enum_type *e = &vt->tag_type->u.enumeration;
 	int64_t best = -1;
-	unsigned int i;
-	struct ctf_value *child;
 
-	out->u.variant.value = NULL;
-	if (!tag || tag->type->kind != CTF_TYPE_ENUM || !vt->tag_type ||
-	    vt->tag_type->kind != CTF_TYPE_ENUM)
-		return fail(c, c->pos, "the tag of a variant (%s) is not a decoded enumeration",
-			    vt->tag_name ? vt->tag_name : "?");
-	e = &vt->tag_type->u.enumeration;
 	/*
 	 * The option of the first mapping, in option order, whose range holds
 	 * the tag: the order Babeltrace tries its option ranges in.
 	 */
-	for (i = 0; i < e->mapping_count; i++) {
+	for (unsigned int i = 0; i < e->mapping_count; i++) {
 		const struct ctf_enum_mapping *m = &e->mappings[i];
 		int32_t opt = vt->option_of_mapping[i];
 		bool in = e->container.is_signed
@@ -291,6 +281,24 @@ static int decode_variant(struct ctf_decode_ctx *c, const struct ctf_variant_typ
 		if (in && opt >= 0 && (best < 0 || opt < best))
 			best = opt;
 	}
+	return best;
+}
+
+static int decode_variant(struct ctf_decode_ctx *c, const struct ctf_variant_type *vt,
+			  struct ctf_value *out)
+{
+	const struct ctf_value *tag = ctf_decode_lookup(c, &vt->tag);
+	const struct ctf_enum_type *e;
+	int64_t best;
+	struct ctf_value *child;
+
+	out->u.variant.value = NULL;
+	if (!tag || tag->type->kind != CTF_TYPE_ENUM || !vt->tag_type ||
+	    vt->tag_type->kind != CTF_TYPE_ENUM)
+		return fail(c, c->pos, "the tag of a variant (%s) is not a decoded enumeration",
+			    vt->tag_name ? vt->tag_name : "?");
+	e = &vt->tag_type->u.enumeration;
+	best = ctf_variant_option_of_tag(vt, tag);
 	if (best < 0 || (uint64_t)best >= vt->option_count) {
 		if (e->container.is_signed)
 			return fail(c, c->pos, "no variant option for tag %s = %lld",

@@ -50,6 +50,12 @@ int ctf_decode_scope(struct ctf_decode_ctx *c, enum ctf_scope scope, const struc
 
 /* Decodes one field of type t at c->pos into *out; as above. */
 int ctf_decode_field(struct ctf_decode_ctx *c, const struct ctf_type *t, struct ctf_value *out);
+/*
+ * The option variant vt takes for its decoded enumeration tag: that of the
+ * first mapping, in option order, whose range holds the tag (Babeltrace's
+ * order); -1 when none does.
+ */
+int64_t ctf_variant_option_of_tag(const struct ctf_variant_type *vt, const struct ctf_value *tag);
 
 /*
  * The value a sequence length or variant tag path designates among the

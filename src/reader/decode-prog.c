@@ -809,23 +809,13 @@ struct ctf_value *ctf_decode_prog_root(struct ctf_decode_prog *p, unsigned int i
 static bool pick_option(struct prog_variant *pv, const struct ctf_value *tag, uint32_t *option)
 {
 	const struct ctf_variant_type *vt = pv->vt;
-	const struct ctf_enum_type *e = &vt->tag_type->u.enumeration;
-	int64_t best = -1;
+	int64_t best;
 
 	if (pv->memo_valid && pv->memo_tag == tag->u.u) {
 		*option = pv->memo_option;
 		return true;
 	}
-	for (unsigned int i = 0; i < e->mapping_count; i++) {
-		const struct ctf_enum_mapping *m = &e->mappings[i];
-		int32_t opt = vt->option_of_mapping[i];
-		bool in = e->container.is_signed
-			      ? tag->u.s >= (int64_t)m->start && tag->u.s <= (int64_t)m->end
-			      : tag->u.u >= m->start && tag->u.u <= m->end;
-
-		if (in && opt >= 0 && (best < 0 || opt < best))
-			best = opt;
-	}
+	best = ctf_variant_option_of_tag(vt, tag);
 	if (best < 0 || (uint64_t)best >= vt->option_count)
 		return false;
 	pv->memo_valid = true;

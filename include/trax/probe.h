@@ -163,6 +163,7 @@ struct trax_binding {
 	void *channel;
 	uint32_t event_id;
 	uint32_t flags;
+	const void *filters; /* the library's, for trax_event_filter() (TRAX_BINDING_FILTERED) */
 };
 
 /* trax_binding flags. */

@@ -80,3 +80,12 @@ int trax_filters_link(const struct trax_event_desc *d, const struct trax_bytecod
 	*out = f;
 	return 0;
 }
+
+void trax_filters_free(struct trax_filters *f)
+{
+	if (!f)
+		return;
+	for (unsigned int i = 0; i < f->n; i++)
+		filter_free(f->progs[i]);
+	free(f);
+}

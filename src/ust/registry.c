@@ -32,17 +32,17 @@
 struct binding_node {
 	struct trax_binding b;		    /* what the probes see: first */
 	struct binding_node *unlinked_next; /* in the event's list of unlinked bindings */
-	struct trax_filters *filters;	    /* NULL: records everything */
 };
 
 struct event_entry {
 	struct event_entry *next;
 	struct trax_provider_desc *provider;
 	const struct trax_event_desc *desc;
-	const struct ctfw_event_class *cls; /* desc as the metadata writer takes it */
-	struct trax_event_state state;	    /* what connected tracepoints point to */
-	int unregistered;		    /* its provider is gone: nothing binds it again */
-	struct binding_node *unlinked;	    /* bindings out of the list, kept for reuse */
+	const struct ctfw_event_class *cls;   /* desc as the metadata writer takes it */
+	struct trax_event_state state;	      /* what connected tracepoints point to */
+	int unregistered;		      /* its provider is gone: nothing binds it again */
+	struct binding_node *unlinked;	      /* bindings out of the list, kept for reuse */
+	struct trax_filters *retired_filters; /* replaced on a binding, never freed */
 };
 
 struct tp_module {
@@ -196,15 +196,22 @@ static struct binding_node *find_binding(struct event_entry *e, const struct tra
  * the filters: the filters are in place before the flag goes up, and a
  * probe that still sees the flag after they are gone records.
  */
-static void set_filters(struct binding_node *n, struct trax_filters *f)
+static void set_filters(struct event_entry *e, struct binding_node *n, struct trax_filters *f)
 {
+	struct trax_filters *old = (struct trax_filters *)n->b.filters;
+
 	TRAX_ASSERT_LOCKED(&registry_mutex);
+	/* a probe may still be reading the filters replaced: kept, as bindings are */
+	if (old) {
+		old->retired_next = e->retired_filters;
+		e->retired_filters = old;
+	}
 	if (f) {
-		__atomic_store_n(&n->filters, f, __ATOMIC_RELEASE);
+		__atomic_store_n(&n->b.filters, f, __ATOMIC_RELEASE);
 		__atomic_fetch_or(&n->b.flags, TRAX_BINDING_FILTERED, __ATOMIC_RELEASE);
 	} else {
 		__atomic_fetch_and(&n->b.flags, ~TRAX_BINDING_FILTERED, __ATOMIC_RELEASE);
-		__atomic_store_n(&n->filters, NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&n->b.filters, NULL, __ATOMIC_RELEASE);
 	}
 }
 
@@ -229,7 +236,7 @@ static int link_binding(struct event_entry *e, struct trax_channel *ch, uint32_t
 		n->b.channel = ch;
 		n->b.event_id = id;
 	}
-	set_filters(n, f);
+	set_filters(e, n, f);
 	/* Publish: the probe may walk the list at any time. */
 	__atomic_store_n(&n->b.next, e->state.bindings, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->state.bindings, &n->b, __ATOMIC_RELEASE);
@@ -543,7 +550,7 @@ int trax_registry_bind_index_filtered(uint32_t index, struct trax_channel *ch, u
 	if (!n)
 		err = link_binding(e, ch, id, f);
 	else
-		set_filters(n, f);
+		set_filters(e, n, f);
 	trax_registry_unlock();
 	return err;
 }
@@ -551,8 +558,8 @@ int trax_registry_bind_index_filtered(uint32_t index, struct trax_channel *ch, u
 TRAX_EXPORT int trax_event_filter(const struct trax_binding *b, const struct trax_filter_arg *args,
 				  const void *ip)
 {
-	const struct binding_node *n = (const struct binding_node *)b;
-	const struct trax_filters *f = __atomic_load_n(&n->filters, __ATOMIC_ACQUIRE);
+	/* b may be a copy (the state dump's): the filters travel in it */
+	const struct trax_filters *f = __atomic_load_n(&b->filters, __ATOMIC_ACQUIRE);
 
 	return !f || trax_filters_pass(f, args, ip);
 }

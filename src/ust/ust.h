@@ -163,7 +163,8 @@ const struct filter_ctx_field *trax_context_filter_fields(unsigned int *n);
 /* filter.c */
 /* The linked filters of one binding: an event passes when one of them accepts it. */
 struct trax_filters {
-	unsigned int n; /* 0: the event never passes (no program linked) */
+	struct trax_filters *retired_next; /* replaced ones, kept by the registry */
+	unsigned int n;			   /* 0: the event never passes (no program linked) */
 	struct filter_program *progs[];
 };
 /*
@@ -174,6 +175,8 @@ struct trax_filters {
  */
 int trax_filters_link(const struct trax_event_desc *d, const struct trax_bytecode *bc,
 		      unsigned int n, struct trax_filters **out);
+/* Frees f and its programs (NULL accepted): only once no probe can be reading it. */
+void trax_filters_free(struct trax_filters *f);
 /* 1 when one of f's programs accepts the event (args: its fields' values; ip: $ctx.ip). */
 static inline int trax_filters_pass(const struct trax_filters *f,
 				    const struct trax_filter_arg *args, const void *ip)

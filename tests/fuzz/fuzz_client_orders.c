@@ -55,7 +55,7 @@
  * acknowledged with status=0 did what it says (channel known, events bound
  * with the ids given, unbound, forgotten). At the end of the input:
  * disconnect(); nothing may stay bound, no descriptor may stay open, and
- * the retired channels and unlinked bindings (kept for good by the library,
+ * the retired channels, unlinked bindings and replaced filters (kept for good by the library,
  * since a probe may still use them) are freed here.
  *
  * An input costs at most 64 MiB of memfds, 32 MiB of records and 16 state
@@ -116,9 +116,14 @@ static void probe_u32(void *data, uint32_t v)
 	struct trax_event_state *st = data;
 	struct trax_binding *b = __atomic_load_n(&st->bindings, __ATOMIC_ACQUIRE);
 
+	struct trax_filter_arg args[1] = {{.u = v}};
+
 	for (; b; b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE)) {
 		struct trax_ctx c;
 
+		/* as generated probes do: the filters of the binding first */
+		if ((b->flags & TRAX_BINDING_FILTERED) && !trax_event_filter(b, args, NULL))
+			continue;
 		if (trax_event_reserve(&c, b, sizeof(v), __builtin_return_address(0)) == 0) {
 			trax_write(&c, &v, sizeof(v));
 			trax_event_commit(&c);
@@ -131,9 +136,13 @@ static void probe_blob(void *data, uint32_t v)
 	struct trax_event_state *st = data;
 	struct trax_binding *b = __atomic_load_n(&st->bindings, __ATOMIC_ACQUIRE);
 
+	struct trax_filter_arg args[2] = {{.u = v}, {.seq = {blob, blob_len}}};
+
 	for (; b; b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE)) {
 		struct trax_ctx c;
 
+		if ((b->flags & TRAX_BINDING_FILTERED) && !trax_event_filter(b, args, NULL))
+			continue;
 		if (trax_event_reserve(&c, b, sizeof(v) + blob_len, NULL) == 0) {
 			trax_write(&c, &v, sizeof(v));
 			trax_write(&c, blob, blob_len);
@@ -244,9 +253,16 @@ static void release_retired(void)
 	for (uint32_t i = 0; i < nr_indexed; i++) {
 		struct binding_node *n;
 
+		struct trax_filters *f;
+
 		while ((n = by_index[i]->unlinked)) {
 			by_index[i]->unlinked = n->unlinked_next;
+			trax_filters_free((struct trax_filters *)n->b.filters);
 			free(n);
+		}
+		while ((f = by_index[i]->retired_filters)) {
+			by_index[i]->retired_filters = f->retired_next;
+			trax_filters_free(f);
 		}
 	}
 }

@@ -437,7 +437,7 @@ static void test_retire(void)
 {
 	struct trax_channel ch;
 	struct trax_ctx c;
-	struct trax_binding b = {NULL, &ch, 1, 0};
+	struct trax_binding b = {NULL, &ch, 1, 0, NULL};
 	unsigned char *shared, *old;
 	int fd;
 

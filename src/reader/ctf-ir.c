@@ -121,3 +121,14 @@ bool ctf_enum_label_matches(const struct ctf_enum_type *et, unsigned int i, uint
 	}
 	return false;
 }
+
+const char *ctf_enum_label_next(const struct ctf_enum_type *et, uint64_t v, unsigned int *i)
+{
+	while (*i < et->mapping_count) {
+		unsigned int k = (*i)++;
+
+		if (ctf_enum_label_matches(et, k, v))
+			return et->mappings[k].label;
+	}
+	return NULL;
+}

@@ -268,5 +268,11 @@ const char *ctf_scope_name(enum ctf_scope scope);
  * v (a label declared for several ranges is printed once).
  */
 bool ctf_enum_label_matches(const struct ctf_enum_type *et, unsigned int i, uint64_t v);
+/*
+ * The labels readers print for v, one per call: the label of the next
+ * mapping from *i that ctf_enum_label_matches(), *i moved past it; NULL
+ * after the last. *i starts at 0.
+ */
+const char *ctf_enum_label_next(const struct ctf_enum_type *et, uint64_t v, unsigned int *i);
 
 #endif /* TRAX_CTF_IR_H */

@@ -140,15 +140,12 @@ static void put_enum(struct ctf_text_buf *b, const struct ctf_enum_type *et, uin
 {
 	bool sgn = et->container.is_signed;
 	unsigned int printed = 0;
+	const char *label;
 
 	PUTL(b, "{\"value\": ");
 	put_int(b, sgn, v);
 	PUTL(b, ", \"labels\": [");
-	for (unsigned int i = 0; i < et->mapping_count; i++) {
-		const char *label = et->mappings[i].label;
-
-		if (!ctf_enum_label_matches(et, i, v))
-			continue;
+	for (unsigned int i = 0; (label = ctf_enum_label_next(et, v, &i));) {
 		if (printed++)
 			PUTL(b, ", ");
 		put_cstring(b, label);

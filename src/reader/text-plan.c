@@ -78,13 +78,10 @@ static void put_integer(struct ctf_text_buf *b, const struct ctf_integer_type *i
 static void put_enum(struct ctf_text_buf *b, const struct ctf_enum_type *et, uint64_t v)
 {
 	unsigned int printed = 0;
+	const char *label;
 
 	PUTL(b, "( ");
-	for (unsigned int i = 0; i < et->mapping_count; i++) {
-		const char *label = et->mappings[i].label;
-
-		if (!ctf_enum_label_matches(et, i, v))
-			continue;
+	for (unsigned int i = 0; (label = ctf_enum_label_next(et, v, &i));) {
 		if (printed++)
 			PUTL(b, ", ");
 		put_escaped(b, label, strlen(label));

@@ -1,0 +1,50 @@
+/*
+ * kevent.h - what every source of the kernel domain hands to the trace it
+ * records into: event classes (as LTTng-modules names and lays them out)
+ * and records already encoded as their CTF payload. The sources are the
+ * kernel's ring buffer through tracefs (kmap.c converts its records), the
+ * BPF system call probes (syscalls.c) and the state dump read from /proc
+ * (statedump.c); the session's kernel trace (kdomain.c) gives each class
+ * its id on its first record, writes its metadata, and writes the records
+ * to the stream of the CPU they were recorded on.
+ *
+ * Payloads follow the CTF writer's rules (writer/desc.h): integers
+ * byte-aligned in the machine's byte order, strings NUL-terminated, a
+ * sequence's length field just before it.
+ */
+#ifndef TRAX_KERNEL_KEVENT_H
+#define TRAX_KERNEL_KEVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "writer/desc.h"
+
+#define KEVENT_ID_NONE UINT32_MAX
+
+/*
+ * An event class. Its source owns it and keeps it (and everything its
+ * description points to) until the trace is closed.
+ */
+struct kevent_class {
+	struct ctfw_event_class cls;
+	uint32_t id; /* in the trace: KEVENT_ID_NONE until first written (kdomain.c's) */
+};
+
+/* A record ready to be written. */
+struct kevent_record {
+	struct kevent_class *cls;
+	uint64_t ts;  /* CLOCK_MONOTONIC, ns */
+	int cpu;      /* where it was recorded */
+	int32_t tid;  /* the thread it was recorded in (0: the idle task, or none) */
+	const void *payload;
+	size_t len;
+};
+
+/*
+ * Where a source sends records: 0 when written (or dropped and counted by
+ * the sink), -errno when recording must stop (the trace cannot be written).
+ */
+typedef int (*kevent_sink_fn)(void *arg, const struct kevent_record *r);
+
+#endif /* TRAX_KERNEL_KEVENT_H */

@@ -1,0 +1,62 @@
+/*
+ * syscalls.h - system calls with their arguments, as LTTng-modules records
+ * them: syscall_entry_NAME with the input arguments, syscall_exit_NAME
+ * with ret and the output arguments, strings and structures that live in
+ * user memory read from it. tracefs's syscall events give pointers only,
+ * so these come from BPF programs attached to the raw sys_enter and
+ * sys_exit tracepoints (libbpf, CO-RE against the kernel's BTF), which
+ * write into one buffer per CPU. docs/kernel.md, "System calls".
+ */
+#ifndef TRAX_KERNEL_SYSCALLS_H
+#define TRAX_KERNEL_SYSCALLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/kevent.h"
+
+struct ksyscalls;
+
+/*
+ * The system calls of the running kernel (from tracefs's syscall events,
+ * root: tracefs's mount point), without loading anything. NULL and err
+ * set (one line) when they cannot be known.
+ */
+struct ksyscalls *ksyscalls_new(const char *root, char *err, size_t errlen);
+void ksyscalls_free(struct ksyscalls *s);
+
+/* How many there are, and their names ("openat"), for `trax list -k --syscall`. */
+unsigned int ksyscalls_count(const struct ksyscalls *s);
+const char *ksyscalls_name(const struct ksyscalls *s, unsigned int i);
+/* "int dfd, const char * filename, ..." as LTTng types them, for listings. */
+const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i);
+
+/*
+ * Records the entries and exits of the calls whose name matches pattern
+ * ('*' anywhere; "*": all). Before ksyscalls_start. Matches, or -errno.
+ */
+int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool exit);
+
+/* Only these processes (tgids); npids 0: every process. Any time. 0, or -errno. */
+int ksyscalls_set_pids(struct ksyscalls *s, const int *pids, unsigned int npids);
+
+/*
+ * Loads and attaches the BPF programs, with buffer_bytes of buffer per CPU.
+ * 0, or -errno with err saying what is missing (BPF, BTF, permissions).
+ */
+int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t errlen);
+/* Detaches them (what was recorded can still be read). */
+void ksyscalls_stop(struct ksyscalls *s);
+
+/* The per-CPU buffers' descriptors, to wait on with poll(); count. */
+unsigned int ksyscalls_fds(const struct ksyscalls *s, int *fds, unsigned int max);
+/*
+ * Hands every record waiting in the buffers to sink, each CPU's in time
+ * order. Records handed, or -errno (the sink's).
+ */
+long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg);
+/* Records the buffers of cpu could not take (lost), since the start. */
+uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu);
+
+#endif /* TRAX_KERNEL_SYSCALLS_H */

@@ -326,6 +326,5 @@ bool fnmatch_simple(const char *pattern, const char *name);
 extern bool traxd_verbose;
 /* A line on stderr, "traxd[PID]: ...", when traxd_verbose. */
 void traxd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int traxd_mkdirs(const char *path, mode_t mode);
 
 #endif /* TRAX_DAEMON_TRAXD_H */

@@ -63,8 +63,8 @@ struct kchan {
 	struct tracefs_instance inst;
 	bool have_inst;
 	struct ktrace_channel *tch;
-	struct kmap_event **by_id;    /* published entries are never changed */
-	struct tp_event **formats;    /* by id: what the converters point into */
+	struct kmap_event **by_id; /* published entries are never changed */
+	struct tp_event **formats; /* by id: what the converters point into */
 	struct kcpu *cpus;
 	unsigned int nr_cpus;
 	struct ksyscalls *sys;
@@ -334,8 +334,7 @@ static long rule_apply(struct kchan *ch, const struct krule *r, bool on, char *e
 			return 0;
 		n = ksyscalls_enable(ch->sys, r->pattern, on, on);
 		if (n < 0)
-			snprintf(err, errlen, "system calls %s: %s", r->pattern,
-				 strerror((int)-n));
+			snprintf(err, errlen, "system calls %s: %s", r->pattern, strerror((int)-n));
 		return n;
 	}
 	n = tracepoints_apply(ch, r->pattern, on, err, errlen);
@@ -423,8 +422,7 @@ long kdomain_disable(struct kdomain *kd, const char *channel, const char *patter
 		}
 	}
 	if (!n) {
-		snprintf(err, errlen, "kernel event %s not found in channel %s", pattern,
-			 ch->name);
+		snprintf(err, errlen, "kernel event %s not found in channel %s", pattern, ch->name);
 		return -ENOENT;
 	}
 	return n;
@@ -833,8 +831,7 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 	int e = 0;
 
 	if (kd->active) {
-		snprintf(err, errlen, "kernel tracing already started for session %s",
-			 kd->session);
+		snprintf(err, errlen, "kernel tracing already started for session %s", kd->session);
 		return -EALREADY;
 	}
 	if (kd->trace) {
@@ -850,7 +847,8 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 			    !ksyscalls_start(ch->sys, ch->attr.subbuf_size * ch->attr.num_subbuf,
 					     err, errlen))
 				ch->sys_started = true;
-			if (ch->sys_started && !pthread_create(&ch->sys_thread, NULL, sys_thread, ch))
+			if (ch->sys_started &&
+			    !pthread_create(&ch->sys_thread, NULL, sys_thread, ch))
 				ch->sys_thread_started = true;
 			tracefs_set_tracing(&ch->inst, true);
 		}

@@ -85,7 +85,8 @@ static const struct ctfw_type ctx_char = {
 #define CTX_TEXT(n, len)                                                                           \
 	{                                                                                          \
 		.name = (n), .type = {                                                             \
-			.kind = CTFW_TYPE_ARRAY, .array = {.elem = &ctx_char, .length = (len)}     \
+			.kind = CTFW_TYPE_ARRAY,                                                   \
+			.array = {.elem = &ctx_char, .length = (len)}                              \
 		}                                                                                  \
 	}
 

@@ -32,11 +32,11 @@ enum tp_field_kind {
 };
 
 struct tp_field {
-	char *name;	 /* "prev_comm" */
-	char *type;	 /* the C type without the array part: "char", "pid_t", "const char *" */
+	char *name; /* "prev_comm" */
+	char *type; /* the C type without the array part: "char", "pid_t", "const char *" */
 	enum tp_field_kind kind;
-	uint32_t offset; /* in the record (common fields included) */
-	uint32_t size;	 /* bytes in the record (for DATA_LOC/REL_LOC: 4, the locator) */
+	uint32_t offset;    /* in the record (common fields included) */
+	uint32_t size;	    /* bytes in the record (for DATA_LOC/REL_LOC: 4, the locator) */
 	uint32_t elem_size; /* ARRAY, DATA_LOC, REL_LOC: bytes per element (1 for char) */
 	uint32_t array_len; /* ARRAY: N */
 	bool is_signed;
@@ -72,7 +72,7 @@ const struct tp_field *tp_event_field(const struct tp_event *ev, const char *nam
  * The bytes a DATA_LOC or REL_LOC field points to in a record of rec_len
  * bytes: 0 and *data, *len set, or -1 when the locator points outside.
  */
-int tp_field_dyn(const struct tp_field *f, const uint8_t *rec, size_t rec_len,
-		 const uint8_t **data, uint32_t *len);
+int tp_field_dyn(const struct tp_field *f, const uint8_t *rec, size_t rec_len, const uint8_t **data,
+		 uint32_t *len);
 
 #endif /* TRAX_KERNEL_TP_FORMAT_H */

@@ -76,7 +76,11 @@ long tracefs_list_events(const char *root, struct tracefs_event **out);
 /* Enables or disables one event in the instance. 0, or -errno. */
 int tracefs_enable_event(struct tracefs_instance *in, const char *system, const char *name,
 			 bool on);
-/* Sets an event's kernel filter (its `filter` file; "0" clears). 0, or -errno (EINVAL: refused). */
+/*
+ * Sets an event's kernel filter (its `filter` file; "0" clears). 0, or
+ * -errno (EINVAL: refused; the event is then unfiltered, the kernel drops a
+ * filter it cannot parse).
+ */
 int tracefs_set_filter(struct tracefs_instance *in, const char *system, const char *name,
 		       const char *filter);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/io.h"
+#include "filter/filter.h"
 #include "kernel/kdomain.h"
 #include "daemon/traxd.h"
 
@@ -77,9 +78,8 @@ static void enable_channel(struct reply *r, struct session *s, const struct trax
 		return (void)reply_fail(r, "EINVAL", "no channel name given");
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (trax_msg_get(req, refused[i]))
-			return (void)reply_fail(r, "EINVAL",
-						"%s is not an attribute of kernel channels",
-						refused[i]);
+			return (void)reply_fail(
+			    r, "EINVAL", "%s is not an attribute of kernel channels", refused[i]);
 	if (!(kd = need_kdomain(r, s)))
 		return;
 	if (!get_num(r, req, "subbuf_size", &at.subbuf_size, KDOMAIN_DEFAULT_SUBBUF_SIZE) ||
@@ -92,7 +92,8 @@ static void enable_channel(struct reply *r, struct session *s, const struct trax
 	if (!get_num(r, req, "num_subbuf", &n, KDOMAIN_DEFAULT_NUM_SUBBUF))
 		return;
 	if (n < 2 || n > 65536)
-		return (void)reply_fail(r, "EINVAL", "sub-buffer count %llu is out of range (2 to 65536)",
+		return (void)reply_fail(r, "EINVAL",
+					"sub-buffer count %llu is out of range (2 to 65536)",
 					(unsigned long long)n);
 	if (at.subbuf_size < 4096 || at.subbuf_size > (1ull << 30))
 		return (void)reply_fail(r, "EINVAL",
@@ -122,17 +123,29 @@ static void enable_event(struct reply *r, struct session *s, const struct trax_m
 
 	if (!get_num(r, req, "all", &all, 0) || !get_num(r, req, "syscall", &syscall, 0))
 		return;
-	if (trax_msg_get(req, "filter"))
-		return (void)reply_fail(r, "EOPNOTSUPP",
-					"filters on kernel events are not supported yet");
+	uint8_t *filter = NULL;
+	size_t flen = 0;
+	struct filter_error ferr;
+	const char *ftext = trax_msg_get(req, "filter");
+
+	/* compiled (and so validated) here, before anything changes */
+	if (ftext && enable && filter_compile(ftext, &filter, &flen, &ferr)) {
+		if (ferr.pos >= 0)
+			return (void)reply_fail(r, "EINVAL", "Invalid filter '%s': column %d: %s",
+						ftext, ferr.pos + 1, ferr.msg);
+		return (void)reply_fail(r, "EINVAL", "Invalid filter '%s': %s", ftext, ferr.msg);
+	}
 	if (trax_msg_get(req, "loglevel") || trax_msg_get(req, "exclude"))
-		return (void)reply_fail(r, "EINVAL",
-					"log levels and exclusions are for user-space events");
+		return (void)(free(filter),
+			      reply_fail(r, "EINVAL",
+					 "log levels and exclusions are for user-space events"));
 	if (!(kd = need_kdomain(r, s)))
-		return;
+		return free(filter);
 	if (all) {
-		n = enable ? kdomain_enable(kd, channel, "*", syscall, err, sizeof(err))
-			   : kdomain_disable(kd, channel, "*", syscall, err, sizeof(err));
+		n = enable
+			? kdomain_enable(kd, channel, "*", syscall, filter, flen, err, sizeof(err))
+			: kdomain_disable(kd, channel, "*", syscall, err, sizeof(err));
+		free(filter);
 		if (n < 0)
 			return fail_errno(r, n, err);
 		trax_msg_add(&r->m, "record", "event");
@@ -144,15 +157,18 @@ static void enable_event(struct reply *r, struct session *s, const struct trax_m
 	for (kv = trax_msg_first(req); kv; kv = trax_msg_next(req, kv)) {
 		if (!(v = trax_kv_value(kv, "name")))
 			continue;
-		n = enable ? kdomain_enable(kd, channel, v, syscall, err, sizeof(err))
+		n = enable ? kdomain_enable(kd, channel, v, syscall, filter, flen, err, sizeof(err))
 			   : kdomain_disable(kd, channel, v, syscall, err, sizeof(err));
-		if (n < 0)
+		if (n < 0) {
+			free(filter);
 			return fail_errno(r, n, err);
+		}
 		trax_msg_add(&r->m, "record", "event");
 		trax_msg_add(&r->m, "name", "%s", v);
 		trax_msg_add(&r->m, "channel", "%s", channel ? channel : "channel0");
 		trax_msg_add(&r->m, "matched", "%ld", n);
 	}
+	free(filter);
 }
 
 static void add_context(struct reply *r, struct session *s, const struct trax_msg *req)

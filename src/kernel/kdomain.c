@@ -21,6 +21,8 @@
 
 #include "common/assert.h"
 #include "common/clock.h"
+#include "filter/filter.h"
+#include "kernel/kfilter.h"
 #include "kernel/kmap.h"
 #include "kernel/ktrace.h"
 #include "kernel/ring-page.h"
@@ -37,6 +39,8 @@ struct krule {
 	char *pattern;
 	bool syscall;
 	bool enabled;
+	uint8_t *filter; /* bytecode, NULL: none */
+	size_t filter_len;
 };
 
 struct kchan;
@@ -72,6 +76,9 @@ struct kchan {
 	struct ktrace_streams *ss_sys;
 	pthread_t sys_thread;
 	bool sys_thread_started;
+	/* filter sets replaced while recording: freed with the channel */
+	struct kfilter_set **retired;
+	unsigned int nretired;
 };
 
 struct kdomain {
@@ -87,6 +94,8 @@ struct kdomain {
 	long page_size;
 	uint64_t written_stopped, discarded_stopped; /* totals kept when stopped */
 };
+
+static void filters_rebuild(struct kchan *ch);
 
 /* '*' matches any run of characters. */
 static bool glob_match(const char *p, const char *s)
@@ -344,7 +353,7 @@ static long rule_apply(struct kchan *ch, const struct krule *r, bool on, char *e
 }
 
 long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern, bool syscall,
-		    char *err, size_t errlen)
+		    const uint8_t *filter, size_t filter_len, char *err, size_t errlen)
 {
 	struct kchan *ch = chan_default(kd, channel, err, errlen);
 	struct krule *nr, r = {.syscall = syscall, .enabled = true};
@@ -380,8 +389,12 @@ long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern
 		return -ENOENT;
 	}
 	for (unsigned int i = 0; i < ch->nrules; i++)
-		if (ch->rules[i].syscall == syscall && !strcmp(ch->rules[i].pattern, pattern)) {
+		if (ch->rules[i].syscall == syscall && !strcmp(ch->rules[i].pattern, pattern) &&
+		    ch->rules[i].filter_len == filter_len &&
+		    (!filter || !memcmp(ch->rules[i].filter, filter, filter_len))) {
 			ch->rules[i].enabled = true;
+			if (ch->have_inst)
+				filters_rebuild(ch);
 			return n;
 		}
 	nr = realloc(ch->rules, (ch->nrules + 1) * sizeof(*nr));
@@ -389,9 +402,21 @@ long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern
 		return -ENOMEM;
 	ch->rules = nr;
 	r.pattern = strdup(pattern);
-	if (!r.pattern)
+	if (filter) {
+		r.filter = malloc(filter_len);
+		if (r.filter) {
+			memcpy(r.filter, filter, filter_len);
+			r.filter_len = filter_len;
+		}
+	}
+	if (!r.pattern || (filter && !r.filter)) {
+		free(r.pattern);
+		free(r.filter);
 		return -ENOMEM;
+	}
 	ch->rules[ch->nrules++] = r;
+	if (ch->have_inst)
+		filters_rebuild(ch);
 	return n;
 }
 
@@ -518,6 +543,117 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 	return 0;
 }
 
+/* ---- filters ---- */
+
+static bool rule_matches(const struct krule *r, const char *lttng_name, const char *full)
+{
+	return glob_match(r->pattern, lttng_name) || (full && glob_match(r->pattern, full));
+}
+
+static void filter_set_free(struct kfilter_set *fs)
+{
+	if (!fs)
+		return;
+	for (unsigned int i = 0; i < fs->n; i++)
+		kfilter_free(fs->programs[i]);
+	free(fs->programs);
+	free(fs);
+}
+
+/*
+ * Gives cls the filters of the channel's enabled rules that match it; the
+ * set it had is kept until the channel goes (a reader may still use it).
+ */
+static void class_filters(struct kchan *ch, struct kevent_class *cls, const char *full,
+			  bool syscall)
+{
+	struct kfilter_set *fs = calloc(1, sizeof(*fs)), *old;
+	const char *name = cls->cls.name;
+	char sysname[256];
+
+	if (!fs)
+		return;
+	if (syscall) {
+		/* syscall rules name the call: "openat" for syscall_entry_openat */
+		const char *u = strchr(name + strlen("syscall_"), '_');
+
+		snprintf(sysname, sizeof(sysname), "%s", u ? u + 1 : name);
+		name = sysname;
+	}
+	for (unsigned int i = 0; i < ch->nrules; i++) {
+		const struct krule *r = &ch->rules[i];
+		struct kfilter **n;
+
+		if (!r->enabled || r->syscall != syscall || !rule_matches(r, name, full))
+			continue;
+		if (!r->filter) {
+			fs->unfiltered = true;
+			continue;
+		}
+		n = realloc(fs->programs, (fs->n + 1) * sizeof(*n));
+		if (!n)
+			break;
+		fs->programs = n;
+		/* NULL: a field it names is missing here, the rule never matches */
+		fs->programs[fs->n++] = kfilter_new(r->filter, r->filter_len, &cls->cls);
+	}
+	if (fs->unfiltered) {
+		for (unsigned int i = 0; i < fs->n; i++)
+			kfilter_free(fs->programs[i]);
+		fs->n = 0;
+	}
+	old = (struct kfilter_set *)cls->filter;
+	if (old) {
+		struct kfilter_set **r = realloc(ch->retired, (ch->nretired + 1) * sizeof(*r));
+
+		if (!r) {
+			filter_set_free(fs);
+			return;
+		}
+		ch->retired = r;
+		ch->retired[ch->nretired++] = old;
+	}
+	__atomic_store_n(&cls->filter, fs, __ATOMIC_RELEASE);
+}
+
+/* Recomputes the filters of every class the channel records. */
+static void filters_rebuild(struct kchan *ch)
+{
+	char full[300];
+
+	for (unsigned int id = 0; ch->by_id && id < KDOMAIN_MAX_IDS; id++) {
+		if (!ch->by_id[id])
+			continue;
+		snprintf(full, sizeof(full), "%s:%s", ch->formats[id]->system,
+			 ch->formats[id]->name);
+		class_filters(ch, kmap_event_class(ch->by_id[id]), full, false);
+	}
+	if (ch->sys)
+		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
+			for (int exit = 0; exit < 2; exit++) {
+				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
+
+				if (c)
+					class_filters(ch, c, NULL, true);
+			}
+}
+
+/* Whether a record of cls is written (its filters, once set). */
+static inline bool record_passes(const struct kevent_class *cls, const void *payload, size_t len)
+{
+	const struct kfilter_set *fs = __atomic_load_n(&cls->filter, __ATOMIC_ACQUIRE);
+
+	return !fs || fs->unfiltered || kfilter_set_pass(fs, payload, len);
+}
+
+/* The system call reader's sink: the filters, then the trace. */
+static int sys_sink(void *arg, const struct kevent_record *r)
+{
+	if (!record_passes(r->cls, r->payload, r->len))
+		return 0;
+	return ktrace_sink(arg, r);
+}
+
 /* ---- recording ---- */
 
 static void cpu_discarded(struct kcpu *c)
@@ -561,6 +697,8 @@ static void page_convert(struct kcpu *c, const uint8_t *page, size_t n, uint8_t 
 			c->damaged++;
 			continue;
 		}
+		if (!record_passes(kr.cls, scratch, len))
+			continue;
 		kr.ts = rec.ts;
 		kr.cpu = c->cpu;
 		kr.tid = tid;
@@ -635,7 +773,7 @@ static void *sys_thread(void *arg)
 	for (unsigned int i = 0; i < nfds; i++)
 		pfd[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
 	for (;;) {
-		long n = ksyscalls_consume(ch->sys, ktrace_sink, ch->ss_sys);
+		long n = ksyscalls_consume(ch->sys, sys_sink, ch->ss_sys);
 
 		for (unsigned int cpu = 0; cpu < ch->nr_cpus; cpu++)
 			ktrace_streams_set_discarded(ch->ss_sys, (int)cpu,
@@ -648,7 +786,7 @@ static void *sys_thread(void *arg)
 			break;
 		poll(pfd, nfds, timeout);
 	}
-	ksyscalls_consume(ch->sys, ktrace_sink, ch->ss_sys);
+	ksyscalls_consume(ch->sys, sys_sink, ch->ss_sys);
 	ktrace_streams_flush(ch->ss_sys, trax_clock_monotonic());
 	return NULL;
 }
@@ -673,8 +811,11 @@ static void chan_release(struct kchan *ch)
 	}
 	if (ch->by_id) {
 		for (unsigned int id = 0; id < KDOMAIN_MAX_IDS; id++) {
-			if (ch->by_id[id])
+			if (ch->by_id[id]) {
+				filter_set_free(
+				    (struct kfilter_set *)kmap_event_class(ch->by_id[id])->filter);
 				kmap_event_free(ch->by_id[id]);
+			}
 			if (ch->formats[id]) {
 				tp_event_free(ch->formats[id]);
 				free(ch->formats[id]);
@@ -783,6 +924,7 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 		if (!ch->ss_sys)
 			return -EIO;
 	}
+	filters_rebuild(ch);
 	return 0;
 }
 
@@ -971,9 +1113,21 @@ void kdomain_free(struct kdomain *kd)
 		struct kchan *ch = kd->chans[i];
 
 		chan_release(ch);
+		for (unsigned int i = 0; ch->sys && i < ksyscalls_count(ch->sys); i++)
+			for (int exit = 0; exit < 2; exit++) {
+				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
+
+				if (c)
+					filter_set_free((struct kfilter_set *)c->filter);
+			}
 		ksyscalls_free(ch->sys);
-		for (unsigned int r = 0; r < ch->nrules; r++)
+		for (unsigned int r = 0; r < ch->nrules; r++) {
 			free(ch->rules[r].pattern);
+			free(ch->rules[r].filter);
+		}
+		for (unsigned int r = 0; r < ch->nretired; r++)
+			filter_set_free(ch->retired[r]);
+		free(ch->retired);
 		free(ch->rules);
 		free(ch);
 	}

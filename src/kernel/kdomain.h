@@ -48,12 +48,13 @@ bool kdomain_has_channel(const struct kdomain *kd, const char *name);
 /*
  * Enables tracepoints whose LTTng name (or tracefs SYSTEM:NAME) matches
  * pattern ('*' anywhere) in channel (NULL: channel0, made with the
- * defaults when missing); syscall: system calls whose name matches. Takes
- * effect at once when recording. How many events matched, or -errno with
- * err set (ENOENT: none matched).
+ * defaults when missing); syscall: system calls whose name matches. With
+ * filter (filter_compile's bytecode), only the records it accepts are
+ * written (kfilter.h). Takes effect at once when recording. How many
+ * events matched, or -errno with err set (ENOENT: none matched).
  */
 long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern, bool syscall,
-		    char *err, size_t errlen);
+		    const uint8_t *filter, size_t filter_len, char *err, size_t errlen);
 /* Disables what kdomain_enable enabled with that pattern. Matches, or -errno. */
 long kdomain_disable(struct kdomain *kd, const char *channel, const char *pattern, bool syscall,
 		     char *err, size_t errlen);

@@ -29,6 +29,12 @@
 struct kevent_class {
 	struct ctfw_event_class cls;
 	uint32_t id; /* in the trace: KEVENT_ID_NONE until first written (kdomain.c's) */
+	/*
+	 * The filters its records pass before they are written (kdomain.c's
+	 * struct kfilter_set, kfilter.h): NULL until the domain sets them,
+	 * replaced (never changed) while recording, read with acquire.
+	 */
+	const void *filter;
 };
 
 /* A record ready to be written. */

@@ -15,7 +15,7 @@
 /* The user-space context fields trax records (TRAX_CONTEXT names the same). */
 static const char *const ust_types[] = {"vpid", "vtid", "procname", "pthread_id", "ip", NULL};
 /* The kernel's (LTTng's names; src/kernel/ktrace.h, enum kctx). */
-static const char *const kernel_types[] = {"pid",  "tid",  "ppid",   "vpid",     "vtid", "procname",
+static const char *const kernel_types[] = {"pid",  "tid",  "ppid",   "vpid",	 "vtid", "procname",
 					   "prio", "nice", "cpu_id", "hostname", NULL};
 
 static bool known_type(const char *const *types, const char *name)
@@ -50,14 +50,10 @@ void usage_add_context(FILE *f)
 int cmd_add_context(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"userspace", no_argument, NULL, 'u'},
-	    {"kernel", no_argument, NULL, 'k'},
-	    {"type", required_argument, NULL, 't'},
-	    {"channel", required_argument, NULL, 'c'},
-	    {"session", required_argument, NULL, 's'},
-	    {"list", no_argument, NULL, 'l'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"userspace", no_argument, NULL, 'u'},     {"kernel", no_argument, NULL, 'k'},
+	    {"type", required_argument, NULL, 't'},    {"channel", required_argument, NULL, 'c'},
+	    {"session", required_argument, NULL, 's'}, {"list", no_argument, NULL, 'l'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	const char *session = NULL, *channel = NULL;
 	const char **types;

@@ -102,8 +102,7 @@ struct domain_records {
 	const char *channel, *event, *context, *tracker;
 };
 
-static const struct domain_records ust_records = {false, "channel", "event", "context",
-						  "tracker"};
+static const struct domain_records ust_records = {false, "channel", "event", "context", "tracker"};
 static const struct domain_records kernel_records = {true, "kchannel", "kevent", "kcontext",
 						     "ktracker"};
 
@@ -207,8 +206,8 @@ static void print_kernel_rule(const struct trax_msg *m, const char *rec)
 	printf("\n");
 }
 
-static void print_channel(const struct trax_msg *m, const struct domain_records *d,
-			  const char *ch, bool snapshot)
+static void print_channel(const struct trax_msg *m, const struct domain_records *d, const char *ch,
+			  bool snapshot)
 {
 	const char *name = or (cli_record_get(m, ch, "name"), "?");
 	bool overwrite = cli_is_true(cli_record_get(m, ch, "overwrite"));
@@ -516,7 +515,8 @@ int cmd_list(int argc, char **argv)
 	if (kernel && userspace)
 		return cli_usage_error("Only one domain can be specified");
 	if (syscalls && (!kernel || session))
-		return cli_usage_error("--syscall needs -k and no session (see 'trax list --help')");
+		return cli_usage_error(
+		    "--syscall needs -k and no session (see 'trax list --help')");
 
 	trax_msg_init(&req, TRAX_MSG_LIST);
 	if (session) {

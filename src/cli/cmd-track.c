@@ -39,8 +39,8 @@ static void usage_to(FILE *f, bool track)
 	    track ? "Allow processes to record events: by default every process does; once\n"
 		    "values are tracked, only the processes they name."
 		  : "Remove processes from the set allowed to record events.",
-	    track ? "allow" : "disallow", track ? "allow" : "disallow", track ? "allow" : "disallow",
-	    track ? "allow every process again" : "allow none");
+	    track ? "allow" : "disallow", track ? "allow" : "disallow",
+	    track ? "allow" : "disallow", track ? "allow every process again" : "allow none");
 }
 
 void usage_track(FILE *f)

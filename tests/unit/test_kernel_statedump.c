@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sched.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -854,9 +856,120 @@ static void test_real_proc(void)
 	unlink(tmpl);
 }
 
+/* The inode of /proc/PID/ns/KIND (0 when it cannot be read). */
+static unsigned long long ns_ino(int pid, const char *kind)
+{
+	char path[64];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, kind);
+	return stat(path, &sb) ? 0 : (unsigned long long)sb.st_ino;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text), "%s: %s", path,
+	      strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * A process in a user namespace of its own (ids 5 and 7 there are root
+ * outside) whose child is PID 1 of a new PID namespace: the dump shows
+ * both levels of each, with the kernel's inodes.
+ */
+static void test_real_namespaces(void)
+{
+	int ready[2], done[2];
+	pid_t child, grandchild = 0;
+	struct log log = {.cpu = 0};
+	char path[64], line[512];
+	long at;
+
+	check_part = "real namespaces";
+	CHECK(pipe(ready) == 0 && pipe(done) == 0);
+	child = fork();
+	if (child == 0) {
+		char c;
+		pid_t g;
+
+		close(ready[0]);
+		close(done[1]);
+		if (unshare(CLONE_NEWUSER | CLONE_NEWPID))
+			_exit(2);
+		if (write(ready[1], "u", 1) != 1 || read(done[0], &c, 1) != 1) /* mapped */
+			_exit(3);
+		g = fork();
+		if (g == 0) {
+			(void)!read(done[0], &c, 1); /* until the test closes it */
+			_exit(0);
+		}
+		if (g < 0 || write(ready[1], &g, sizeof(g)) != sizeof(g))
+			_exit(4);
+		waitpid(g, NULL, 0);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(done[0]);
+	char c = 0;
+
+	CHECK(
+	    child > 0 && read(ready[0], &c, 1) == 1 && c == 'u',
+	    "unshare(CLONE_NEWUSER | CLONE_NEWPID) failed: the test needs user and PID namespaces");
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", child);
+	write_text(path, "5 0 1\n");
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", child);
+	write_text(path, "7 0 1\n");
+	CHECK(write(done[1], "m", 1) == 1);
+	CHECK(read(ready[0], &grandchild, sizeof(grandchild)) == sizeof(grandchild) &&
+	      grandchild > 0);
+
+	CHECK_EQ(kstatedump_run(sink, &log, 0, NULL, NULL), 0);
+
+	snprintf(
+	    line, sizeof(line),
+	    "lttng_statedump_process_pid_ns tid=%d vtid=1 vpid=1 vppid=0 ns_level=1 ns_inum=%llu",
+	    grandchild, ns_ino(grandchild, "pid"));
+	at = find(&log, line);
+	CHECK(at >= 0, "no record \"%s\"", line);
+	snprintf(line, sizeof(line),
+		 "lttng_statedump_process_pid_ns tid=%d vtid=%d vpid=%d vppid=%d ns_level=0 "
+		 "ns_inum=%llu",
+		 grandchild, grandchild, grandchild, child, ns_ino(getpid(), "pid"));
+	CHECK(at >= 0 && find(&log, line) == at + 1, "no record \"%s\" after it", line);
+	snprintf(line, sizeof(line),
+		 "lttng_statedump_process_user_ns tid=%d vuid=5 vgid=7 ns_level=1 ns_inum=%llu",
+		 grandchild, ns_ino(grandchild, "user"));
+	at = find(&log, line);
+	CHECK(at >= 0, "no record \"%s\"", line);
+	snprintf(line, sizeof(line),
+		 "lttng_statedump_process_user_ns tid=%d vuid=0 vgid=0 ns_level=0 ns_inum=%llu",
+		 grandchild, ns_ino(getpid(), "user"));
+	CHECK(at >= 0 && find(&log, line) == at + 1, "no record \"%s\" after it", line);
+	/* the child: its own user namespace, the reader's PID namespace */
+	snprintf(line, sizeof(line),
+		 "lttng_statedump_process_user_ns tid=%d vuid=5 vgid=7 ns_level=1 ns_inum=%llu",
+		 child, ns_ino(child, "user"));
+	EXPECT(&log, line);
+	snprintf(line, sizeof(line), "lttng_statedump_process_pid_ns tid=%d ", child);
+	CHECK_EQ(count_prefix(&log, line), 1);
+	if (failures)
+		log_print(&log);
+	log_free(&log);
+
+	close(done[1]);
+	close(ready[0]);
+	if (child > 0)
+		waitpid(child, NULL, 0);
+}
+
 int main(void)
 {
 	test_fake_tree();
 	test_real_proc();
+	test_real_namespaces();
 	return CHECK_RESULT();
 }

@@ -345,35 +345,46 @@ void kernel_session_free(struct session *s)
 	s->kernel = NULL;
 }
 
-struct describe_ctx {
-	struct reply *r;
-};
-
-static void describe_one(void *arg, const char *channel, const char *kind, const char *pattern)
+static void describe_one(void *arg, const struct kdomain_item *it)
 {
-	struct describe_ctx *d = arg;
+	struct reply *r = arg;
 
-	if (!pattern) {
-		trax_msg_add(&d->r->m, "record", "kchannel");
-		trax_msg_add(&d->r->m, "name", "%s", channel);
-		return;
+	if (!strcmp(it->kind, "channel")) {
+		trax_msg_add(&r->m, "record", "kchannel");
+		trax_msg_add(&r->m, "name", "%s", it->name);
+		trax_msg_add(&r->m, "enabled", "1");
+		trax_msg_add_u64(&r->m, "subbuf_size", it->attr->subbuf_size);
+		trax_msg_add_u64(&r->m, "num_subbuf", it->attr->num_subbuf);
+		trax_msg_add(&r->m, "overwrite", "%d", it->attr->overwrite);
+		trax_msg_add_u64(&r->m, "switch_timer", it->attr->switch_timer_us);
+		trax_msg_add_u64(&r->m, "read_timer", it->attr->read_timer_us);
+		trax_msg_add_u64(&r->m, "tracefile_size", 0);
+		trax_msg_add_u64(&r->m, "tracefile_count", 0);
+		trax_msg_add_u64(&r->m, "discarded", it->discarded);
+		trax_msg_add_u64(&r->m, "lost", 0);
+	} else if (!strcmp(it->kind, "context")) {
+		trax_msg_add(&r->m, "record", "kcontext");
+		trax_msg_add(&r->m, "type", "%s", it->name);
+		trax_msg_add(&r->m, "channel", "%s", it->channel);
+	} else if (!strcmp(it->kind, "pid")) {
+		if (it->pid >= 0) {
+			trax_msg_add(&r->m, "record", "ktracker");
+			trax_msg_add(&r->m, "kind", "pid");
+			trax_msg_add(&r->m, "value", "%d", it->pid);
+		}
+	} else {
+		trax_msg_add(&r->m, "record", "kevent");
+		trax_msg_add(&r->m, "channel", "%s", it->channel);
+		trax_msg_add(&r->m, "kind", "%s", it->kind);
+		trax_msg_add(&r->m, "name", "%s", it->name);
+		if (it->filter)
+			trax_msg_add(&r->m, "filter", "%s", it->filter);
 	}
-	trax_msg_add(&d->r->m, "record", "kevent");
-	trax_msg_add(&d->r->m, "channel", "%s", channel);
-	trax_msg_add(&d->r->m, "kind", "%s", kind);
-	trax_msg_add(&d->r->m, "name", "%s", pattern);
 }
 
 void kernel_session_describe(struct reply *r, const struct session *s)
 {
-	struct describe_ctx d = {r};
-	uint64_t written, discarded;
-
 	if (!s->kernel)
 		return;
-	kdomain_describe(s->kernel, describe_one, &d);
-	kdomain_stats(s->kernel, &written, &discarded);
-	trax_msg_add(&r->m, "record", "kstats");
-	trax_msg_add_u64(&r->m, "written", written);
-	trax_msg_add_u64(&r->m, "discarded", discarded);
+	kdomain_describe(s->kernel, describe_one, r);
 }

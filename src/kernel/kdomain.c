@@ -1031,10 +1031,10 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 	}
 	if (e) {
 		threads_stop(kd);
+		ktrace_close(kd->trace); /* before the classes it wrote go */
+		kd->trace = NULL;
 		for (unsigned int i = 0; i < kd->nchans; i++)
 			chan_release(kd->chans[i]);
-		ktrace_close(kd->trace);
-		kd->trace = NULL;
 		return e;
 	}
 	kd->active = true;
@@ -1088,18 +1088,45 @@ void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discar
 }
 
 void kdomain_describe(const struct kdomain *kd,
-		      void (*fn)(void *arg, const char *channel, const char *kind,
-				 const char *pattern),
-		      void *arg)
+		      void (*fn)(void *arg, const struct kdomain_item *item), void *arg)
 {
 	for (unsigned int i = 0; i < kd->nchans; i++) {
 		const struct kchan *ch = kd->chans[i];
+		struct kdomain_item it = {.kind = "channel", .channel = ch->name, .name = ch->name};
 
-		fn(arg, ch->name, "channel", NULL);
-		for (unsigned int r = 0; r < ch->nrules; r++)
-			if (ch->rules[r].enabled)
-				fn(arg, ch->name, ch->rules[r].syscall ? "syscall" : "tracepoint",
-				   ch->rules[r].pattern);
+		it.attr = &ch->attr;
+		for (unsigned int c = 0; ch->cpus && c < ch->nr_cpus; c++) {
+			struct tracefs_cpu_stats st;
+
+			if (ch->have_inst && !tracefs_cpu_stats(&ch->inst, (int)c, &st))
+				it.discarded += st.overrun + st.dropped;
+			if (ch->sys)
+				it.discarded += ksyscalls_lost(ch->sys, (int)c);
+		}
+		fn(arg, &it);
+		for (unsigned int r = 0; r < ch->nrules; r++) {
+			const struct krule *kr = &ch->rules[r];
+
+			if (!kr->enabled)
+				continue;
+			it = (struct kdomain_item){.kind = kr->syscall ? "syscall" : "tracepoint",
+						   .channel = ch->name,
+						   .name = kr->pattern};
+			if (kr->filter)
+				it.filter = filter_source(kr->filter, kr->filter_len);
+			fn(arg, &it);
+		}
+		for (unsigned int c = 0; c < ch->ncontexts; c++) {
+			it = (struct kdomain_item){.kind = "context",
+						   .channel = ch->name,
+						   .name = kctx_name(ch->contexts[c])};
+			fn(arg, &it);
+		}
+	}
+	for (unsigned int i = 0; i < kd->npids; i++) {
+		struct kdomain_item it = {.kind = "pid", .pid = kd->pids[i]};
+
+		fn(arg, &it);
 	}
 }
 
@@ -1109,6 +1136,9 @@ void kdomain_free(struct kdomain *kd)
 		return;
 	if (kd->active)
 		kdomain_stop(kd);
+	if (kd->trace)
+		ktrace_close(kd->trace); /* before the classes it wrote go */
+	kd->trace = NULL;
 	for (unsigned int i = 0; i < kd->nchans; i++) {
 		struct kchan *ch = kd->chans[i];
 
@@ -1131,8 +1161,6 @@ void kdomain_free(struct kdomain *kd)
 		free(ch->rules);
 		free(ch);
 	}
-	if (kd->trace)
-		ktrace_close(kd->trace);
 	free(kd->pids);
 	free(kd);
 }

@@ -81,11 +81,18 @@ bool kdomain_active(const struct kdomain *kd);
 /* Events discarded so far (all channels and CPUs) and records written. */
 void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discarded);
 
-/* For `trax list`: calls fn for each channel, enabled rule (kind "tracepoint" or "syscall"). */
+/* What `trax list SESSION` shows of the domain, item by item. */
+struct kdomain_item {
+	const char *kind;    /* "channel", "tracepoint", "syscall", "context", "pid" */
+	const char *channel; /* its channel (NULL for "pid") */
+	const char *name;    /* channel name, rule pattern, context name */
+	const char *filter;  /* a rule's filter text, or NULL */
+	const struct kdomain_channel_attr *attr; /* "channel" */
+	uint64_t discarded;			 /* "channel": events lost so far */
+	int pid;				 /* "pid": one tracked process */
+};
 void kdomain_describe(const struct kdomain *kd,
-		      void (*fn)(void *arg, const char *channel, const char *kind,
-				 const char *pattern),
-		      void *arg);
+		      void (*fn)(void *arg, const struct kdomain_item *item), void *arg);
 
 /*
  * `trax list -k`: the tracepoints of the running kernel under their LTTng

@@ -68,7 +68,8 @@ struct kfilter *kfilter_new(const uint8_t *code, size_t len, const struct ctfw_e
 	unsigned int n = 0;
 
 	/* the fields up to the first one the filter cannot read: their offsets are known */
-	while (n < cls->nr_fields && n < KFILTER_MAX_FIELDS && field_layout(&cls->fields[n], &fields[n]))
+	while (n < cls->nr_fields && n < KFILTER_MAX_FIELDS &&
+	       field_layout(&cls->fields[n], &fields[n]))
 		n++;
 	layout.fields = fields;
 	layout.nr_fields = n;

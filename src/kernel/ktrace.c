@@ -47,6 +47,15 @@ struct ktrace_channel {
 	char name[128];
 	uint32_t stream_id;
 	uint32_t next_id; /* under t->lock */
+	/* ids of classes another channel owns (kevent.h): under t->lock */
+	struct class_id {
+		const struct kevent_class *cls;
+		uint32_t id;
+	} * other_ids;
+	unsigned int nother, cap_other;
+	/* the classes it owns (kevent.h): given up when it goes */
+	struct kevent_class **owned;
+	unsigned int nowned, cap_owned;
 	unsigned int nr_cpus;
 	size_t packet_size;
 	uint8_t contexts[KCTX_COUNT];
@@ -371,25 +380,74 @@ static int stream_open(struct ktrace_streams *ss, int cpu)
 	return e;
 }
 
+/*
+ * Who owns which class, across traces (classes can be shared by all, like
+ * the state dump's): taken before a trace's lock, on first records only.
+ */
+static pthread_mutex_t classes_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool grow(void **arr, unsigned int *cap, unsigned int n, size_t elem)
+{
+	unsigned int c;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	c = *cap ? 2 * *cap : 64;
+	p = realloc(*arr, c * elem);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = c;
+	return true;
+}
+
+/* Describes cls in ch's metadata under a new id. Lock held. */
+static uint32_t class_describe(struct ktrace_channel *ch, const struct kevent_class *cls)
+{
+	uint32_t id = ch->next_id++;
+	struct strbuf sb;
+
+	TRAX_ASSERT_LOCKED(&ch->t->lock);
+	strbuf_init(&sb);
+	ctf_metadata_event(&sb, &cls->cls, id, ch->stream_id);
+	metadata_write(ch->t, &sb);
+	strbuf_free(&sb);
+	return id;
+}
+
 /* Gives cls its id in ch and describes it, once. */
 static uint32_t class_id(struct ktrace_channel *ch, struct kevent_class *cls)
 {
-	uint32_t id = __atomic_load_n(&cls->id, __ATOMIC_ACQUIRE);
-	struct strbuf sb;
+	uint32_t id = KEVENT_ID_NONE;
+	unsigned int i;
 
-	if (__builtin_expect(id != KEVENT_ID_NONE, 1))
-		return id;
-	strbuf_init(&sb);
+	if (__builtin_expect(__atomic_load_n(&cls->owner, __ATOMIC_ACQUIRE) == ch, 1))
+		return cls->id;
+	pthread_mutex_lock(&classes_lock);
 	pthread_mutex_lock(&ch->t->lock);
-	id = cls->id;
-	if (id == KEVENT_ID_NONE) {
-		id = ch->next_id++;
-		ctf_metadata_event(&sb, &cls->cls, id, ch->stream_id);
-		metadata_write(ch->t, &sb);
-		__atomic_store_n(&cls->id, id, __ATOMIC_RELEASE);
+	if (!cls->owner) {
+		/* the first channel to write it owns the fast path */
+		if (grow((void **)&ch->owned, &ch->cap_owned, ch->nowned, sizeof(*ch->owned))) {
+			cls->id = id = class_describe(ch, cls);
+			ch->owned[ch->nowned++] = cls;
+			__atomic_store_n(&cls->owner, ch, __ATOMIC_RELEASE);
+		}
+	} else if (cls->owner == ch) {
+		id = cls->id;
+	} else {
+		for (i = 0; i < ch->nother && ch->other_ids[i].cls != cls; i++)
+			;
+		if (i < ch->nother) {
+			id = ch->other_ids[i].id;
+		} else if (grow((void **)&ch->other_ids, &ch->cap_other, ch->nother,
+				sizeof(*ch->other_ids))) {
+			id = class_describe(ch, cls);
+			ch->other_ids[ch->nother++] = (struct class_id){cls, id};
+		}
 	}
 	pthread_mutex_unlock(&ch->t->lock);
-	strbuf_free(&sb);
+	pthread_mutex_unlock(&classes_lock);
 	return id;
 }
 
@@ -409,6 +467,10 @@ int ktrace_sink(void *arg, const struct kevent_record *r)
 	if (__builtin_expect(!f->buf, 0) && stream_open(ss, r->cpu))
 		return ss->open_error;
 	id = class_id(ch, r->cls);
+	if (__builtin_expect(id == KEVENT_ID_NONE, 0)) {
+		ss->dropped++;
+		return 0;
+	}
 	p = ctfw_stream_file_reserve(f, id, r->ts, ch->context_size + r->len);
 	if (__builtin_expect(!p, 0)) {
 		ss->dropped++;
@@ -468,6 +530,13 @@ int ktrace_close(struct ktrace *t)
 			free(ss->files);
 			free(ss);
 		}
+		/* the classes it owns may outlive it (the state dump's): they forget it */
+		pthread_mutex_lock(&classes_lock);
+		for (unsigned int i = 0; i < ch->nowned; i++)
+			__atomic_store_n(&ch->owned[i]->owner, NULL, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&classes_lock);
+		free(ch->owned);
+		free(ch->other_ids);
 		free(ch);
 	}
 	if (t->metadata_fd >= 0 && close(t->metadata_fd) < 0 && !err)

@@ -25,7 +25,8 @@
 
 enum tp_field_kind {
 	TP_FIELD_SCALAR = 1, /* an integer (or a pointer) of size 1, 2, 4 or 8 */
-	TP_FIELD_ARRAY,	     /* TYPE name[N]: N elements of size / N bytes */
+	TP_FIELD_ARRAY,	     /* TYPE name[N]: N elements of size / N bytes; TYPE name[]
+				(size 0, array_len 0): the rest of the record */
 	TP_FIELD_DATA_LOC,   /* __data_loc TYPE[] name: u32 (len << 16) | offset in the record */
 	TP_FIELD_REL_LOC,    /* __rel_loc TYPE[] name: likewise, offset from the field's end */
 	TP_FIELD_OTHER,	     /* anything else (a structure...): size bytes, kept raw */
@@ -33,15 +34,17 @@ enum tp_field_kind {
 
 struct tp_field {
 	char *name; /* "prev_comm" */
-	char *type; /* the C type without the array part: "char", "pid_t", "const char *" */
+	char *type; /* the C type without the array part: "char", "pid_t", "const char *";
+		       for DATA_LOC/REL_LOC the element's ("char" of "__data_loc char[]") */
 	enum tp_field_kind kind;
 	uint32_t offset;    /* in the record (common fields included) */
 	uint32_t size;	    /* bytes in the record (for DATA_LOC/REL_LOC: 4, the locator) */
-	uint32_t elem_size; /* ARRAY, DATA_LOC, REL_LOC: bytes per element (1 for char) */
+	uint32_t elem_size; /* bytes per element (1 for char; 1 when the type is unknown);
+			       SCALAR: size */
 	uint32_t array_len; /* ARRAY: N */
-	bool is_signed;
-	bool is_pointer; /* the type ends in '*' */
-	bool is_char;	 /* the element type is char (text) */
+	bool is_signed;	    /* the element's, for arrays and dynamic fields */
+	bool is_pointer;    /* the type ends in '*' */
+	bool is_char;	    /* the element type is char (text) */
 };
 
 struct tp_event {

@@ -9,13 +9,18 @@
  *    /nonexistent/x, reads 7 bytes and closes: its eight records have
  *    exactly the payloads LTTng-modules would write, its tid, times in
  *    program order, each CPU's records in time order, and no getpid;
+ *  - the layouts LTTng makes by hand (connect, accept4, pipe2, execve),
+ *    an unknown call number and a 32-bit call;
  *  - a pid filter on another process records nothing of this one, and
  *    changed while running records it;
  *  - a storm of getppid into one page per CPU: records lost, and records
  *    handed over plus records lost is exactly the number of calls made.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -23,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -386,6 +392,163 @@ out:
 	ksyscalls_free(s);
 }
 
+/* The first record of thread tid called name, or NULL. */
+static const struct rec *first_of(const struct sink *sk, int32_t tid, const char *name)
+{
+	for (size_t i = 0; i < sk->n; i++)
+		if (sk->recs[i].tid == tid && !strcmp(sk->recs[i].name, name))
+			return &sk->recs[i];
+	return NULL;
+}
+
+/*
+ * The layouts LTTng makes by hand: a TCP connection on the loopback
+ * (connect's address decoded at entry, accept4's at exit), pipe2's two
+ * descriptors, execve's file name and hex pointers; a number without a
+ * call (999) and a 32-bit call (int $0x80) as the unknown-call events.
+ */
+static void test_layouts(void)
+{
+	struct ksyscalls *s;
+	struct sink sk = {0};
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in peer;
+	socklen_t salen = sizeof(sa), plen = sizeof(peer);
+	int lfd, cfd, afd, pfd[2], e;
+	/*
+	 * On the stack: after fork, the child's pages of read-only data (a
+	 * string literal) are not mapped until touched, and the probe cannot
+	 * fault them in (docs/kernel.md).
+	 */
+	char path[] = "/bin/true";
+	char *argv[] = {path, "x", NULL};
+	char *envp[] = {NULL};
+	const struct rec *r;
+	char err[256];
+	long ret32 = 0;
+	int32_t self = (int32_t)syscall(SYS_gettid);
+	pid_t child;
+	struct pl p;
+
+	check_part = "layouts";
+	s = ksyscalls_new(root, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s)
+		return;
+	CHECK_EQ(ksyscalls_enable(s, "connect", true, true), 1);
+	CHECK_EQ(ksyscalls_enable(s, "accept4", true, true), 1);
+	CHECK_EQ(ksyscalls_enable(s, "pipe2", true, true), 1);
+	CHECK_EQ(ksyscalls_enable(s, "execve", true, true), 1);
+	CHECK_EQ(ksyscalls_enable(s, "unknown", true, true), 1);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	CHECK(lfd >= 0 && !bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) && !listen(lfd, 1) &&
+	      !getsockname(lfd, (struct sockaddr *)&sa, &salen));
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	e = ksyscalls_start(s, 256 * 1024, err, sizeof(err));
+	CHECK(e == 0, "start: %s", err);
+	if (e)
+		goto out;
+	CHECK_EQ(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	afd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
+	CHECK(afd >= 0);
+	CHECK_EQ(pipe2(pfd, O_CLOEXEC), 0);
+	(void)syscall(999, 1, 2, 3, 4, 5, 6);
+	/* i386's getpid (20), through the 32-bit entry */
+	__asm__ volatile("int $0x80" : "=a"(ret32) : "a"(20L) : "memory");
+	child = fork();
+	if (child == 0) {
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	waitpid(child, NULL, 0);
+	ksyscalls_stop(s);
+	CHECK(ksyscalls_consume(s, sink_fn, &sk) >= 0);
+
+	r = first_of(&sk, self, "syscall_entry_connect");
+	CHECK(r != NULL);
+	if (r) {
+		p.n = 0;
+		PUT(&p, int32_t, cfd);
+		PUT(&p, uint64_t, (uintptr_t)&sa);
+		PUT(&p, int32_t, sizeof(sa));
+		PUT(&p, uint16_t, AF_INET);
+		put(&p, &sa.sin_port, 2); /* network order, as the field is declared */
+		PUT(&p, uint32_t, 4);
+		put(&p, &sa.sin_addr, 4);
+		PUT(&p, uint32_t, 0); /* no IPv6 address */
+		check_payload(r, &p, "connect");
+	}
+	r = first_of(&sk, self, "syscall_exit_connect");
+	CHECK(r && r->len == 8 && !memcmp(r->payload, &(int64_t){0}, 8));
+	r = first_of(&sk, self, "syscall_entry_accept4");
+	CHECK(r != NULL);
+	if (r) {
+		p.n = 0;
+		PUT(&p, int32_t, lfd);
+		PUT(&p, uint64_t, (uintptr_t)&peer);
+		PUT(&p, int32_t, sizeof(peer)); /* *upeer_addrlen at entry */
+		PUT(&p, int32_t, SOCK_CLOEXEC);
+		check_payload(r, &p, "accept4");
+	}
+	r = first_of(&sk, self, "syscall_exit_accept4");
+	CHECK(r != NULL);
+	if (r) {
+		p.n = 0;
+		PUT(&p, int64_t, afd);
+		PUT(&p, int32_t, plen); /* at exit */
+		PUT(&p, uint16_t, AF_INET);
+		put(&p, &peer.sin_port, 2);
+		PUT(&p, uint32_t, 4);
+		put(&p, &peer.sin_addr, 4);
+		PUT(&p, uint32_t, 0);
+		check_payload(r, &p, "accepted peer");
+	}
+	r = first_of(&sk, self, "syscall_entry_pipe2");
+	CHECK(r && r->len == 4 && !memcmp(r->payload, &(int32_t){O_CLOEXEC}, 4));
+	r = first_of(&sk, self, "syscall_exit_pipe2");
+	CHECK(r != NULL);
+	if (r) {
+		p.n = 0;
+		PUT(&p, int64_t, 0);
+		put(&p, pfd, 8);
+		check_payload(r, &p, "pipe2's descriptors");
+	}
+	r = first_of(&sk, self, "syscall_entry_unknown");
+	CHECK(r != NULL);
+	if (r) {
+		p.n = 0;
+		PUT(&p, int32_t, 999);
+		for (int i = 1; i <= 6; i++)
+			PUT(&p, uint64_t, i);
+		check_payload(r, &p, "an unknown call");
+	}
+	r = first_of(&sk, self, "syscall_exit_unknown");
+	CHECK(r && r->len == 4 + 8 + 48 && !memcmp(r->payload + 4, &(int64_t){-ENOSYS}, 8));
+	r = first_of(&sk, self, "compat_syscall_entry_unknown");
+	CHECK(r && r->len == 4 + 48 && !memcmp(r->payload, &(int32_t){20}, 4));
+	r = first_of(&sk, self, "compat_syscall_exit_unknown");
+	CHECK(r && !memcmp(r->payload + 4, &(int64_t){getpid()}, 8) && ret32 == getpid());
+	r = first_of(&sk, child, "syscall_entry_execve");
+	CHECK(r != NULL);
+	if (r) {
+		p.n = 0;
+		put_str(&p, "/bin/true");
+		PUT(&p, uint64_t, (uintptr_t)argv);
+		PUT(&p, uint64_t, (uintptr_t)envp);
+		check_payload(r, &p, "execve");
+	}
+	r = first_of(&sk, child, "syscall_exit_execve");
+	CHECK(r && r->len == 8 && !memcmp(r->payload, &(int64_t){0}, 8));
+	close(afd);
+	close(pfd[0]);
+	close(pfd[1]);
+out:
+	close(cfd);
+	close(lfd);
+	free(sk.recs);
+	ksyscalls_free(s);
+}
+
 /* Opens (and closes) /etc/hostname n times; the number of records that makes. */
 static void open_close(int n)
 {
@@ -504,6 +667,7 @@ int main(void)
 	}
 	test_table();
 	test_record();
+	test_layouts();
 	test_pids();
 	test_lost();
 	return CHECK_RESULT();

@@ -1,0 +1,80 @@
+/*
+ * syscalls-abi.h - what the BPF system call probes (syscalls.bpf.c) and
+ * the reader of their buffers (syscalls.c) share: the descriptor user
+ * space writes for each call number, the settings, and the layout of a
+ * record. Compiled on both sides, so it uses the kernel's fixed-width
+ * types only (vmlinux.h in the BPF program, <linux/types.h> in trax).
+ *
+ * A record, in the perf buffer of the CPU it was made on:
+ *
+ *	struct sc_rec     time, thread, call number, return value (exit),
+ *	                  the six argument registers
+ *	captures          for each argument whose descriptor asks for user
+ *	                  memory, in argument order: __u16 length, then that
+ *	                  many bytes (a string with its NUL; length 0: the
+ *	                  memory could not be read)
+ */
+#ifndef TRAX_KERNEL_BPF_SYSCALLS_ABI_H
+#define TRAX_KERNEL_BPF_SYSCALLS_ABI_H
+
+#ifndef __bpf__ /* the BPF program has them from vmlinux.h */
+#include <linux/types.h>
+#endif
+
+#define SC_MAX_ARGS 6
+/* Descriptors exist for call numbers 0..SC_NR_SLOTS-1 (x86-64's are < 512). */
+#define SC_NR_SLOTS 1024
+/* A string argument is cut after this many bytes, its NUL included. */
+#define SC_STR_MAX 4096
+/* The largest socket address decoded: struct sockaddr_in6. */
+#define SC_SOCKADDR_MAX 28
+/* Processes a pid filter can hold. */
+#define SC_MAX_PIDS 4096
+
+/* What the probe copies from the user memory an argument points to. */
+enum sc_cap {
+	SC_CAP_NONE = 0,
+	SC_CAP_STR,		/* a NUL-terminated string, at most SC_STR_MAX bytes */
+	SC_CAP_U32,		/* 4 bytes (an int the call reads or writes) */
+	SC_CAP_INT2,		/* 8 bytes (the two descriptors of pipe, socketpair) */
+	SC_CAP_SOCKADDR_LENARG, /* a socket address; argument `lenarg` is its length */
+	SC_CAP_SOCKADDR_LENPTR, /* likewise; argument `lenarg` points to its length */
+};
+
+/* sc_desc.flags, and the settings for calls without a descriptor. */
+#define SC_DESC_ENTRY 0x1 /* record the entries */
+#define SC_DESC_EXIT  0x2 /* record the exits */
+
+/* One call number: whether to record it, and what to copy (cap[0] at entry, cap[1] at exit). */
+struct sc_desc {
+	__u8 flags;
+	__u8 lenarg;
+	__u8 cap[2][SC_MAX_ARGS];
+};
+
+/* sc_rec.flags */
+#define SC_REC_EXIT   0x1 /* a return (ret is set), else an entry */
+#define SC_REC_COMPAT 0x2 /* a 32-bit call (int 0x80 or sysenter): nr is of that table */
+
+struct sc_rec {
+	__u64 ts;  /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 tid; /* the thread (the kernel's pid) */
+	__u32 tgid;
+	__s64 ret;
+	__u64 args[SC_MAX_ARGS];
+	__s32 nr;
+	__u16 flags;
+	__u16 size; /* bytes of the record, captures included */
+};
+
+/*
+ * The probe's per-CPU scratch. Captures start below SC_CAPTURE_LIMIT (three
+ * whole strings, or more shorter ones, after the header), an offset the
+ * verifier is shown bounded by SC_CAPTURE_MASK; the largest capture still
+ * fits after it.
+ */
+#define SC_CAPTURE_LIMIT (sizeof(struct sc_rec) + 3 * (2 + SC_STR_MAX))
+#define SC_CAPTURE_MASK	 0x3fff
+#define SC_SCRATCH	 (SC_CAPTURE_MASK + 1 + 2 + SC_STR_MAX)
+
+#endif /* TRAX_KERNEL_BPF_SYSCALLS_ABI_H */

@@ -1,0 +1,195 @@
+/*
+ * syscalls.bpf.c - the system call probes: one program on the raw
+ * sys_enter tracepoint and one on sys_exit (tp_btf: the arguments are the
+ * kernel's struct pt_regs and the call number or return value), for every
+ * call. Each looks up what user space asked for the call number
+ * (syscalls-abi.h: struct sc_desc), and writes a record with the time,
+ * thread, number, the six argument registers (or the return value and the
+ * registers again: the kernel keeps the caller's in pt_regs until the
+ * return), and what the descriptor asks to copy from user memory, into the
+ * perf buffer of its CPU. A full buffer drops the record; the kernel counts
+ * it, and the reader hears of it (perf_buffer's lost callback).
+ *
+ * User memory is read with the non-faulting helpers (a sleepable tp_btf
+ * program is refused): a string or address whose page is not resident is
+ * recorded as unreadable (length 0).
+ */
+#include "vmlinux.h"
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "syscalls-abi.h"
+
+/* The helpers that read user memory are offered to GPL-compatible programs only. */
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* x86's thread_info.status bit for a 32-bit call (arch/x86/include/asm/thread_info.h). */
+#define TS_COMPAT 0x0002
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SC_NR_SLOTS);
+	__type(key, __u32);
+	__type(value, struct sc_desc);
+} descs SEC(".maps");
+
+/* The processes recorded when filter_pids is set (trackers). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SC_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} pids SEC(".maps");
+
+/* One perf buffer per CPU (libbpf sizes the array to the possible CPUs). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} events SEC(".maps");
+
+/* A record is built here: strings do not fit on the 512-byte stack. */
+struct scratch {
+	__u8 buf[SC_SCRATCH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+/* Settings user space changes while the programs run (the .bss map is mapped). */
+__u32 filter_pids;   /* only the tgids in `pids` */
+__u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
+__u32 compat_flags;  /* SC_DESC_*: 32-bit calls */
+
+static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, __u64 lenval)
+{
+	__u16 *lenp;
+	__u8 *dst;
+	long n = 0;
+	__u32 want = 0;
+
+	/*
+	 * off is below SC_CAPTURE_LIMIT; the mask shows the verifier a bound
+	 * (in assembly, or the compiler drops it as useless).
+	 */
+	asm volatile("%0 &= %1" : "+r"(off) : "i"(SC_CAPTURE_MASK));
+	lenp = (__u16 *)(buf + off);
+	dst = buf + off + 2;
+
+	if (cap == SC_CAP_STR) {
+		n = bpf_probe_read_user_str(dst, SC_STR_MAX, (const void *)ptr);
+		if (n < 0)
+			n = 0;
+		if (n > SC_STR_MAX)
+			n = SC_STR_MAX;
+	} else {
+		if (cap == SC_CAP_U32)
+			want = 4;
+		else if (cap == SC_CAP_INT2)
+			want = 8;
+		else if ((__s64)lenval > 0)
+			want = lenval < SC_SOCKADDR_MAX ? (__u32)lenval : SC_SOCKADDR_MAX;
+		if (want && want <= SC_SOCKADDR_MAX && !bpf_probe_read_user(dst, want, (const void *)ptr))
+			n = want;
+	}
+	*lenp = (__u16)n;
+	return off + 2 + (__u32)n;
+}
+
+static __always_inline int record(void *ctx, struct pt_regs *regs, long nr, int exit, long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tgid = pid_tgid >> 32;
+	struct task_struct *task;
+	const struct sc_desc *d = 0;
+	struct sc_rec *r;
+	__u32 key = 0, off, flags, dir = exit ? 1 : 0;
+	__u8 *buf;
+	int compat;
+
+	if (filter_pids && !bpf_map_lookup_elem(&pids, &tgid))
+		return 0;
+	task = bpf_get_current_task_btf();
+	compat = (BPF_CORE_READ(task, thread_info.status) & TS_COMPAT) != 0;
+	if (compat) {
+		flags = compat_flags;
+	} else if (nr >= 0 && nr < SC_NR_SLOTS) {
+		key = (__u32)nr;
+		d = bpf_map_lookup_elem(&descs, &key);
+		if (!d)
+			return 0;
+		flags = d->flags;
+	} else {
+		flags = unknown_flags;
+	}
+	if (!(flags & (exit ? SC_DESC_EXIT : SC_DESC_ENTRY)))
+		return 0;
+
+	key = 0;
+	buf = bpf_map_lookup_elem(&scratch, &key);
+	if (!buf)
+		return 0;
+	r = (struct sc_rec *)buf;
+	r->ts = bpf_ktime_get_ns();
+	r->tid = (__u32)pid_tgid;
+	r->tgid = tgid;
+	r->nr = (__s32)nr;
+	r->flags = (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0);
+	r->ret = exit ? ret : 0;
+	r->args[0] = BPF_CORE_READ(regs, di);
+	r->args[1] = BPF_CORE_READ(regs, si);
+	r->args[2] = BPF_CORE_READ(regs, dx);
+	r->args[3] = BPF_CORE_READ(regs, r10);
+	r->args[4] = BPF_CORE_READ(regs, r8);
+	r->args[5] = BPF_CORE_READ(regs, r9);
+	off = sizeof(*r);
+
+	if (d && !compat) {
+		__u64 lenval = 0;
+		__u8 lenarg = d->lenarg;
+
+		for (int i = 0; i < SC_MAX_ARGS; i++) {
+			__u8 cap = d->cap[dir][i];
+
+			if (cap == SC_CAP_NONE)
+				continue;
+			if (off > SC_CAPTURE_LIMIT)
+				break;
+			if (lenarg < SC_MAX_ARGS) {
+				lenval = r->args[lenarg];
+				if (cap == SC_CAP_SOCKADDR_LENPTR) {
+					__s32 v = 0;
+
+					bpf_probe_read_user(&v, sizeof(v), (const void *)lenval);
+					lenval = (__u64)(__s64)v;
+				} else {
+					lenval = (__u64)(__s64)(__s32)lenval; /* an int */
+				}
+			}
+			off = capture(buf, off, cap, r->args[i], lenval);
+		}
+	}
+	if (off > SC_SCRATCH)
+		off = SC_SCRATCH;
+	r->size = (__u16)off;
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, buf, off);
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
+{
+	return record(ctx, regs, id, 0, 0);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
+{
+	return record(ctx, regs, BPF_CORE_READ(regs, orig_ax), 1, ret);
+}

@@ -860,6 +860,8 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 			 strerror(-e));
 		return e;
 	}
+	/* the kernel keeps the process of each thread it records (contexts of exited ones) */
+	tracefs_write(&ch->inst, "options/record-tgid", "1");
 	cc.name = ch->name;
 	cc.nr_cpus = ch->nr_cpus;
 	cc.packet_size = ch->attr.subbuf_size;
@@ -1003,6 +1005,7 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 	}
 	tc.dir = dir;
 	tc.trace_name = kd->session;
+	tc.tracefs = kd->root;
 	tc.creation_datetime = creation_datetime;
 	kd->trace = ktrace_open(&tc, err, errlen);
 	if (!kd->trace)

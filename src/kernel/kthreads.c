@@ -5,7 +5,10 @@
  */
 #include "kernel/kthreads.h"
 
+#include "common/clock.h"
+
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +18,14 @@
 
 struct kthreads {
 	char proc[256];
+	char tracefs[256]; /* "" when none */
 	struct kthread_info *slots;
+	char *saved;	      /* saved_cmdlines, then saved_tgids, as read last */
+	size_t saved_cmd_len; /* bytes of saved_cmdlines at the start of saved */
+	int64_t saved_ms;     /* when they were read (CLOCK_MONOTONIC ms) */
 };
 
-struct kthreads *kthreads_new(const char *proc)
+struct kthreads *kthreads_new(const char *proc, const char *tracefs)
 {
 	struct kthreads *c = calloc(1, sizeof(*c));
 
@@ -30,6 +37,7 @@ struct kthreads *kthreads_new(const char *proc)
 		return NULL;
 	}
 	snprintf(c->proc, sizeof(c->proc), "%s", proc ? proc : "/proc");
+	snprintf(c->tracefs, sizeof(c->tracefs), "%s", tracefs ? tracefs : "");
 	return c;
 }
 
@@ -38,7 +46,106 @@ void kthreads_free(struct kthreads *c)
 	if (!c)
 		return;
 	free(c->slots);
+	free(c->saved);
 	free(c);
+}
+
+/* The whole of a file (NUL-terminated, malloc'd), or NULL. */
+static char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap), *nb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((r = read(fd, buf + n, cap - n - 1)) > 0) {
+		n += (size_t)r;
+		if (cap - n - 1 == 0) {
+			if (cap >= (16u << 20) || !(nb = realloc(buf, cap * 2)))
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* "TID WORD" lines: the WORD of tid (up to its end of line), or NULL. */
+static const char *saved_find(const char *text, const char *end, int32_t tid, size_t *wlen)
+{
+	const char *p = text;
+
+	while (p < end) {
+		char *e;
+		long v = strtol(p, &e, 10);
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			nl = end;
+		if (e != p && v == tid && e < nl && *e == ' ') {
+			*wlen = (size_t)(nl - e - 1);
+			return e + 1;
+		}
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+/* A thread gone from /proc: what tracefs kept of it (name, process). */
+static void read_saved(struct kthreads *c, struct kthread_info *t)
+{
+	int64_t now = (int64_t)(trax_clock_monotonic() / 1000000u);
+	const char *w;
+	size_t wlen, l1 = 0, l2 = 0;
+	char path[320], *a, *b;
+
+	if (!c->tracefs[0])
+		return;
+	if (!c->saved || now - c->saved_ms >= 100) {
+		snprintf(path, sizeof(path), "%s/saved_cmdlines", c->tracefs);
+		a = slurp(path, &l1);
+		snprintf(path, sizeof(path), "%s/saved_tgids", c->tracefs);
+		b = slurp(path, &l2);
+		free(c->saved);
+		c->saved = NULL;
+		if (a && (c->saved = malloc(l1 + l2 + 2))) {
+			memcpy(c->saved, a, l1);
+			c->saved[l1] = 0;
+			if (b)
+				memcpy(c->saved + l1 + 1, b, l2);
+			c->saved[l1 + 1 + (b ? l2 : 0)] = 0;
+			c->saved_cmd_len = l1;
+		}
+		free(a);
+		free(b);
+		c->saved_ms = now;
+		if (!c->saved)
+			return;
+	}
+	w = saved_find(c->saved, c->saved + c->saved_cmd_len, t->tid, &wlen);
+	if (w && !(wlen == 5 && !memcmp(w, "<...>", 5))) {
+		memset(t->comm, 0, sizeof(t->comm));
+		memcpy(t->comm, w, wlen < sizeof(t->comm) ? wlen : sizeof(t->comm) - 1);
+		t->known = 1;
+	}
+	w = saved_find(c->saved + c->saved_cmd_len + 1,
+		       c->saved + c->saved_cmd_len + 1 + strlen(c->saved + c->saved_cmd_len + 1),
+		       t->tid, &wlen);
+	if (w) {
+		t->pid = (int32_t)strtol(w, NULL, 10);
+		t->vpid = t->pid;
+		t->vtid = t->tid;
+	}
 }
 
 static long read_file(const char *path, char *buf, size_t size)
@@ -172,7 +279,9 @@ const struct kthread_info *kthreads_get(struct kthreads *c, int32_t tid, uint64_
 		t->known = 1;
 		return t;
 	}
-	/* gone already: it stays unknown (-1) until the next refresh tries again */
+	/* gone already: what tracefs kept, else unknown (-1, "") until the next refresh */
 	read_thread(c, t);
+	if (!t->known)
+		read_saved(c, t);
 	return t;
 }

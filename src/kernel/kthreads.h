@@ -2,10 +2,10 @@
  * kthreads.h - what the kernel domain knows of a thread when it writes a
  * record's contexts: its process, parent, name, priority. tracefs records
  * carry only the thread id (common_pid); the rest is read from /proc when
- * a thread is first seen, and again when what was read is older than
- * KTHREADS_REFRESH_NS of trace time. A thread that exited before its
- * records were written keeps what was last read, or is unknown (-1, "").
- * docs/kernel.md says how this differs from LTTng, which reads the task.
+ * a thread is first seen (or from what tracefs kept of it when it is gone), and again when what was
+ * read is older than KTHREADS_REFRESH_NS of trace time. A thread that exited before its records
+ * were written keeps what was last read, or is unknown (-1, ""). docs/kernel.md says how this
+ * differs from LTTng, which reads the task.
  *
  * One cache per writing thread: no locking.
  */
@@ -27,8 +27,13 @@ struct kthread_info {
 
 struct kthreads;
 
-/* proc: where /proc is (tests give another tree). */
-struct kthreads *kthreads_new(const char *proc);
+/*
+ * proc: where /proc is (tests give another tree); tracefs: its mount point,
+ * whose saved_cmdlines and saved_tgids (the names and processes the kernel
+ * kept for the threads it recorded) name the threads gone from /proc, or
+ * NULL.
+ */
+struct kthreads *kthreads_new(const char *proc, const char *tracefs);
 void kthreads_free(struct kthreads *c);
 /* What is known of tid at time ts (read or re-read from /proc as needed); never NULL. */
 const struct kthread_info *kthreads_get(struct kthreads *c, int32_t tid, uint64_t ts);

@@ -38,7 +38,8 @@ struct ktrace_streams {
 	struct kthreads *threads;	/* contexts' cache, NULL when none needs it */
 	uint64_t written, dropped;
 	char suffix[64];
-	int open_error; /* a stream file could not be made: -errno */
+	unsigned int index; /* among the channel's sets: their streams' instance ids */
+	int open_error;	    /* a stream file could not be made: -errno */
 	struct ktrace_streams *next;
 };
 
@@ -62,6 +63,7 @@ struct ktrace_channel {
 	unsigned int ncontexts;
 	size_t context_size;
 	struct ktrace_streams *streams;
+	unsigned int nsets; /* under t->lock */
 	struct ktrace_channel *next;
 };
 
@@ -73,6 +75,7 @@ struct ktrace {
 	uint32_t nr_channels;
 	struct ktrace_channel *channels;
 	char hostname[KTRACE_HOSTNAME_LEN];
+	char tracefs[256];
 	int error; /* the first metadata write error */
 };
 
@@ -237,6 +240,7 @@ struct ktrace *ktrace_open(const struct ktrace_config *cfg, char *err, size_t er
 	}
 	pthread_mutex_init(&t->lock, NULL);
 	trax_uuid_generate(t->uuid);
+	snprintf(t->tracefs, sizeof(t->tracefs), "%s", cfg->tracefs ? cfg->tracefs : "");
 	if (cfg->hostname)
 		snprintf(t->hostname, sizeof(t->hostname), "%s", cfg->hostname);
 	else
@@ -339,13 +343,15 @@ struct ktrace_streams *ktrace_streams_add(struct ktrace_channel *ch, const char 
 		int c = ch->contexts[i];
 
 		if (c != KCTX_TID && c != KCTX_CPU_ID && c != KCTX_HOSTNAME && !ss->threads) {
-			ss->threads = kthreads_new("/proc");
+			ss->threads =
+			    kthreads_new("/proc", ch->t->tracefs[0] ? ch->t->tracefs : NULL);
 			if (!ss->threads)
 				goto oom;
 		}
 	}
 	snprintf(ss->suffix, sizeof(ss->suffix), "%s", suffix);
 	pthread_mutex_lock(&ch->t->lock);
+	ss->index = ch->nsets++;
 	ss->next = ch->streams;
 	ch->streams = ss;
 	pthread_mutex_unlock(&ch->t->lock);
@@ -376,8 +382,11 @@ static int stream_open(struct ktrace_streams *ss, int cpu)
 	if (e) {
 		ss->open_error = e;
 		ss->files[cpu].buf = NULL;
+		return e;
 	}
-	return e;
+	/* one stream per set and CPU (the cpu_id in the packets stays the CPU) */
+	ss->files[cpu].instance_id = (uint64_t)ss->index * ch->nr_cpus + (uint64_t)cpu;
+	return 0;
 }
 
 /*

@@ -35,6 +35,7 @@ struct ktrace_config {
 	const char *trace_name;	       /* env: the session's name */
 	const char *creation_datetime; /* env: "YYYYmmddTHHMMSS+zzzz" */
 	const char *hostname;	       /* NULL: the machine's */
+	const char *tracefs;	       /* its mount point: names of exited threads (kthreads.h) */
 };
 
 /* Contexts a kernel channel can record after each event header (LTTng's names). */

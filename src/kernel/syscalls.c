@@ -289,10 +289,12 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		if (i >= 0) {
 			const struct sc_call *c = &s->t.calls[i];
 
-			d.flags = (c->enabled[0] ? SC_DESC_ENTRY : 0) | (c->enabled[1] ? SC_DESC_EXIT : 0);
+			d.flags = (c->enabled[0] ? SC_DESC_ENTRY : 0) |
+				  (c->enabled[1] ? SC_DESC_EXIT : 0);
 			memcpy(d.cap[0], c->ev[0].cap, SC_MAX_ARGS);
 			memcpy(d.cap[1], c->ev[1].cap, SC_MAX_ARGS);
-			d.lenarg = c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
+			d.lenarg =
+			    c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
 		} else {
 			d.flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
 				  (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
@@ -314,8 +316,8 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		snprintf(err, errlen, "writing the pid filter: %s", strerror(-r));
 		goto fail;
 	}
-	s->pb = perf_buffer__new(bpf_map__fd(s->skel->maps.events), pages, on_sample, on_lost, s,
-				 NULL);
+	s->pb =
+	    perf_buffer__new(bpf_map__fd(s->skel->maps.events), pages, on_sample, on_lost, s, NULL);
 	if (!s->pb) {
 		r = -errno;
 		snprintf(err, errlen, "creating the perf buffers (%zu pages per CPU): %s", pages,
@@ -405,8 +407,12 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 			ts = q->last_ts;
 			s->late++;
 		}
-		kr = (struct kevent_record){&((struct sc_event *)ev)->kc, ts, cpu, (int32_t)r->tid,
-					    s->payload, (size_t)len};
+		kr = (struct kevent_record){&((struct sc_event *)ev)->kc,
+					    ts,
+					    cpu,
+					    (int32_t)r->tid,
+					    s->payload,
+					    (size_t)len};
 		ret = sink(arg, &kr);
 		if (ret < 0) {
 			k++;

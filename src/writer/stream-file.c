@@ -53,8 +53,17 @@ int ctfw_stream_file_open(struct ctfw_stream_file *f, const char *dir, const cha
 	memcpy(f->uuid, uuid, 16);
 	f->stream_id = stream_id;
 	f->cpu = cpu;
+	f->instance_id = (uint64_t)cpu;
 	f->cap = packet_size;
 	return 0;
+}
+
+static void packet_open(struct ctfw_stream_file *f, uint64_t ts)
+{
+	struct ctf_packet_header *h = (struct ctf_packet_header *)f->buf;
+
+	ctf_packet_open(h, f->uuid, f->stream_id, f->cpu, ts, f->seq);
+	h->stream_instance_id = f->instance_id;
 }
 
 static int write_packet(struct ctfw_stream_file *f, uint64_t ts_end)
@@ -109,8 +118,7 @@ void *ctfw_stream_file_reserve(struct ctfw_stream_file *f, uint32_t id, uint64_t
 			return NULL;
 	}
 	if (!f->used) {
-		ctf_packet_open((struct ctf_packet_header *)f->buf, f->uuid, f->stream_id, f->cpu,
-				ts, f->seq);
+		packet_open(f, ts);
 		f->used = HEADER_SIZE;
 		f->ts_begin = ts;
 		need =
@@ -148,8 +156,7 @@ int ctfw_stream_file_flush(struct ctfw_stream_file *f, uint64_t ts_end)
 			return 0;
 		if (ts_end < f->ts_last)
 			ts_end = f->ts_last;
-		ctf_packet_open((struct ctf_packet_header *)f->buf, f->uuid, f->stream_id, f->cpu,
-				ts_end, f->seq);
+		packet_open(f, ts_end);
 		f->used = HEADER_SIZE;
 		f->ts_last = ts_end;
 	}

@@ -32,6 +32,13 @@ struct ctfw_stream_file {
 	uint8_t uuid[16];
 	uint32_t stream_id;
 	int cpu;
+	/*
+	 * Its packets' stream_instance_id: the cpu unless set after the open.
+	 * Readers take the files of one stream class and instance id for the
+	 * pieces of one stream (LTTng's trace file rotation): two sources
+	 * writing the same CPU need two instance ids.
+	 */
+	uint64_t instance_id;
 	uint8_t *buf;		    /* the packet being filled: header, then records */
 	size_t cap, used;	    /* its size, and bytes used (header included) */
 	uint64_t seq;		    /* packets written */

@@ -6,8 +6,8 @@
 # Every call must be in the trace (an entry and an exit), or the
 # difference must be exactly what the trace says was discarded
 # (babeltrace2's "discarded N events" warnings): recorded + discarded =
-# 2 x calls made (other processes calling getppid may add a few; none
-# may be missing).
+# 2 x calls made, counting the records of the workload's threads (the
+# tid context): none may be missing, none may be made up.
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 
@@ -19,13 +19,18 @@ $CC -O2 -pthread -o storm "$TRAX_SRC/tests/integration/data/kernel/storm.c" || f
 
 trax create heavy --output="$P/out" >/dev/null || fail "create"
 trax enable-event -k --syscall getppid >/dev/null 2>&1 || fail "enable-event -k --syscall getppid"
+trax add-context -k -t tid >/dev/null 2>&1 || fail "add-context -k -t tid"
 trax start >/dev/null || fail "start"
-calls=$(./storm "$secs") || fail "storm"
+out=$(./storm "$secs") || fail "storm"
+calls=${out%% *}
+tids=${out#* }
 trax stop >/dev/null || fail "stop"
 status=$(trax list heavy 2>&1)
 trax destroy heavy >/dev/null
 
-babeltrace2 "$P/out/kernel" 2>bt2.err | sed -n 's/.* \(syscall_[a-z]*_getppid\): .*/\1/p' | sort | uniq -c >counts.txt ||
+pat=$(echo "$tids" | sed 's/ /|/g')
+babeltrace2 "$P/out/kernel" 2>bt2.err | grep -E "\{ tid = ($pat) \}" |
+	sed -n 's/.* \(syscall_[a-z]*_getppid\): .*/\1/p' | sort | uniq -c >counts.txt ||
 	fail "babeltrace2 cannot read the trace"
 entries=$(awk '$2 == "syscall_entry_getppid" { print $1 }' counts.txt)
 exits=$(awk '$2 == "syscall_exit_getppid" { print $1 }' counts.txt)
@@ -36,6 +41,5 @@ echo "calls $calls: recorded $recorded (entries ${entries:-0}, exits ${exits:-0}
 [ "$recorded" -gt 0 ] || fail "nothing recorded"
 total=$((recorded + discarded))
 [ "$total" -ge "$want" ] || fail "$((want - total)) events neither recorded nor counted discarded (calls $calls, recorded $recorded, discarded $discarded)"
-# a few getppid calls of other processes at most
-[ "$total" -le $((want + 1000)) ] || fail "recorded + discarded = $total, far more than 2 x $calls calls"
+[ "$recorded" -le "$want" ] || fail "$recorded records of the workload's threads, more than 2 x $calls calls"
 ok "kernel_heavy: $calls calls in ${secs}s, $recorded events recorded, $discarded discarded"

@@ -2,7 +2,8 @@
  * storm.c - system calls as fast as they go: one thread per CPU, each
  * calling getppid() in a loop for argv[1] seconds, pinned to its CPU.
  * Prints the total number of calls made (each is one syscall_entry and
- * one syscall_exit for a tracer recording getppid).
+ * one syscall_exit for a tracer recording getppid), then the threads' ids
+ * (other processes may call getppid too).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 static double seconds;
+static long tids[256];
 
 static double now(void)
 {
@@ -30,6 +32,7 @@ static void *storm(void *arg)
 	cpu_set_t set;
 	double end = now() + seconds;
 
+	tids[cpu] = (long)syscall(SYS_gettid);
 	CPU_ZERO(&set);
 	CPU_SET((int)cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
@@ -60,6 +63,9 @@ int main(int argc, char **argv)
 		total += *(unsigned long long *)r;
 		free(r);
 	}
-	printf("%llu\n", total);
+	printf("%llu", total);
+	for (long i = 0; i < n; i++)
+		printf(" %ld", tids[i]);
+	printf("\n");
 	return 0;
 }

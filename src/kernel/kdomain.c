@@ -297,7 +297,9 @@ static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, ch
 			continue;
 		kmap_lttng_name(evs[i].system, evs[i].name, lname, sizeof(lname));
 		snprintf(full, sizeof(full), "%s:%s", evs[i].system, evs[i].name);
-		if (!glob_match(pattern, lname) && !glob_match(pattern, full))
+		/* tracefs's SYSTEM:NAME only for a pattern that names a system */
+		if (!glob_match(pattern, lname) &&
+		    !(strchr(pattern, ':') && glob_match(pattern, full)))
 			continue;
 		matched++;
 		if (!ch->have_inst)
@@ -547,7 +549,8 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 
 static bool rule_matches(const struct krule *r, const char *lttng_name, const char *full)
 {
-	return glob_match(r->pattern, lttng_name) || (full && glob_match(r->pattern, full));
+	return glob_match(r->pattern, lttng_name) ||
+	       (full && strchr(r->pattern, ':') && glob_match(r->pattern, full));
 }
 
 static void filter_set_free(struct kfilter_set *fs)

@@ -76,7 +76,8 @@ struct ktrace {
 	struct ktrace_channel *channels;
 	char hostname[KTRACE_HOSTNAME_LEN];
 	char tracefs[256];
-	int error; /* the first metadata write error */
+	uint64_t start_ts; /* when it was opened: where every stream begins */
+	int error;	   /* the first metadata write error */
 };
 
 /* ---- contexts ---- */
@@ -241,6 +242,7 @@ struct ktrace *ktrace_open(const struct ktrace_config *cfg, char *err, size_t er
 	pthread_mutex_init(&t->lock, NULL);
 	trax_uuid_generate(t->uuid);
 	snprintf(t->tracefs, sizeof(t->tracefs), "%s", cfg->tracefs ? cfg->tracefs : "");
+	t->start_ts = trax_clock_monotonic();
 	if (cfg->hostname)
 		snprintf(t->hostname, sizeof(t->hostname), "%s", cfg->hostname);
 	else
@@ -386,6 +388,7 @@ static int stream_open(struct ktrace_streams *ss, int cpu)
 	}
 	/* one stream per set and CPU (the cpu_id in the packets stays the CPU) */
 	ss->files[cpu].instance_id = (uint64_t)ss->index * ch->nr_cpus + (uint64_t)cpu;
+	ss->files[cpu].begin_hint = ch->t->start_ts;
 	return 0;
 }
 

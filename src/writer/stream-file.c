@@ -85,6 +85,7 @@ static int write_packet(struct ctfw_stream_file *f, uint64_t ts_end)
 		err = trax_write_all(f->index_fd, entry, sizeof(entry), false);
 	}
 	f->discarded_written = f->discarded;
+	f->last_end = h->timestamp_end;
 	f->offset += disk;
 	f->seq++;
 	f->used = 0;
@@ -167,8 +168,15 @@ int ctfw_stream_file_close(struct ctfw_stream_file *f, uint64_t ts_end)
 {
 	int err = 0;
 
-	if (f->buf)
+	if (f->buf) {
 		err = ctfw_stream_file_flush(f, ts_end);
+		if (!err && !f->error && f->seq && f->last_end < ts_end) {
+			/* an empty packet: the stream lasts as long as the trace */
+			packet_open(f, f->last_end);
+			f->used = HEADER_SIZE;
+			err = write_packet(f, ts_end);
+		}
+	}
 	if (f->fd >= 0 && close(f->fd) < 0 && !err)
 		err = -errno;
 	if (f->index_fd >= 0 && close(f->index_fd) < 0 && !err)

@@ -39,6 +39,14 @@ struct ctfw_stream_file {
 	 * writing the same CPU need two instance ids.
 	 */
 	uint64_t instance_id;
+	/*
+	 * When the stream began (the trace's start), when set: its first
+	 * packet begins then, not at its first record. Readers that keep only
+	 * the time all streams cover (lttng-analyses) need every stream to
+	 * span the trace, as LTTng's do.
+	 */
+	uint64_t begin_hint;
+	uint64_t last_end;	    /* timestamp_end of the last packet written */
 	uint8_t *buf;		    /* the packet being filled: header, then records */
 	size_t cap, used;	    /* its size, and bytes used (header included) */
 	uint64_t seq;		    /* packets written */
@@ -79,7 +87,11 @@ void ctfw_stream_file_set_discarded(struct ctfw_stream_file *f, uint64_t total);
  */
 int ctfw_stream_file_flush(struct ctfw_stream_file *f, uint64_t ts_end);
 
-/* Flushes, then closes the files and frees the packet. 0, or the first error. */
+/*
+ * Flushes, then closes the files and frees the packet; a stream whose last
+ * packet ended before ts_end gets an empty packet up to it (the stream
+ * spans the trace). 0, or the first error.
+ */
 int ctfw_stream_file_close(struct ctfw_stream_file *f, uint64_t ts_end);
 
 #endif /* TRAX_WRITER_STREAM_FILE_H */

@@ -1,0 +1,101 @@
+#!/bin/sh
+# kernel_analyses.sh - LTTng's own analyses (Debian's python3-lttnganalyses:
+# lttng-cputop, lttng-syscallstats, lttng-iolatencystats, lttng-schedstats,
+# lttng-irqstats, in their JSON form) read a kernel trace trax recorded of
+# a known workload (data/kernel/kwork.c: 300 open/read/close of a file,
+# then 600 ms on the CPU), and report it as it was:
+#  - every analysis runs to its end (no Python error);
+#  - cputop names the workload's thread with the CPU time it measured
+#    itself (getrusage), as a share of the trace's time range (within 8
+#    points);
+#  - syscallstats counts, for that thread, exactly the open/read/close
+#    entries trax view shows (and at least 300 of each), their return values
+#    all successes;
+#  - iolatencystats counts at least those opens and reads;
+#  - irqstats and schedstats report something (interrupts, wakeups).
+. "$TRAX_SRC/tests/integration/lib.sh"
+. "$TRAX_SRC/tests/integration/data/daemon/env.sh"
+
+[ "$(id -u)" = 0 ] || fail "the kernel domain's tests run as root"
+for c in lttng-cputop-mi lttng-syscallstats-mi lttng-iolatencystats-mi lttng-irqstats-mi lttng-schedstats-mi python3; do
+	command -v $c >/dev/null || fail "$c is needed (Debian's python3-lttnganalyses)"
+done
+cd "$TEST_TMP"
+P=$(pwd -P)
+$CC -O1 -o kwork "$TRAX_SRC/tests/integration/data/kernel/kwork.c" || fail "cannot build kwork"
+head -c 4096 /dev/urandom >data.bin
+
+trax create an --output="$P/out" >/dev/null || fail "create"
+# what lttng-analyses-record enables, as LTTng names it
+trax enable-event -k 'sched_*,irq_*,timer_hrtimer_*,block_rq_*,lttng_statedump_*' >/dev/null 2>&1 ||
+	fail "enable-event -k"
+trax enable-event -k --syscall -a >/dev/null 2>&1 || fail "enable-event -k --syscall -a"
+trax add-context -k -t tid -t pid -t procname >/dev/null 2>&1 || fail "add-context -k"
+trax start >/dev/null || fail "start"
+./kwork "$P/kwork.txt" "$P/data.bin" 300 600 || fail "kwork failed"
+trax stop >/dev/null || fail "stop"
+trax destroy an >/dev/null
+read -r tid cpums <kwork.txt
+K=$P/out/kernel
+trax view "$K" >view.txt 2>/dev/null || fail "trax view cannot read the trace"
+for c in cputop syscallstats iolatencystats irqstats schedstats; do
+	timeout 300 lttng-$c-mi "$K" >$c.json 2>$c.err || { tail -5 $c.err; fail "lttng-$c-mi failed"; }
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' $c.json 2>/dev/null ||
+		{ head -c 600 $c.json; fail "lttng-$c-mi printed no JSON document"; }
+done
+grep -q Traceback ./*.err && fail "a Python error in an analysis: $(grep -l Traceback ./*.err)"
+
+for sc in openat read close; do
+	n=$(grep -F "{ tid = $tid, " view.txt | grep -c "syscall_entry_$sc: ")
+	echo "$sc $n" >>want.txt
+done
+python3 - "$tid" "$cpums" want.txt <<'PY' || fail "the analyses disagree with the workload"
+import json, sys
+tid, cpums = int(sys.argv[1]), float(sys.argv[2])
+want = dict((l.split()[0], int(l.split()[1])) for l in open(sys.argv[3]))
+bad = []
+
+cputop = json.load(open("cputop.json"))["results"]
+per_tid = [r for r in cputop if r["class"] == "per-thread" or r["class"] == "per-process"][0]
+rng = per_tid["time-range"]
+span_ms = (rng["end"]["value"] - rng["begin"]["value"]) / 1e6
+usage = {row[0]["tid"]: row[-1]["value"] for row in per_tid["data"]}
+expected = cpums / span_ms
+got = usage.get(tid)
+print(f"cputop: tid {tid} {got} of {span_ms:.1f} ms; it measured {cpums:.1f} ms ({expected:.3f})")
+if got is None or abs(got - expected) > 0.08:
+    bad.append(f"cputop: tid {tid} usage {got}, expected {expected:.3f}")
+
+stats = json.load(open("syscallstats.json"))["results"]
+mine = [r for r in stats if isinstance(r["class"], dict) and f"TID: {tid})" in r["class"].get("title", "")]
+if not mine:
+    bad.append(f"syscallstats: no table for tid {tid}")
+else:
+    rows = {row[0]["name"]: row for row in mine[0]["data"]}
+    for sc, n in want.items():
+        row = rows.get(sc)
+        count = row[1]["value"] if row else 0
+        print(f"syscallstats: {sc} {count} (trax view: {n})")
+        if count != n or n < 300:
+            bad.append(f"syscallstats: {sc} counted {count}, trax view shows {n} (300 at least)")
+        if row and "success" not in row[-1]["value"]:
+            bad.append(f"syscallstats: {sc} returns {row[-1]['value']}")
+
+io = json.load(open("iolatencystats.json"))["results"]
+text = json.dumps(io)
+for kind in ("Open", "Read"):
+    rows = [row for r in io for row in r.get("data", []) if isinstance(row, list) and row and
+            isinstance(row[0], dict) and row[0].get("value") == kind]
+    count = rows[0][1]["value"] if rows else 0
+    print(f"iolatencystats: {kind} {count}")
+    if count < 300:
+        bad.append(f"iolatencystats: {kind} {count} < 300")
+
+irq = json.dumps(json.load(open("irqstats.json")))
+if '"irq"' not in irq and "irq" not in irq.lower():
+    bad.append("irqstats: no interrupt")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+ok "kernel_analyses: lttng-analyses read trax's kernel trace of kwork (tid $tid)"

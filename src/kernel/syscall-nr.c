@@ -31,19 +31,23 @@ static const struct sc_nr from_headers[] = {
 static const struct {
 	const char *kernel, *nr_name;
 } renamed[] = {
-    {"newstat", "stat"},      {"newfstat", "fstat"},	{"newlstat", "lstat"},
-    {"newuname", "uname"},    {"sendfile64", "sendfile"}, {"umount", "umount2"},
+    {"newstat", "stat"},   {"newfstat", "fstat"},      {"newlstat", "lstat"},
+    {"newuname", "uname"}, {"sendfile64", "sendfile"}, {"umount", "umount2"},
 };
 
 /* Calls newer than the oldest headers trax builds with (Linux 6.1's). */
 static const struct sc_nr newer[] = {
-    {"uretprobe", 335},	     {"uprobe", 336},		  {"cachestat", 451},
-    {"fchmodat2", 452},	     {"map_shadow_stack", 453},	  {"futex_wake", 454},
-    {"futex_wait", 455},     {"futex_requeue", 456},	  {"statmount", 457},
-    {"listmount", 458},	     {"lsm_get_self_attr", 459},  {"lsm_set_self_attr", 460},
-    {"lsm_list_modules", 461}, {"mseal", 462},		  {"setxattrat", 463},
-    {"getxattrat", 464},     {"listxattrat", 465},	  {"removexattrat", 466},
-    {"open_tree_attr", 467}, {"file_getattr", 468},	  {"file_setattr", 469},
+    {"uretprobe", 335},		{"uprobe", 336},
+    {"cachestat", 451},		{"fchmodat2", 452},
+    {"map_shadow_stack", 453},	{"futex_wake", 454},
+    {"futex_wait", 455},	{"futex_requeue", 456},
+    {"statmount", 457},		{"listmount", 458},
+    {"lsm_get_self_attr", 459}, {"lsm_set_self_attr", 460},
+    {"lsm_list_modules", 461},	{"mseal", 462},
+    {"setxattrat", 463},	{"getxattrat", 464},
+    {"listxattrat", 465},	{"removexattrat", 466},
+    {"open_tree_attr", 467},	{"file_getattr", 468},
+    {"file_setattr", 469},
 };
 
 static int lookup(const struct sc_nr *t, size_t n, const char *name)

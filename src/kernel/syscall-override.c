@@ -41,13 +41,21 @@ struct override {
 	bool lenptr;	/* or pointing to it */
 };
 
-#define RET		 {"ret", SC_SRC_RET, 0, OF_I64}
-#define ARG(n, a, k)	 {n, SC_SRC_ARG, a, k}
-#define N(a)		 (unsigned int)(sizeof(a) / sizeof(a[0]))
-#define SOCKADDR(arg, p) {"family", SC_SRC_SA_FAMILY, arg, OF_U16}, \
-			 {p, SC_SRC_SA_PORT, arg, OF_NU16},         \
-			 {"v4addr", SC_SRC_SA_V4, arg, OF_V4},      \
-			 {"v6addr", SC_SRC_SA_V6, arg, OF_V6}
+#define RET                                                                                        \
+	{                                                                                          \
+		"ret", SC_SRC_RET, 0, OF_I64                                                       \
+	}
+#define ARG(n, a, k)                                                                               \
+	{                                                                                          \
+		n, SC_SRC_ARG, a, k                                                                \
+	}
+#define N(a) (unsigned int)(sizeof(a) / sizeof(a[0]))
+#define SOCKADDR(arg, p)                                                                           \
+	{"family", SC_SRC_SA_FAMILY, arg, OF_U16}, {p, SC_SRC_SA_PORT, arg, OF_NU16},              \
+	    {"v4addr", SC_SRC_SA_V4, arg, OF_V4},                                                  \
+	{                                                                                          \
+		"v6addr", SC_SRC_SA_V6, arg, OF_V6                                                 \
+	}
 
 static const struct ofield ret_only[] = {RET};
 
@@ -71,18 +79,19 @@ static const struct ofield socketpair_out[] = {RET, {"socket", SC_SRC_USER_INT2,
 static const struct ofield connect_in[] = {ARG("fd", 0, OF_I32), ARG("uservaddr", 1, OF_X64),
 					   ARG("addrlen", 2, OF_XI32), SOCKADDR(1, "dport")};
 
-static const struct ofield accept_in[] = {ARG("fd", 0, OF_I32), ARG("upeer_sockaddr", 1, OF_X64),
+static const struct ofield accept_in[] = {ARG("fd", 0, OF_I32),
+					  ARG("upeer_sockaddr", 1, OF_X64),
 					  {"upeer_addrlen", SC_SRC_USER_INT, 2, OF_I32}};
 static const struct ofield accept4_in[] = {ARG("fd", 0, OF_I32),
 					   ARG("upeer_sockaddr", 1, OF_X64),
 					   {"upeer_addrlen", SC_SRC_USER_INT, 2, OF_I32},
 					   ARG("flags", 3, OF_XI32)};
-static const struct ofield accept_out[] = {RET, {"upeer_addrlen", SC_SRC_USER_INT, 2, OF_I32},
-					   SOCKADDR(1, "sport")};
+static const struct ofield accept_out[] = {
+    RET, {"upeer_addrlen", SC_SRC_USER_INT, 2, OF_I32}, SOCKADDR(1, "sport")};
 
-static const struct ofield mmap_in[] = {ARG("addr", 0, OF_X64),	 ARG("len", 1, OF_U64),
-					ARG("prot", 2, OF_I32),	 ARG("flags", 3, OF_XU32),
-					ARG("fd", 4, OF_I32),	 ARG("offset", 5, OF_I64)};
+static const struct ofield mmap_in[] = {ARG("addr", 0, OF_X64), ARG("len", 1, OF_U64),
+					ARG("prot", 2, OF_I32), ARG("flags", 3, OF_XU32),
+					ARG("fd", 4, OF_I32),	ARG("offset", 5, OF_I64)};
 static const struct ofield mmap_out[] = {{"ret", SC_SRC_RET, 0, OF_X64}};
 
 static const struct override overrides[] = {

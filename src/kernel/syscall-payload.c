@@ -11,7 +11,7 @@
 
 #include "kernel/syscall-table.h"
 
-#define AF_INET_  2  /* <sys/socket.h>'s values, without its namespace */
+#define AF_INET_  2 /* <sys/socket.h>'s values, without its namespace */
 #define AF_INET6_ 10
 
 struct out {

@@ -293,8 +293,8 @@ int sc_dir_check(const struct sc_table *t, char *err, size_t errlen)
 					memcpy(word, p, l);
 					word[l] = '\0';
 					if (!has_arg(call, word)) {
-						snprintf(err, errlen, "%s has no argument %s", call->name,
-							 word);
+						snprintf(err, errlen, "%s has no argument %s",
+							 call->name, word);
 						return -1;
 					}
 					p += l;

@@ -197,7 +197,8 @@ static int call_from_format(struct sc_call *c, const char *name, const char *tex
 	if (first < ev.nr_fields && !strcmp(ev.fields[first].name, "__syscall_nr"))
 		first++;
 	if (ev.nr_fields - first > SC_MAX_ARGS) {
-		snprintf(err, errlen, "sys_enter_%s/format: %u arguments", name, ev.nr_fields - first);
+		snprintf(err, errlen, "sys_enter_%s/format: %u arguments", name,
+			 ev.nr_fields - first);
 		tp_event_free(&ev);
 		return -1;
 	}

@@ -42,9 +42,9 @@ struct sc_fsrc {
 
 /* One direction (entry or exit) of a call: an event class and how to fill it. */
 struct sc_event {
-	struct kevent_class kc;	  /* kc.cls.name, kc.cls.fields: those below */
+	struct kevent_class kc; /* kc.cls.name, kc.cls.fields: those below */
 	struct ctfw_field *fields;
-	struct sc_fsrc *src;	  /* one per field */
+	struct sc_fsrc *src; /* one per field */
 	unsigned int nfields;
 	uint8_t cap[SC_MAX_ARGS]; /* enum sc_cap: what the probe copies from user memory */
 	uint8_t lenarg;		  /* socket address captures: the argument with its length */

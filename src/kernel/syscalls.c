@@ -187,26 +187,39 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Record bytes are kept 8-byte aligned, as struct sc_rec needs. */
+static size_t aligned(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
 /* perf_buffer's sample callback: queue a copy of the record on its CPU. */
 static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct ksyscalls *s = ctx;
 	struct cpu_queue *q;
-	const struct sc_rec *r = data;
+	struct sc_rec r; /* (data is 4 bytes past an 8-byte boundary) */
+	size_t need;
 
 	if (cpu < 0 || cpu >= s->ncpus)
 		return;
 	q = &s->q[cpu];
-	if (size < sizeof(*r) || r->size < sizeof(*r) || r->size > size) {
+	if (size < sizeof(r)) {
 		s->damaged++;
 		return;
 	}
-	size = r->size;
-	if (q->used + size > q->cap) {
+	memcpy(&r, data, sizeof(r));
+	if (r.size < sizeof(r) || r.size > size) {
+		s->damaged++;
+		return;
+	}
+	size = r.size;
+	need = aligned(size);
+	if (q->used + need > q->cap) {
 		size_t cap = q->cap ? q->cap : 1 << 16;
 		uint8_t *nb, *ns;
 
-		while (cap < q->used + size)
+		while (cap < q->used + need)
 			cap *= 2;
 		nb = realloc(q->buf, cap);
 		if (nb)
@@ -232,8 +245,8 @@ static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 		q->ncap = ncap;
 	}
 	memcpy(q->buf + q->used, data, size);
-	q->recs[q->n++] = (struct pend){r->ts, s->seq++, (uint32_t)q->used, size};
-	q->used += size;
+	q->recs[q->n++] = (struct pend){r.ts, s->seq++, (uint32_t)q->used, size};
+	q->used += need;
 }
 
 static void on_lost(void *ctx, int cpu, __u64 count)
@@ -289,10 +302,12 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		if (i >= 0) {
 			const struct sc_call *c = &s->t.calls[i];
 
-			d.flags = (c->enabled[0] ? SC_DESC_ENTRY : 0) | (c->enabled[1] ? SC_DESC_EXIT : 0);
+			d.flags = (c->enabled[0] ? SC_DESC_ENTRY : 0) |
+				  (c->enabled[1] ? SC_DESC_EXIT : 0);
 			memcpy(d.cap[0], c->ev[0].cap, SC_MAX_ARGS);
 			memcpy(d.cap[1], c->ev[1].cap, SC_MAX_ARGS);
-			d.lenarg = c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
+			d.lenarg =
+			    c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
 		} else {
 			d.flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
 				  (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
@@ -314,8 +329,8 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		snprintf(err, errlen, "writing the pid filter: %s", strerror(-r));
 		goto fail;
 	}
-	s->pb = perf_buffer__new(bpf_map__fd(s->skel->maps.events), pages, on_sample, on_lost, s,
-				 NULL);
+	s->pb =
+	    perf_buffer__new(bpf_map__fd(s->skel->maps.events), pages, on_sample, on_lost, s, NULL);
 	if (!s->pb) {
 		r = -errno;
 		snprintf(err, errlen, "creating the perf buffers (%zu pages per CPU): %s", pages,
@@ -389,6 +404,8 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 	long handed = 0;
 	int ret = 0;
 
+	if (!q->n)
+		return 0;
 	qsort(q->recs, q->n, sizeof(*q->recs), by_time);
 	for (; k < q->n && q->recs[k].ts <= horizon; k++) {
 		const struct sc_rec *r = (const struct sc_rec *)(q->buf + q->recs[k].off);
@@ -405,8 +422,12 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 			ts = q->last_ts;
 			s->late++;
 		}
-		kr = (struct kevent_record){&((struct sc_event *)ev)->kc, ts, cpu, (int32_t)r->tid,
-					    s->payload, (size_t)len};
+		kr = (struct kevent_record){&((struct sc_event *)ev)->kc,
+					    ts,
+					    cpu,
+					    (int32_t)r->tid,
+					    s->payload,
+					    (size_t)len};
 		ret = sink(arg, &kr);
 		if (ret < 0) {
 			k++;
@@ -420,7 +441,7 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 		memcpy(q->spare + used, q->buf + q->recs[i].off, q->recs[i].len);
 		q->recs[i - k] = q->recs[i];
 		q->recs[i - k].off = (uint32_t)used;
-		used += q->recs[i].len;
+		used += aligned(q->recs[i].len);
 	}
 	{
 		uint8_t *t = q->buf;

@@ -257,7 +257,8 @@ static void *worker(void *arg)
 	w->tid = (pid_t)syscall(SYS_gettid);
 	w->fd = (int)syscall(SYS_openat, AT_FDCWD, "/etc/hostname", O_RDONLY | O_CLOEXEC, 0);
 	(void)syscall(SYS_getpid);
-	w->fail_ret = (int)syscall(SYS_openat, AT_FDCWD, "/nonexistent/x", O_CREAT | O_WRONLY, 0644);
+	w->fail_ret =
+	    (int)syscall(SYS_openat, AT_FDCWD, "/nonexistent/x", O_CREAT | O_WRONLY, 0644);
 	w->nread = syscall(SYS_read, w->fd, w->buf, 7);
 	(void)syscall(SYS_close, w->fd);
 	return NULL;

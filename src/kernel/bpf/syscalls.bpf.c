@@ -95,7 +95,8 @@ static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, 
 			want = 8;
 		else if ((__s64)lenval > 0)
 			want = lenval < SC_SOCKADDR_MAX ? (__u32)lenval : SC_SOCKADDR_MAX;
-		if (want && want <= SC_SOCKADDR_MAX && !bpf_probe_read_user(dst, want, (const void *)ptr))
+		if (want && want <= SC_SOCKADDR_MAX &&
+		    !bpf_probe_read_user(dst, want, (const void *)ptr))
 			n = want;
 	}
 	*lenp = (__u16)n;

@@ -34,9 +34,9 @@ struct kevent_class {
 /* A record ready to be written. */
 struct kevent_record {
 	struct kevent_class *cls;
-	uint64_t ts; /* CLOCK_MONOTONIC, ns */
-	int cpu;     /* where it was recorded */
-	int32_t tid; /* the thread it was recorded in (0: the idle task, or none) */
+	uint64_t ts;  /* CLOCK_MONOTONIC, ns */
+	int cpu;      /* where it was recorded */
+	int32_t tid;  /* the thread it was recorded in (0: the idle task, or none) */
 	const void *payload;
 	size_t len;
 };

@@ -57,10 +57,10 @@ int kctx_from_name(const char *name);
 const char *kctx_name(int ctx);
 
 struct ktrace_channel_config {
-	const char *name;	 /* "channel0" */
-	unsigned int nr_cpus;	 /* streams per source */
-	size_t packet_size;	 /* bytes, a multiple of 4096 */
-	const uint8_t *contexts; /* enum kctx, in recording order */
+	const char *name;	  /* "channel0" */
+	unsigned int nr_cpus;	  /* streams per source */
+	size_t packet_size;	  /* bytes, a multiple of 4096 */
+	const uint8_t *contexts;  /* enum kctx, in recording order */
 	unsigned int ncontexts;
 };
 

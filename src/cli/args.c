@@ -120,7 +120,16 @@ int cli_extra_argument(const char *cmd, const char *arg)
 
 int cli_missing_domain(void)
 {
-	return cli_usage_error("Please specify a domain (-u/--userspace)");
+	return cli_usage_error("Please specify a domain (-k/-u)");
+}
+
+int cli_check_domain(bool kernel, bool userspace)
+{
+	if (kernel && userspace)
+		return cli_usage_error("Only one domain can be specified");
+	if (!kernel && !userspace)
+		return cli_missing_domain();
+	return CLI_OK;
 }
 
 static int wrong_value(const char *opt, const char *s)

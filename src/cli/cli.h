@@ -55,8 +55,14 @@ int cli_parse_help_only(int argc, char **argv, const char *cmd, void (*usage)(FI
 /* The same for a command that takes -s/--session too (*session: its value). */
 int cli_parse_session_only(int argc, char **argv, const char *cmd, void (*usage)(FILE *),
 			   const char **session);
-/* Neither -u nor --userspace: CLI_USAGE. */
+/* Neither -k nor -u given: "Please specify a domain (-k/-u)", CLI_USAGE. */
 int cli_missing_domain(void);
+/*
+ * The domain options of a command that takes exactly one: CLI_OK when one
+ * of kernel (-k) and userspace (-u) is set, else CLI_USAGE after the error
+ * (none, or both: "Only one domain can be specified").
+ */
+int cli_check_domain(bool kernel, bool userspace);
 
 /*
  * Option values. Each returns 0, or CLI_USAGE after printing

@@ -1,4 +1,7 @@
-/* cmd-channel.c - `trax enable-channel` and `trax disable-channel` (user space). */
+/*
+ * cmd-channel.c - `trax enable-channel` and `trax disable-channel`, in the
+ * user-space (-u) or kernel (-k) domain.
+ */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -12,30 +15,33 @@
 
 void usage_enable_channel(FILE *f)
 {
-	fputs("Usage: trax enable-channel -u [OPTIONS] CHANNEL[,CHANNEL]...\n"
-	      "Create a user-space channel in a session (or enable a disabled one). Options\n"
-	      "not given take the daemon's defaults (those of lttng-enable-channel(1)).\n"
+	fputs("Usage: trax enable-channel (-u | -k) [OPTIONS] CHANNEL[,CHANNEL]...\n"
+	      "Create a user-space (-u) or kernel (-k) channel in a session (or enable a\n"
+	      "disabled one). Options not given take the daemon's defaults (those of\n"
+	      "lttng-enable-channel(1) for the domain).\n"
 	      "\n"
 	      "Options:\n"
-	      "  -u, --userspace             the user-space domain (required)\n"
+	      "  -u, --userspace             the user-space domain\n"
+	      "  -k, --kernel                the kernel domain (root's daemon)\n"
 	      "  -s, --session=SESSION       the session (default: the current one)\n"
 	      "      --subbuf-size=SIZE      size of each sub-buffer, rounded up to a power\n"
-	      "                              of two; k, M, G suffixes (default 512k)\n"
+	      "                              of two; k, M, G suffixes (default 512k, -k: 1M)\n"
 	      "      --num-subbuf=COUNT      sub-buffers per ring buffer, rounded up to a\n"
 	      "                              power of two (default 4)\n"
 	      "      --overwrite             when full, overwrite the oldest sub-buffer\n"
 	      "                              (flight recorder)\n"
 	      "      --discard               when full, discard new events (default)\n"
-	      "      --buffers-uid           one set of buffers per user (default)\n"
-	      "      --buffers-pid           one set of buffers per process\n"
+	      "      --buffers-uid           -u: one set of buffers per user (default)\n"
+	      "      --buffers-pid           -u: one set of buffers per process\n"
 	      "      --switch-timer=PERIODUS close the current packet every PERIODUS us\n"
 	      "                              (0: never, the default)\n"
 	      "      --read-timer=PERIODUS   check for full sub-buffers every PERIODUS us\n"
-	      "                              (0, the default: the daemon's own period)\n"
+	      "                              (0: the daemon's own period; -k: default\n"
+	      "                              200000)\n"
 	      "      --blocking-timeout=TIMEOUTUS\n"
-	      "                              with --discard: how long an application run with\n"
-	      "                              TRAX_ALLOW_BLOCKING waits for room, in us, or\n"
-	      "                              'inf' (default 0: never waits)\n"
+	      "                              -u, with --discard: how long an application run\n"
+	      "                              with TRAX_ALLOW_BLOCKING waits for room, in us,\n"
+	      "                              or 'inf' (default 0: never waits)\n"
 	      "      --tracefile-size=SIZE   at most SIZE bytes per trace file (default 0:\n"
 	      "                              unlimited); k, M, G suffixes\n"
 	      "      --tracefile-count=COUNT with --tracefile-size: at most COUNT files per\n"
@@ -47,11 +53,12 @@ void usage_enable_channel(FILE *f)
 
 void usage_disable_channel(FILE *f)
 {
-	fputs("Usage: trax disable-channel -u [-s SESSION] CHANNEL[,CHANNEL]...\n"
-	      "Disable user-space channels: their events are no longer recorded.\n"
+	fputs("Usage: trax disable-channel (-u | -k) [-s SESSION] CHANNEL[,CHANNEL]...\n"
+	      "Disable channels: their events are no longer recorded.\n"
 	      "\n"
 	      "Options:\n"
-	      "  -u, --userspace         the user-space domain (required)\n"
+	      "  -u, --userspace         the user-space domain\n"
+	      "  -k, --kernel            the kernel domain\n"
 	      "  -s, --session=SESSION   the session (default: the current one)\n"
 	      "  -h, --help              print this help\n",
 	      f);
@@ -79,9 +86,14 @@ struct chan_opts {
 	const char *buffers;
 };
 
-/* Checks and rounds the values as lttng does. */
-static int check_chan_opts(struct chan_opts *o)
+/* Checks and rounds the values as lttng does (kernel: the domain is -k). */
+static int check_chan_opts(struct chan_opts *o, bool kernel)
 {
+	/* the kernel's buffers are global, and the kernel never blocks a writer */
+	if (kernel && o->buffers)
+		return cli_usage_error("Buffer type not supported for domain -k");
+	if (kernel && o->has_blocking)
+		return cli_usage_error("Retry timeout option not supported for kernel domain (-k)");
 	if (o->has_subbuf) {
 		uint64_t p = cli_pow2_ceil(o->subbuf);
 		long page = sysconf(_SC_PAGESIZE);
@@ -144,6 +156,7 @@ static int channel_cmd(int argc, char **argv, bool enable)
 {
 	static const struct option enable_opts[] = {
 	    {"userspace", no_argument, NULL, 'u'},
+	    {"kernel", no_argument, NULL, 'k'},
 	    {"session", required_argument, NULL, 's'},
 	    {"subbuf-size", required_argument, NULL, OPT_SUBBUF},
 	    {"num-subbuf", required_argument, NULL, OPT_NUMSUB},
@@ -161,6 +174,7 @@ static int channel_cmd(int argc, char **argv, bool enable)
 	};
 	static const struct option disable_opts[] = {
 	    {"userspace", no_argument, NULL, 'u'},
+	    {"kernel", no_argument, NULL, 'k'},
 	    {"session", required_argument, NULL, 's'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -168,18 +182,21 @@ static int channel_cmd(int argc, char **argv, bool enable)
 	const char *cmd = enable ? "enable-channel" : "disable-channel";
 	struct chan_opts o = {.overwrite = -1};
 	const char *session = NULL;
-	bool userspace = false;
+	bool userspace = false, kernel = false;
 	char **names = NULL;
 	unsigned int nnames = 0;
 	int c, rc = CLI_OK;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":us:h", enable ? enable_opts : disable_opts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":uks:h", enable ? enable_opts : disable_opts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'u':
 			userspace = true;
+			break;
+		case 'k':
+			kernel = true;
 			break;
 		case 's':
 			session = optarg;
@@ -249,10 +266,8 @@ static int channel_cmd(int argc, char **argv, bool enable)
 		if (rc)
 			goto out;
 	}
-	if (!userspace) {
-		rc = cli_missing_domain();
+	if ((rc = cli_check_domain(kernel, userspace)))
 		goto out;
-	}
 	if (optind >= argc) {
 		rc = cli_usage_error("Missing channel name (see 'trax %s --help')", cmd);
 		goto out;
@@ -264,7 +279,7 @@ static int channel_cmd(int argc, char **argv, bool enable)
 	if (session && !rc)
 		rc = cli_check_name("session", session);
 	if (enable && !rc)
-		rc = check_chan_opts(&o);
+		rc = check_chan_opts(&o, kernel);
 	if (rc)
 		goto out;
 	if (!(session = cli_session(session))) {
@@ -277,12 +292,14 @@ static int channel_cmd(int argc, char **argv, bool enable)
 
 		trax_msg_init(&req, enable ? TRAX_MSG_ENABLE_CHANNEL : TRAX_MSG_DISABLE_CHANNEL);
 		trax_msg_add(&req, "session", "%s", session);
+		if (kernel)
+			trax_msg_add(&req, "domain", "kernel");
 		trax_msg_add(&req, "name", "%s", names[i]);
 		if (enable)
 			add_chan_opts(&req, &o);
 		if (cli_request(&req, &reply, 0) == CLI_OK)
-			printf("ust channel %s %s for session %s\n", names[i],
-			       enable ? "enabled" : "disabled", session);
+			printf("%s channel %s %s for session %s\n", kernel ? "kernel" : "ust",
+			       names[i], enable ? "enabled" : "disabled", session);
 		else
 			rc = CLI_FAIL;
 		trax_msg_free(&req);

@@ -1,4 +1,7 @@
-/* cmd-context.c - `trax add-context -u -t TYPE...`: context fields recorded with each event. */
+/*
+ * cmd-context.c - `trax add-context (-u | -k) -t TYPE...`: context fields
+ * recorded with each event of the user-space or kernel domain.
+ */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -10,23 +13,36 @@
 #include "cli/client.h"
 
 /* The user-space context fields trax records (TRAX_CONTEXT names the same). */
-static const char *const context_types[] = {"vpid", "vtid", "procname", "pthread_id", "ip"};
-#define NTYPES (sizeof(context_types) / sizeof(context_types[0]))
+static const char *const ust_types[] = {"vpid", "vtid", "procname", "pthread_id", "ip", NULL};
+/* The kernel's (LTTng's names; src/kernel/ktrace.h, enum kctx). */
+static const char *const kernel_types[] = {"pid",  "tid",  "ppid",   "vpid",	 "vtid", "procname",
+					   "prio", "nice", "cpu_id", "hostname", NULL};
+
+static bool known_type(const char *const *types, const char *name)
+{
+	for (; *types; types++)
+		if (!strcmp(*types, name))
+			return true;
+	return false;
+}
 
 void usage_add_context(FILE *f)
 {
-	fputs("Usage: trax add-context -u [-s SESSION] [-c CHANNEL] -t TYPE [-t TYPE]...\n"
-	      "       trax add-context --list\n"
+	fputs("Usage: trax add-context (-u | -k) [-s SESSION] [-c CHANNEL] -t TYPE [-t TYPE]...\n"
+	      "       trax add-context [-k] --list\n"
 	      "Record context fields before the payload of every event of a channel (of\n"
-	      "every channel of the session without -c).\n"
+	      "every channel of the session's domain without -c).\n"
 	      "\n"
 	      "Options:\n"
-	      "  -u, --userspace         the user-space domain (required)\n"
-	      "  -t, --type=TYPE         the field: vpid, vtid, procname, pthread_id or ip\n"
-	      "                          (repeat for several)\n"
+	      "  -u, --userspace         the user-space domain\n"
+	      "  -k, --kernel            the kernel domain\n"
+	      "  -t, --type=TYPE         the field (repeat for several); -u: vpid, vtid,\n"
+	      "                          procname, pthread_id or ip; -k: pid, tid, ppid,\n"
+	      "                          vpid, vtid, procname, prio, nice, cpu_id or\n"
+	      "                          hostname\n"
 	      "  -c, --channel=CHANNEL   only this channel\n"
 	      "  -s, --session=SESSION   the session (default: the current one)\n"
-	      "  -l, --list              list the context types and exit\n"
+	      "  -l, --list              list the context types (-k: the kernel's) and exit\n"
 	      "  -h, --help              print this help\n",
 	      f);
 }
@@ -34,18 +50,15 @@ void usage_add_context(FILE *f)
 int cmd_add_context(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"userspace", no_argument, NULL, 'u'},
-	    {"type", required_argument, NULL, 't'},
-	    {"channel", required_argument, NULL, 'c'},
-	    {"session", required_argument, NULL, 's'},
-	    {"list", no_argument, NULL, 'l'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"userspace", no_argument, NULL, 'u'},     {"kernel", no_argument, NULL, 'k'},
+	    {"type", required_argument, NULL, 't'},    {"channel", required_argument, NULL, 'c'},
+	    {"session", required_argument, NULL, 's'}, {"list", no_argument, NULL, 'l'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	const char *session = NULL, *channel = NULL;
 	const char **types;
 	unsigned int ntypes = 0;
-	bool userspace = false;
+	bool userspace = false, kernel = false, list = false;
 	struct trax_msg req, reply;
 	int c, rc = CLI_OK;
 
@@ -54,21 +67,18 @@ int cmd_add_context(int argc, char **argv)
 		return cli_error("out of memory");
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ut:c:s:lh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ukt:c:s:lh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
 			userspace = true;
 			break;
-		case 't': {
-			bool known = false;
-
-			for (size_t i = 0; i < NTYPES; i++)
-				known = known || !strcmp(optarg, context_types[i]);
-			if (!known)
-				rc = cli_usage_error("Unknown context type %s", optarg);
+		case 'k':
+			kernel = true;
+			break;
+		case 't':
+			/* checked once the domain is known */
 			types[ntypes++] = optarg;
 			break;
-		}
 		case 'c':
 			channel = optarg;
 			break;
@@ -76,9 +86,8 @@ int cmd_add_context(int argc, char **argv)
 			session = optarg;
 			break;
 		case 'l':
-			for (size_t i = 0; i < NTYPES; i++)
-				printf("%s\n", context_types[i]);
-			goto out;
+			list = true;
+			break;
 		case 'h':
 			usage_add_context(stdout);
 			goto out;
@@ -93,9 +102,18 @@ int cmd_add_context(int argc, char **argv)
 		rc = cli_extra_argument("add-context", argv[optind]);
 		goto out;
 	}
-	if (!userspace) {
-		rc = cli_missing_domain();
+	if (list) {
+		for (const char *const *t = kernel ? kernel_types : ust_types; *t; t++)
+			printf("%s\n", *t);
 		goto out;
+	}
+	if ((rc = cli_check_domain(kernel, userspace)))
+		goto out;
+	for (unsigned int i = 0; i < ntypes; i++) {
+		if (!known_type(kernel ? kernel_types : ust_types, types[i])) {
+			rc = cli_usage_error("Unknown context type %s", types[i]);
+			goto out;
+		}
 	}
 	if (!ntypes) {
 		rc = cli_usage_error("Missing context type: give -t TYPE (see 'trax add-context "
@@ -112,16 +130,20 @@ int cmd_add_context(int argc, char **argv)
 
 	trax_msg_init(&req, TRAX_MSG_ADD_CONTEXT);
 	trax_msg_add(&req, "session", "%s", session);
+	if (kernel)
+		trax_msg_add(&req, "domain", "kernel");
 	if (channel)
 		trax_msg_add(&req, "channel", "%s", channel);
 	for (unsigned int i = 0; i < ntypes; i++)
 		trax_msg_add(&req, "type", "%s", types[i]);
 	rc = cli_request(&req, &reply, 0);
 	for (unsigned int i = 0; rc == CLI_OK && i < ntypes; i++) {
+		const char *dom = kernel ? "kernel" : "ust";
+
 		if (channel)
-			printf("ust context %s added to channel %s\n", types[i], channel);
+			printf("%s context %s added to channel %s\n", dom, types[i], channel);
 		else
-			printf("ust context %s added to all channels\n", types[i]);
+			printf("%s context %s added to all channels\n", dom, types[i]);
 	}
 	trax_msg_free(&req);
 	trax_msg_free(&reply);

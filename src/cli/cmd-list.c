@@ -1,7 +1,8 @@
 /*
- * cmd-list.c - `trax list` (sessions, one session's setup, or the
- * tracepoints of registered applications) and `trax status` (the current
- * session's setup), printed as lttng-list(1) prints them.
+ * cmd-list.c - `trax list` (sessions, one session's setup, the tracepoints
+ * of registered applications, or the kernel's tracepoints and system
+ * calls) and `trax status` (the current session's setup), printed as
+ * lttng-list(1) prints them.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -16,15 +17,22 @@
 void usage_list(FILE *f)
 {
 	fputs("Usage: trax list [-u [-f]]\n"
-	      "       trax list [-c CHANNEL | -d] SESSION\n"
-	      "Without argument, list the tracing sessions. With SESSION, list its domain,\n"
+	      "       trax list -k [--syscall] [-f]\n"
+	      "       trax list [-u | -k] [-c CHANNEL | -d] SESSION\n"
+	      "Without argument, list the tracing sessions. With SESSION, list its domains,\n"
 	      "trackers, channels (attributes and statistics), context fields and event\n"
-	      "rules. With -u, list the tracepoints of the registered applications.\n"
+	      "rules. With -u, list the tracepoints of the registered applications; with\n"
+	      "-k, the kernel's tracepoints (or system calls).\n"
 	      "\n"
 	      "Options:\n"
 	      "  -u, --userspace        the tracepoints of registered applications, with\n"
-	      "                         their log levels\n"
-	      "  -f, --fields           with -u: the fields of each tracepoint too\n"
+	      "                         their log levels; with SESSION: only its user-space\n"
+	      "                         domain\n"
+	      "  -k, --kernel           the kernel's tracepoints, under LTTng's names; with\n"
+	      "                         SESSION: only its kernel domain\n"
+	      "      --syscall          with -k: the system calls instead\n"
+	      "  -f, --fields           with -u or -k: the fields of each tracepoint (or\n"
+	      "                         the arguments of each system call) too\n"
 	      "  -c, --channel=CHANNEL  with SESSION: only this channel\n"
 	      "  -d, --domain           with SESSION: only its tracing domains\n"
 	      "  -h, --help             print this help\n",
@@ -84,12 +92,27 @@ static void print_timer(const char *name, int pad, const char *v)
 	       v && strcmp(v, "0") ? " us" : "");
 }
 
-static void print_tracker(const struct trax_msg *m, const char *kind, const char *label)
+/*
+ * The record kinds of one domain in a session's listing (docs/daemon.md):
+ * user space's channel, event, context, tracker; the kernel's kchannel,
+ * kevent, kcontext, ktracker.
+ */
+struct domain_records {
+	bool kernel;
+	const char *channel, *event, *context, *tracker;
+};
+
+static const struct domain_records ust_records = {false, "channel", "event", "context", "tracker"};
+static const struct domain_records kernel_records = {true, "kchannel", "kevent", "kcontext",
+						     "ktracker"};
+
+static void print_tracker(const struct trax_msg *m, const struct domain_records *d,
+			  const char *kind, const char *label)
 {
 	const char *rec = NULL, *it = NULL, *v;
 	int n = 0;
 
-	while ((rec = cli_record_next(m, rec, "tracker")))
+	while ((rec = cli_record_next(m, rec, d->tracker)))
 		if (!strcmp(or (cli_record_get(m, rec, "kind"), ""), kind))
 			break;
 	printf("  %-22s", label);
@@ -102,15 +125,31 @@ static void print_tracker(const struct trax_msg *m, const char *kind, const char
 	printf("%s\n", n ? "" : "none");
 }
 
-/* Whether a tracker of the session lets fewer than every process be traced. */
-static bool trackers_set(const struct trax_msg *m)
+/* Whether a tracker of the domain lets fewer than every process be traced. */
+static bool trackers_set(const struct trax_msg *m, const struct domain_records *d)
 {
 	const char *rec = NULL;
 
-	while ((rec = cli_record_next(m, rec, "tracker")))
+	while ((rec = cli_record_next(m, rec, d->tracker)))
 		if (!cli_is_true(cli_record_get(m, rec, "all")))
 			return true;
 	return false;
+}
+
+static int count_records(const struct trax_msg *m, const char *kind)
+{
+	const char *rec = NULL;
+	int n = 0;
+
+	while ((rec = cli_record_next(m, rec, kind)))
+		n++;
+	return n;
+}
+
+/* Whether the session has anything in the domain (lttng lists the domain then). */
+static bool domain_present(const struct trax_msg *m, const struct domain_records *d)
+{
+	return count_records(m, d->channel) > 0 || trackers_set(m, d);
 }
 
 static bool in_channel(const struct trax_msg *m, const char *rec, const char *channel)
@@ -146,7 +185,29 @@ static void print_event_rule(const struct trax_msg *m, const char *rec)
 	printf("\n");
 }
 
-static void print_channel(const struct trax_msg *m, const char *ch, bool snapshot)
+/*
+ * A kernel rule (record=kevent), as lttng lists them: a tracepoint with
+ * the log level LTTng-modules gives every kernel event, a system call
+ * with its type only. The daemon lists enabled rules, maybe without
+ * saying so.
+ */
+static void print_kernel_rule(const struct trax_msg *m, const char *rec)
+{
+	const char *name = or (cli_record_get(m, rec, "name"), "?");
+	const char *en = enabled_str(or (cli_record_get(m, rec, "enabled"), "1"));
+	const char *filter = cli_record_get(m, rec, "filter");
+
+	if (!strcmp(or (cli_record_get(m, rec, "kind"), "tracepoint"), "syscall"))
+		printf("      %s (type:syscall)%s", name, en);
+	else
+		printf("      %s (loglevel: TRACE_EMERG (0)) (type: tracepoint)%s", name, en);
+	if (filter)
+		printf(" [filter: '%s']", filter);
+	printf("\n");
+}
+
+static void print_channel(const struct trax_msg *m, const struct domain_records *d, const char *ch,
+			  bool snapshot)
 {
 	const char *name = or (cli_record_get(m, ch, "name"), "?");
 	bool overwrite = cli_is_true(cli_record_get(m, ch, "overwrite"));
@@ -186,7 +247,7 @@ static void print_channel(const struct trax_msg *m, const char *ch, bool snapsho
 		printf("      Lost packets:     %s\n", or (cli_record_get(m, ch, "lost"), "0"));
 
 	n = 0;
-	for (rec = NULL; (rec = cli_record_next(m, rec, "context"));) {
+	for (rec = NULL; (rec = cli_record_next(m, rec, d->context));) {
 		if (!in_channel(m, rec, name))
 			continue;
 		if (!n++)
@@ -196,12 +257,12 @@ static void print_channel(const struct trax_msg *m, const char *ch, bool snapsho
 
 	printf("\n    Recording event rules:\n");
 	n = 0;
-	for (rec = NULL; (rec = cli_record_next(m, rec, "event"));) {
+	for (rec = NULL; (rec = cli_record_next(m, rec, d->event));) {
 		const char *c = cli_record_get(m, rec, "channel");
 
 		if (c && strcmp(c, name))
 			continue;
-		print_event_rule(m, rec);
+		(d->kernel ? print_kernel_rule : print_event_rule)(m, rec);
 		n++;
 	}
 	if (!n)
@@ -209,12 +270,56 @@ static void print_channel(const struct trax_msg *m, const char *ch, bool snapsho
 	printf("\n");
 }
 
-/* One session's setup (LIST name=S, STATUS): lttng list SESSION. */
-static int print_session(const struct trax_msg *m, const char *channel, bool domains_only)
+/*
+ * One domain of a session: its header, trackers and channels (only
+ * `channel` when not NULL). Whether that channel was among them.
+ */
+static bool print_domain(const struct trax_msg *m, const struct domain_records *d,
+			 const char *channel, bool snapshot)
 {
-	const char *s = cli_record_next(m, NULL, "session"), *ch, *out;
+	const char *ch = cli_record_next(m, NULL, d->channel);
+	bool found = false;
+
+	if (d->kernel) {
+		printf("=== Domain: Linux kernel ===\n\n");
+	} else {
+		printf("=== Domain: User space ===\n\n");
+		printf("Buffering scheme: %s\n\n",
+		       ch && !strcmp(or (cli_record_get(m, ch, "buffers"), "uid"), "pid")
+			   ? "per-process"
+			   : "per-user");
+	}
+	printf("Tracked process attributes\n");
+	if (d->kernel) {
+		print_tracker(m, d, "pid", "Process IDs:");
+	} else {
+		print_tracker(m, d, "vpid", "Virtual process IDs:");
+		print_tracker(m, d, "vuid", "Virtual user IDs:");
+	}
+	printf("\n");
+	if (ch)
+		printf("Channels:\n-------------\n");
+	for (; ch; ch = cli_record_next(m, ch, d->channel)) {
+		if (channel && strcmp(or (cli_record_get(m, ch, "name"), ""), channel))
+			continue;
+		found = true;
+		print_channel(m, d, ch, snapshot);
+	}
+	return found;
+}
+
+/*
+ * One session's setup (LIST name=S, STATUS): lttng list SESSION, the
+ * kernel domain first as lttng lists it; only the domain given (-k or
+ * -u) when kernel_only or ust_only.
+ */
+static int print_session(const struct trax_msg *m, const char *channel, bool domains_only,
+			 bool kernel_only, bool ust_only)
+{
+	const char *s = cli_record_next(m, NULL, "session"), *out;
 	bool snapshot, found = false;
-	int nchan = 0;
+	bool kernel = !ust_only && domain_present(m, &kernel_records);
+	bool ust = !kernel_only && domain_present(m, &ust_records);
 
 	if (!s)
 		return cli_error("The session daemon sent no session record");
@@ -224,35 +329,20 @@ static int print_session(const struct trax_msg *m, const char *channel, bool dom
 	out = cli_record_get(m, s, "output");
 	if (out && *out)
 		printf("    Trace output: %s\n\n", out);
-	for (ch = NULL; (ch = cli_record_next(m, ch, "channel"));)
-		nchan++;
 	if (domains_only) {
 		printf("Domains:\n-------------\n");
-		printf("%s\n", nchan || trackers_set(m) ? "  - UST global" : "  None");
+		if (kernel)
+			printf("  - Kernel\n");
+		if (ust)
+			printf("  - UST global\n");
+		if (!kernel && !ust)
+			printf("  None\n");
 		return CLI_OK;
 	}
-	if (!nchan && !trackers_set(m)) {
-		if (channel)
-			return cli_error("Channel %s not found", channel);
-		return CLI_OK;
-	}
-	ch = cli_record_next(m, NULL, "channel");
-	printf("=== Domain: User space ===\n\n");
-	printf("Buffering scheme: %s\n\n",
-	       ch && !strcmp(or (cli_record_get(m, ch, "buffers"), "uid"), "pid") ? "per-process"
-										  : "per-user");
-	printf("Tracked process attributes\n");
-	print_tracker(m, "vpid", "Virtual process IDs:");
-	print_tracker(m, "vuid", "Virtual user IDs:");
-	printf("\n");
-	if (nchan)
-		printf("Channels:\n-------------\n");
-	for (ch = NULL; (ch = cli_record_next(m, ch, "channel"));) {
-		if (channel && strcmp(or (cli_record_get(m, ch, "name"), ""), channel))
-			continue;
-		found = true;
-		print_channel(m, ch, snapshot);
-	}
+	if (kernel)
+		found = print_domain(m, &kernel_records, channel, snapshot) || found;
+	if (ust)
+		found = print_domain(m, &ust_records, channel, snapshot) || found;
 	if (channel && !found)
 		return cli_error("Channel %s not found", channel);
 	return CLI_OK;
@@ -342,24 +432,58 @@ static void print_tracepoints(const struct trax_msg *m, bool fields)
 	printf("\n");
 }
 
+/*
+ * LIST domain=kernel: lttng list -k (every kernel tracepoint has the log
+ * level LTTng-modules gives them all), or with --syscall lttng list -k
+ * --syscall (the system calls of this machine's word size: the kernel's
+ * syscall events are those of its native table).
+ */
+static void print_kernel_events(const struct trax_msg *m, bool syscalls, bool fields)
+{
+	const char *rec = NULL;
+
+	printf("%s\n-------------\n", syscalls ? "System calls:" : "Kernel events:");
+	while ((rec = cli_record_next(m, rec, NULL))) {
+		const char *kind = cli_record_kind(rec);
+		const char *name = or (cli_record_get(m, rec, "name"), "?");
+
+		if (strcmp(kind, "tracepoint") && strcmp(kind, "syscall"))
+			continue;
+		if (syscalls)
+			printf("      %s [%d-bit]\n", name, (int)sizeof(long) * 8);
+		else
+			printf("      %s (loglevel: TRACE_EMERG (0)) (type: tracepoint)\n", name);
+		if (fields)
+			print_fields(cli_record_get(m, rec, "fields"));
+	}
+	printf("\n");
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"userspace", no_argument, NULL, 'u'},     {"fields", no_argument, NULL, 'f'},
+	    {"userspace", no_argument, NULL, 'u'},     {"kernel", no_argument, NULL, 'k'},
+	    {"syscall", no_argument, NULL, 'S'},       {"fields", no_argument, NULL, 'f'},
 	    {"channel", required_argument, NULL, 'c'}, {"domain", no_argument, NULL, 'd'},
 	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	const char *session = NULL, *channel = NULL;
-	bool userspace = false, fields = false, domains = false;
+	bool userspace = false, kernel = false, syscalls = false, fields = false, domains = false;
 	struct trax_msg req, reply;
 	int c, rc;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ufc:dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ukfc:dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
 			userspace = true;
+			break;
+		case 'k':
+			kernel = true;
+			break;
+		case 'S':
+			syscalls = true;
 			break;
 		case 'f':
 			fields = true;
@@ -388,18 +512,30 @@ int cmd_list(int argc, char **argv)
 				       channel ? "channel" : "domain");
 	if (channel && (rc = cli_check_name("channel", channel)))
 		return rc;
+	if (kernel && userspace)
+		return cli_usage_error("Only one domain can be specified");
+	if (syscalls && (!kernel || session))
+		return cli_usage_error(
+		    "--syscall needs -k and no session (see 'trax list --help')");
 
 	trax_msg_init(&req, TRAX_MSG_LIST);
-	if (session)
+	if (session) {
 		trax_msg_add(&req, "name", "%s", session);
-	else if (userspace)
+	} else if (userspace) {
 		trax_msg_add(&req, "domain", "ust");
+	} else if (kernel) {
+		trax_msg_add(&req, "domain", "kernel");
+		if (syscalls)
+			trax_msg_add(&req, "syscall", "1");
+	}
 	rc = cli_request(&req, &reply, 0);
 	if (rc == CLI_OK) {
 		if (session)
-			rc = print_session(&reply, channel, domains);
+			rc = print_session(&reply, channel, domains, kernel, userspace);
 		else if (userspace)
 			print_tracepoints(&reply, fields);
+		else if (kernel)
+			print_kernel_events(&reply, syscalls, fields);
 		else
 			print_sessions(&reply);
 	}
@@ -425,7 +561,7 @@ int cmd_status(int argc, char **argv)
 	trax_msg_add(&req, "session", "%s", session);
 	rc = cli_request(&req, &reply, 0);
 	if (rc == CLI_OK)
-		rc = print_session(&reply, NULL, false);
+		rc = print_session(&reply, NULL, false, false, false);
 	trax_msg_free(&req);
 	trax_msg_free(&reply);
 	return rc;

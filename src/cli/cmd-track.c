@@ -1,7 +1,7 @@
 /*
- * cmd-track.c - `trax track` and `trax untrack`: which processes (by
- * virtual process id or virtual user id) a session's user-space domain
- * records.
+ * cmd-track.c - `trax track` and `trax untrack`: which processes a
+ * session's user-space domain records (by virtual process id or virtual
+ * user id), or its kernel domain (by process id).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -21,22 +21,26 @@ static void usage_to(FILE *f, bool track)
 	    f,
 	    "Usage: trax %s -u [-s SESSION] (--vpid=VPID[,VPID]... | --vuid=VUID[,VUID]...)...\n"
 	    "       trax %s -u [-s SESSION] --all (--vpid | --vuid)...\n"
+	    "       trax %s -k [-s SESSION] (--pid=PID[,PID]... | --all --pid)\n"
 	    "%s\n"
 	    "\n"
 	    "Options:\n"
-	    "  -u, --userspace         the user-space domain (required)\n"
-	    "      --vpid[=VPID,...]   %s these virtual process ids\n"
-	    "      --vuid[=VUID,...]   %s these virtual user ids (numbers or user names)\n"
-	    "  -a, --all               with --vpid or --vuid without values:\n"
+	    "  -u, --userspace         the user-space domain\n"
+	    "  -k, --kernel            the kernel domain\n"
+	    "      --vpid[=VPID,...]   -u: %s these virtual process ids\n"
+	    "      --vuid[=VUID,...]   -u: %s these virtual user ids (numbers or user\n"
+	    "                          names)\n"
+	    "      --pid[=PID,...]     -k: %s these process ids\n"
+	    "  -a, --all               with --vpid, --vuid or --pid without values:\n"
 	    "                          %s\n"
 	    "  -s, --session=SESSION   the session (default: the current one)\n"
 	    "  -h, --help              print this help\n",
-	    track ? "track" : "untrack", track ? "track" : "untrack",
+	    track ? "track" : "untrack", track ? "track" : "untrack", track ? "track" : "untrack",
 	    track ? "Allow processes to record events: by default every process does; once\n"
 		    "values are tracked, only the processes they name."
 		  : "Remove processes from the set allowed to record events.",
 	    track ? "allow" : "disallow", track ? "allow" : "disallow",
-	    track ? "allow every process again" : "allow none");
+	    track ? "allow" : "disallow", track ? "allow every process again" : "allow none");
 }
 
 void usage_track(FILE *f)
@@ -49,7 +53,10 @@ void usage_untrack(FILE *f)
 	usage_to(f, false);
 }
 
-enum { OPT_VPID = 256, OPT_VUID };
+enum { OPT_VPID = 256, OPT_VUID, OPT_PID };
+
+/* The kinds of values, in the order of struct kind kinds[] below. */
+enum { KIND_VPID, KIND_VUID, KIND_PID, NKINDS };
 
 struct kind {
 	const char *name;   /* "vpid" */
@@ -88,29 +95,38 @@ static int track_cmd(int argc, char **argv, bool track)
 {
 	static const struct option opts[] = {
 	    {"userspace", no_argument, NULL, 'u'},
+	    {"kernel", no_argument, NULL, 'k'},
 	    {"session", required_argument, NULL, 's'},
 	    {"vpid", optional_argument, NULL, OPT_VPID},
 	    {"vuid", optional_argument, NULL, OPT_VUID},
+	    {"pid", optional_argument, NULL, OPT_PID},
 	    {"all", no_argument, NULL, 'a'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *cmd = track ? "track" : "untrack", *session = NULL;
-	struct kind kinds[2] = {
-	    {"vpid", "virtual process ID", "--vpid", false, false, NULL, 0},
-	    {"vuid", "virtual user ID", "--vuid", false, false, NULL, 0},
+	struct kind kinds[NKINDS] = {
+	    [KIND_VPID] = {"vpid", "virtual process ID", "--vpid", false, false, NULL, 0},
+	    [KIND_VUID] = {"vuid", "virtual user ID", "--vuid", false, false, NULL, 0},
+	    [KIND_PID] = {"pid", "process ID", "--pid", false, false, NULL, 0},
 	};
-	bool userspace = false, all = false;
+	bool userspace = false, kernel = false, all = false;
 	int c, rc = CLI_OK;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":us:ah", opts, NULL)) != -1) {
-		struct kind *k = c == OPT_VPID ? &kinds[0] : c == OPT_VUID ? &kinds[1] : NULL;
+	while ((c = getopt_long(argc, argv, ":uks:ah", opts, NULL)) != -1) {
+		struct kind *k = c == OPT_VPID	 ? &kinds[KIND_VPID]
+				 : c == OPT_VUID ? &kinds[KIND_VUID]
+				 : c == OPT_PID	 ? &kinds[KIND_PID]
+						 : NULL;
 
 		switch (c) {
 		case 'u':
 			userspace = true;
+			break;
+		case 'k':
+			kernel = true;
 			break;
 		case 's':
 			session = optarg;
@@ -120,6 +136,7 @@ static int track_cmd(int argc, char **argv, bool track)
 			break;
 		case OPT_VPID:
 		case OPT_VUID:
+		case OPT_PID:
 			k->given = true;
 			if (optarg)
 				rc = cli_split_list(optarg, "value", &k->values, &k->nvalues);
@@ -140,7 +157,7 @@ static int track_cmd(int argc, char **argv, bool track)
 	for (; optind < argc; optind++) {
 		struct kind *k = NULL;
 
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < NKINDS; i++)
 			if (kinds[i].pending && !kinds[i].nvalues)
 				k = k ? NULL : &kinds[i];
 		if (!k) {
@@ -150,15 +167,23 @@ static int track_cmd(int argc, char **argv, bool track)
 		if ((rc = cli_split_list(argv[optind], "value", &k->values, &k->nvalues)))
 			goto out;
 	}
-	if (!userspace) {
-		rc = cli_missing_domain();
+	if ((rc = cli_check_domain(kernel, userspace)))
+		goto out;
+	/* trax's kernel domain follows processes by pid only, user space by vpid and vuid */
+	if (kernel && (kinds[KIND_VPID].given || kinds[KIND_VUID].given)) {
+		rc = cli_usage_error("The kernel domain tracks process IDs only (--pid)");
 		goto out;
 	}
-	if (!kinds[0].given && !kinds[1].given) {
-		rc = cli_usage_error("Missing --vpid or --vuid (see 'trax %s --help')", cmd);
+	if (userspace && kinds[KIND_PID].given) {
+		rc = cli_usage_error("--pid is for the kernel domain (-k); with -u, use --vpid");
 		goto out;
 	}
-	for (int i = 0; i < 2; i++) {
+	if (!kinds[KIND_VPID].given && !kinds[KIND_VUID].given && !kinds[KIND_PID].given) {
+		rc = cli_usage_error("Missing %s (see 'trax %s --help')",
+				     kernel ? "--pid" : "--vpid or --vuid", cmd);
+		goto out;
+	}
+	for (int i = 0; i < NKINDS; i++) {
 		struct kind *k = &kinds[i];
 		uint64_t n;
 
@@ -186,7 +211,7 @@ static int track_cmd(int argc, char **argv, bool track)
 		goto out;
 	}
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < NKINDS; i++) {
 		struct kind *k = &kinds[i];
 		struct trax_msg req, reply;
 		uint64_t n;
@@ -195,6 +220,8 @@ static int track_cmd(int argc, char **argv, bool track)
 			continue;
 		trax_msg_init(&req, track ? TRAX_MSG_TRACK : TRAX_MSG_UNTRACK);
 		trax_msg_add(&req, "session", "%s", session);
+		if (kernel)
+			trax_msg_add(&req, "domain", "kernel");
 		trax_msg_add(&req, "kind", "%s", k->name);
 		if (all)
 			trax_msg_add(&req, "all", "1");
@@ -218,7 +245,7 @@ static int track_cmd(int argc, char **argv, bool track)
 		trax_msg_free(&reply);
 	}
 out:
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < NKINDS; i++)
 		cli_free_list(kinds[i].values, kinds[i].nvalues);
 	return rc;
 }

@@ -77,7 +77,7 @@ const struct cli_command cli_commands[] = {
     {"enable-event", cmd_enable_event, usage_enable_event, "create or enable event rules"},
     {"disable-event", cmd_disable_event, usage_disable_event, "disable event rules"},
     {"add-context", cmd_add_context, usage_add_context, "record context fields with each event"},
-    {"track", cmd_track, usage_track, "allow processes (by vpid or vuid) to be traced"},
+    {"track", cmd_track, usage_track, "allow processes (by vpid, vuid; -k: pid) to be traced"},
     {"untrack", cmd_untrack, usage_untrack, "disallow processes to be traced"},
     {"start", cmd_start, usage_start, "start tracing"},
     {"stop", cmd_stop, usage_stop, "stop tracing (waits until the trace is on disk)"},

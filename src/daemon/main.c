@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "kernel/kdomain.h"
 #include "daemon/traxd.h"
 
 #ifndef TRAX_VERSION
@@ -478,6 +479,13 @@ int main(int argc, char **argv)
 	if (traxd_rundir_prepare(&traxd) < 0)
 		return 1;
 	trax_clock_init();
+	if (traxd.is_root) {
+		/* what a killed traxd left in tracefs goes before anything is recorded */
+		int stale = kdomain_cleanup_stale();
+
+		if (stale > 0)
+			traxd_log("removed %d tracefs instance(s) of dead daemons", stale);
+	}
 	traxd.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (traxd.epoll_fd < 0 || sigfd < 0 || epoll_add(traxd.client_listen, &tag_client) ||
 	    epoll_add(traxd.app_listen, &tag_app) || epoll_add(sigfd, &tag_signal)) {

@@ -13,28 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "daemon/traxd.h"
-
-int traxd_mkdirs(const char *path, mode_t mode)
-{
-	char tmp[TRAXD_PATH_MAX];
-	size_t n = strlen(path);
-
-	if (n == 0 || n >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	memcpy(tmp, path, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (tmp[i] == '/' || tmp[i] == 0) {
-			char c = tmp[i];
-
-			tmp[i] = 0;
-			if (mkdir(tmp, mode) < 0 && errno != EEXIST)
-				return -errno;
-			tmp[i] = c;
-		}
-	}
-	return 0;
-}
 
 int traxd_rundir_default(char *buf, size_t len, bool *is_root)
 {
@@ -90,7 +70,7 @@ int traxd_rundir_prepare(struct traxd *d)
 	struct group *g;
 	int fd, err;
 
-	err = traxd_mkdirs(d->rundir, d->is_root ? 0755 : 0700);
+	err = trax_mkdirs(d->rundir, d->is_root ? 0755 : 0700);
 	if (err) {
 		fprintf(stderr, "traxd: cannot create %s: %s\n", d->rundir, strerror(-err));
 		return err;

@@ -47,11 +47,6 @@ bool fnmatch_simple(const char *p, const char *s)
 
 /* ---- replies ---- */
 
-struct reply {
-	struct trax_msg m;
-	bool failed;
-};
-
 static void reply_init(struct reply *r, uint32_t seq)
 {
 	trax_msg_init(&r->m, TRAX_MSG_REPLY);
@@ -59,10 +54,7 @@ static void reply_init(struct reply *r, uint32_t seq)
 	r->failed = false;
 }
 
-static int fail(struct reply *r, const char *status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(struct reply *r, const char *status, const char *fmt, ...)
+int reply_fail(struct reply *r, const char *status, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -77,6 +69,8 @@ static int fail(struct reply *r, const char *status, const char *fmt, ...)
 	r->failed = true;
 	return -1;
 }
+
+#define fail reply_fail
 
 /* ---- lookups and checks ---- */
 
@@ -233,6 +227,7 @@ static void session_stop(struct session *s)
 	if (!s->active)
 		return;
 	s->active = false;
+	kernel_session_stop(s);
 	trace_set_active(s, false);
 	trace_flush_session(s);
 }
@@ -244,6 +239,7 @@ static void session_free(struct session *s)
 	session_stop(s);
 	apps_forget_session(s);
 	trace_destroy_session(s);
+	kernel_session_free(s);
 	for (pp = &traxd.sessions; *pp; pp = &(*pp)->next)
 		if (*pp == s) {
 			*pp = s->next;
@@ -372,6 +368,7 @@ static void list_session_detail(struct reply *r, const struct session *s)
 		for (unsigned int i = 0; i < t->nvalues; i++)
 			trax_msg_add(&r->m, "value", "%d", t->values[i]);
 	}
+	kernel_session_describe(r, s);
 }
 
 static int do_list(struct reply *r, const struct trax_msg *req)
@@ -386,6 +383,8 @@ static int do_list(struct reply *r, const struct trax_msg *req)
 		list_session_detail(r, s);
 		return 0;
 	}
+	if (domain && !strcmp(domain, "kernel"))
+		return kernel_list(r, req);
 	if (domain) {
 		if (strcmp(domain, "ust"))
 			return fail(r, "EINVAL", "unknown domain %s", domain);
@@ -806,6 +805,8 @@ static int do_start(struct reply *r, const struct trax_msg *req)
 		return -1;
 	if (s->active)
 		return fail(r, "EALREADY", "tracing already started for session %s", s->name);
+	if (kernel_session_start(r, s))
+		return -1;
 	s->started_once = true;
 	s->active = true;
 	s->start_seq = ++start_count;
@@ -946,6 +947,8 @@ void traxd_client_request(int fd, struct trax_msg *req)
 
 	reply_init(&r, req->seq);
 	trax_msg_add(&r.m, "status", "0");
+	if (req->type != TRAX_MSG_LIST && kernel_request(&r, NULL, req))
+		goto send;
 	switch (req->type) {
 	case TRAX_MSG_CREATE:
 		do_create(&r, req);
@@ -1000,6 +1003,7 @@ void traxd_client_request(int fd, struct trax_msg *req)
 		fail(&r, "EOPNOTSUPP", "unknown request %u", req->type);
 		break;
 	}
+send:
 	r.m.seq = req->seq;
 	trax_msg_send(fd, &r.m, NULL, 0);
 	trax_msg_free(&r.m);

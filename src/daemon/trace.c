@@ -104,7 +104,7 @@ static struct dtrace *trace_get(struct session *s, const struct app *a, bool per
 	if (!s->snapshot && !s->no_output) {
 		char path[TRAXD_PATH_MAX + 256];
 
-		err = traxd_mkdirs(t->path, 0770);
+		err = trax_mkdirs(t->path, 0770);
 		snprintf(path, sizeof(path), "%s/metadata", t->path);
 		if (!err) {
 			t->metadata_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
@@ -475,7 +475,7 @@ int trace_snapshot(struct session *s, const char *output, char *path, size_t pat
 		int fd;
 
 		snprintf(dir, sizeof(dir), "%s%s", path, rel);
-		err = traxd_mkdirs(dir, 0770);
+		err = trax_mkdirs(dir, 0770);
 		if (err)
 			break;
 		for (struct dchan *dc = t->chans; dc && !err; dc = dc->next) {

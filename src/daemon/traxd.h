@@ -126,7 +126,8 @@ struct session {
 	struct channel *channels;
 	unsigned int nchannels;
 	struct tracker vpid, vuid;
-	struct dtrace *traces; /* one per uid (or per process) that was traced */
+	struct dtrace *traces;	/* one per uid (or per process) that was traced */
+	struct kdomain *kernel; /* the kernel domain (session-kernel.c), NULL until used */
 	char creation_time[32];
 	struct session *next;
 };
@@ -234,9 +235,29 @@ int traxd_rundir_default(char *buf, size_t len, bool *is_root);
 int traxd_rundir_prepare(struct traxd *d);
 
 /* session.c: requests of the `trax` command */
+/* The reply being built to a request. */
+struct reply {
+	struct trax_msg m;
+	bool failed;
+};
+/* Makes r a failure: status (an errno name) and one line; returns -1. */
+int reply_fail(struct reply *r, const char *status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 void traxd_client_request(int fd, struct trax_msg *req);
 struct session *session_find(const char *name);
 void session_destroy_all(void);
+
+/* session-kernel.c: the kernel domain's requests (domain=kernel) */
+struct kdomain;
+bool kernel_request(struct reply *r, struct session *s, const struct trax_msg *req);
+/* `trax list -k` (no session). */
+int kernel_list(struct reply *r, const struct trax_msg *req);
+/* Session hooks: start (0 or -1 with r failed), stop, destroy, listing. */
+int kernel_session_start(struct reply *r, struct session *s);
+void kernel_session_stop(struct session *s);
+void kernel_session_free(struct session *s);
+void kernel_session_describe(struct reply *r, const struct session *s);
 
 /* app-events.c */
 /*
@@ -326,6 +347,5 @@ bool fnmatch_simple(const char *pattern, const char *name);
 extern bool traxd_verbose;
 /* A line on stderr, "traxd[PID]: ...", when traxd_verbose. */
 void traxd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int traxd_mkdirs(const char *path, mode_t mode);
 
 #endif /* TRAX_DAEMON_TRAXD_H */

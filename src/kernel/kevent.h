@@ -28,15 +28,28 @@
  */
 struct kevent_class {
 	struct ctfw_event_class cls;
-	uint32_t id; /* in the trace: KEVENT_ID_NONE until first written (kdomain.c's) */
+	/*
+	 * Its id in the first trace channel that wrote it (owner, set once,
+	 * with release after id): the fast path of ktrace.c. A class written
+	 * to other channels too (the state dump's, shared by every session)
+	 * has its ids there in each channel's own table.
+	 */
+	uint32_t id;
+	const void *owner;
+	/*
+	 * The filters its records pass before they are written (kdomain.c's
+	 * struct kfilter_set, kfilter.h): NULL until the domain sets them,
+	 * replaced (never changed) while recording, read with acquire.
+	 */
+	const void *filter;
 };
 
 /* A record ready to be written. */
 struct kevent_record {
 	struct kevent_class *cls;
-	uint64_t ts;  /* CLOCK_MONOTONIC, ns */
-	int cpu;      /* where it was recorded */
-	int32_t tid;  /* the thread it was recorded in (0: the idle task, or none) */
+	uint64_t ts; /* CLOCK_MONOTONIC, ns */
+	int cpu;     /* where it was recorded */
+	int32_t tid; /* the thread it was recorded in (0: the idle task, or none) */
 	const void *payload;
 	size_t len;
 };

@@ -57,10 +57,10 @@ int kctx_from_name(const char *name);
 const char *kctx_name(int ctx);
 
 struct ktrace_channel_config {
-	const char *name;	  /* "channel0" */
-	unsigned int nr_cpus;	  /* streams per source */
-	size_t packet_size;	  /* bytes, a multiple of 4096 */
-	const uint8_t *contexts;  /* enum kctx, in recording order */
+	const char *name;	 /* "channel0" */
+	unsigned int nr_cpus;	 /* streams per source */
+	size_t packet_size;	 /* bytes, a multiple of 4096 */
+	const uint8_t *contexts; /* enum kctx, in recording order */
 	unsigned int ncontexts;
 };
 
@@ -90,7 +90,10 @@ int ktrace_streams_flush(struct ktrace_streams *ss, uint64_t ts_end);
 /* Records written, and records dropped (too large, write errors), in a set. */
 uint64_t ktrace_streams_written(const struct ktrace_streams *ss);
 
-/* Flushes and closes everything. 0, or the first error. */
+/*
+ * Flushes and closes everything. The classes written must still exist
+ * (they are told the trace is gone). 0, or the first error.
+ */
 int ktrace_close(struct ktrace *t);
 
 #endif /* TRAX_KERNEL_KTRACE_H */

@@ -20,9 +20,12 @@
 
 /*
  * Sends the whole state dump to sink, timestamped with CLOCK_MONOTONIC
- * when each record is made, on cpu `cpu` (the stream it goes to). proc and
- * sys: where /proc and /sys are (tests give other trees). 0, or the sink's
- * -errno.
+ * when each record is made, on cpu `cpu` (the stream it goes to), from
+ * the calling thread (each record's tid). proc and sys: where /proc and
+ * /sys are (tests give other trees; NULL: "/proc", "/sys"). 0, or the
+ * sink's -errno (the dump stops at the record the sink refused), or
+ * -ENOMEM. What cannot be read (a process that exited, a missing file) is
+ * left out.
  */
 int kstatedump_run(kevent_sink_fn sink, void *arg, int cpu, const char *proc, const char *sys);
 

@@ -486,3 +486,8 @@ uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu)
 {
 	return s->lost && cpu >= 0 && cpu < s->ncpus ? s->lost[cpu] : 0;
 }
+
+struct kevent_class *ksyscalls_class(struct ksyscalls *s, unsigned int i, bool exit)
+{
+	return i < s->t.ncalls ? &s->t.calls[i].ev[exit ? 1 : 0].kc : NULL;
+}

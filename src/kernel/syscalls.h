@@ -29,6 +29,8 @@ void ksyscalls_free(struct ksyscalls *s);
 /* How many there are, and their names ("openat"), for `trax list -k --syscall`. */
 unsigned int ksyscalls_count(const struct ksyscalls *s);
 const char *ksyscalls_name(const struct ksyscalls *s, unsigned int i);
+/* The class of call i's entry (exit false) or exit event; NULL when none. */
+struct kevent_class *ksyscalls_class(struct ksyscalls *s, unsigned int i, bool exit);
 /* "int dfd, const char * filename, ..." as LTTng types them, for listings. */
 const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i);
 

@@ -286,7 +286,8 @@ static int parse_field(struct parser *ps, const char *s, const char *e, struct t
 					f->elem_size = 1;
 			} else if (!parse_uint(dims, dims_end, TP_RECORD_MAX, &n)) {
 				if (!n || size % n)
-					return fail(ps, "array %s of %u bytes cannot hold %u elements",
+					return fail(ps,
+						    "array %s of %u bytes cannot hold %u elements",
 						    f->name, f->size, (unsigned int)n);
 				f->array_len = (uint32_t)n;
 				f->elem_size = (uint32_t)(size / n);
@@ -469,8 +470,8 @@ const struct tp_field *tp_event_field(const struct tp_event *ev, const char *nam
 	return NULL;
 }
 
-int tp_field_dyn(const struct tp_field *f, const uint8_t *rec, size_t rec_len,
-		 const uint8_t **data, uint32_t *len)
+int tp_field_dyn(const struct tp_field *f, const uint8_t *rec, size_t rec_len, const uint8_t **data,
+		 uint32_t *len)
 {
 	uint32_t loc;
 	uint64_t off;

@@ -23,10 +23,10 @@
 int tracefs_find(char *path, size_t size, char *err, size_t errlen);
 
 struct tracefs_instance {
-	char root[256];	 /* the mount point */
-	char path[512];	 /* root/instances/NAME */
+	char root[256]; /* the mount point */
+	char path[512]; /* root/instances/NAME */
 	char name[128];
-	int nr_cpus;	 /* per_cpu/cpuN directories: N < nr_cpus */
+	int nr_cpus; /* per_cpu/cpuN directories: N < nr_cpus */
 };
 
 /*
@@ -54,7 +54,7 @@ int tracefs_write(const struct tracefs_instance *in, const char *file, const cha
 long tracefs_read(const struct tracefs_instance *in, const char *file, char *buf, size_t size);
 
 /* Settings: each 0, or -errno. */
-int tracefs_set_clock(struct tracefs_instance *in, const char *clock);	 /* "mono" */
+int tracefs_set_clock(struct tracefs_instance *in, const char *clock); /* "mono" */
 int tracefs_set_buffer_kb(struct tracefs_instance *in, uint64_t kb_per_cpu);
 int tracefs_set_overwrite(struct tracefs_instance *in, bool overwrite);
 int tracefs_set_tracing(struct tracefs_instance *in, bool on);
@@ -76,7 +76,11 @@ long tracefs_list_events(const char *root, struct tracefs_event **out);
 /* Enables or disables one event in the instance. 0, or -errno. */
 int tracefs_enable_event(struct tracefs_instance *in, const char *system, const char *name,
 			 bool on);
-/* Sets an event's kernel filter (its `filter` file; "0" clears). 0, or -errno (EINVAL: refused). */
+/*
+ * Sets an event's kernel filter (its `filter` file; "0" clears). 0, or
+ * -errno (EINVAL: refused; the event is then unfiltered, the kernel drops a
+ * filter it cannot parse).
+ */
 int tracefs_set_filter(struct tracefs_instance *in, const char *system, const char *name,
 		       const char *filter);
 

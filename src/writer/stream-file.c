@@ -113,8 +113,8 @@ void *ctfw_stream_file_reserve(struct ctfw_stream_file *f, uint32_t id, uint64_t
 				ts, f->seq);
 		f->used = HEADER_SIZE;
 		f->ts_begin = ts;
-		need = (id <= CTF_COMPACT_ID_MAX) ? CTF_COMPACT_HEADER_SIZE
-						  : CTF_EXTENDED_HEADER_SIZE;
+		need =
+		    (id <= CTF_COMPACT_ID_MAX) ? CTF_COMPACT_HEADER_SIZE : CTF_EXTENDED_HEADER_SIZE;
 	}
 	p = f->buf + f->used;
 	if (need == CTF_COMPACT_HEADER_SIZE) {

@@ -32,17 +32,17 @@ struct ctfw_stream_file {
 	uint8_t uuid[16];
 	uint32_t stream_id;
 	int cpu;
-	uint8_t *buf;	     /* the packet being filled: header, then records */
-	size_t cap, used;    /* its size, and bytes used (header included) */
-	uint64_t seq;	     /* packets written */
-	uint64_t offset;     /* bytes in the file */
-	uint64_t ts_begin;   /* of the packet being filled */
-	uint64_t ts_last;    /* of the last record */
-	uint64_t discarded;  /* running count of events lost before reaching this stream */
+	uint8_t *buf;		    /* the packet being filled: header, then records */
+	size_t cap, used;	    /* its size, and bytes used (header included) */
+	uint64_t seq;		    /* packets written */
+	uint64_t offset;	    /* bytes in the file */
+	uint64_t ts_begin;	    /* of the packet being filled */
+	uint64_t ts_last;	    /* of the last record */
+	uint64_t discarded;	    /* running count of events lost before reaching this stream */
 	uint64_t discarded_written; /* as the last packet written said */
-	uint64_t records;    /* written (in packets on disk or being filled) */
-	uint64_t clamped;    /* records whose time was moved up to the previous one's */
-	int error;	     /* the first write error (-errno): nothing more is written */
+	uint64_t records;	    /* written (in packets on disk or being filled) */
+	uint64_t clamped;	    /* records whose time was moved up to the previous one's */
+	int error;		    /* the first write error (-errno): nothing more is written */
 };
 
 /*

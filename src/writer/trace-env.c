@@ -45,6 +45,34 @@ unsigned int ctf_env_ust(struct ctfw_env_entry out[CTF_ENV_UST_MAX],
 	return n;
 }
 
+unsigned int ctf_env_kernel(struct ctfw_env_entry out[CTF_ENV_KERNEL_MAX],
+			    const struct ctf_env_kernel_desc *d)
+{
+	unsigned int n = 0;
+
+#define STR(k, v) (out[n++] = (struct ctfw_env_entry){(k), (v) ? (v) : "", 0})
+#define NUM(k, v) (out[n++] = (struct ctfw_env_entry){(k), NULL, (int64_t)(v)})
+	STR("hostname", d->hostname);
+	STR("domain", "kernel");
+	STR("sysname", d->sysname);
+	STR("kernel_release", d->kernel_release);
+	STR("kernel_version", d->kernel_version);
+	STR("tracer_name", "lttng-modules");
+	NUM("tracer_major", CTF_ENV_KERNEL_MAJOR);
+	NUM("tracer_minor", CTF_ENV_KERNEL_MINOR);
+	NUM("tracer_patchlevel", CTF_ENV_KERNEL_PATCHLEVEL);
+	STR("trace_buffering_scheme", "global");
+	STR("trace_name", d->trace_name);
+	STR("trace_creation_datetime", d->creation_datetime);
+	/* what really wrote the trace: no kernel module, tracefs and BPF */
+	STR("trax_tracer_name", "trax-kernel");
+	STR("trax_tracer_version", TRAX_VERSION);
+#undef STR
+#undef NUM
+	assert(n <= CTF_ENV_KERNEL_MAX);
+	return n;
+}
+
 void ctf_env_datetime(char *out, unsigned int size, int64_t unix_seconds)
 {
 	time_t t = (time_t)unix_seconds;

@@ -45,6 +45,25 @@ struct ctf_env_ust_desc {
 unsigned int ctf_env_ust(struct ctfw_env_entry out[CTF_ENV_UST_MAX],
 			 const struct ctf_env_ust_desc *d);
 
+/* The LTTng-modules release whose kernel trace layout trax's kernel traces follow. */
+#define CTF_ENV_KERNEL_MAJOR	  2
+#define CTF_ENV_KERNEL_MINOR	  13
+#define CTF_ENV_KERNEL_PATCHLEVEL 0
+
+/* At most this many entries in a kernel trace's env. */
+#define CTF_ENV_KERNEL_MAX 16
+
+/* A kernel trace (LTTng-modules' keys, in its order). The strings must outlive the entries. */
+struct ctf_env_kernel_desc {
+	const char *hostname;
+	const char *sysname, *kernel_release, *kernel_version; /* uname(2)'s */
+	const char *trace_name;
+	const char *creation_datetime;
+};
+
+unsigned int ctf_env_kernel(struct ctfw_env_entry out[CTF_ENV_KERNEL_MAX],
+			    const struct ctf_env_kernel_desc *d);
+
 /* Formats a time as LTTng's env dates are written (local time, with its offset). */
 void ctf_env_datetime(char *out, unsigned int size, int64_t unix_seconds);
 

@@ -18,10 +18,10 @@
 #include "kernel/tp-format.h"
 
 #define COMMON                                                                                     \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                    \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"                    \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"            \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                                \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                     \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"                     \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"             \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                                 \
 	"\n"
 
 static const char sched_switch[] =
@@ -313,8 +313,8 @@ static void test_machine(void)
 				CHECK(!strcmp(ev.name, e->d_name), "%s: name %s", fpath, ev.name);
 				CHECK(ev.nr_common >= 4 && ev.common_pid >= 0, "%s", fpath);
 				for (unsigned int i = 0; i < ev.nr_fields; i++) {
-					CHECK(field_sane(&ev, &ev.fields[i]), "%s: field %s",
-					      fpath, ev.fields[i].name);
+					CHECK(field_sane(&ev, &ev.fields[i]), "%s: field %s", fpath,
+					      ev.fields[i].name);
 					if (ev.fields[i].kind == TP_FIELD_DATA_LOC)
 						with_data_loc++;
 				}

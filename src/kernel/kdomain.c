@@ -1,0 +1,1211 @@
+/*
+ * kdomain.c - a session's kernel domain (see kdomain.h): configuration
+ * kept until the start, then per channel a tracefs instance, one reader
+ * thread per CPU, the system call probes and their reader thread.
+ *
+ * Threads: the reader threads only read the kernel and write their own
+ * stream sets (ktrace.h). What they share with the main thread: the table
+ * of converters by tracefs id (entries published with release stores,
+ * never changed or freed while recording), and the stop flag.
+ */
+#include "kernel/kdomain.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/assert.h"
+#include "common/clock.h"
+#include "filter/filter.h"
+#include "kernel/kfilter.h"
+#include "kernel/kmap.h"
+#include "kernel/ktrace.h"
+#include "kernel/ring-page.h"
+#include "kernel/statedump.h"
+#include "kernel/syscalls.h"
+#include "kernel/tp-format.h"
+#include "kernel/tracefs.h"
+
+#define KDOMAIN_MAX_IDS	     65536u /* common_type is 16 bits */
+#define KDOMAIN_MAX_CHANNELS 64u
+#define KDOMAIN_STATEDUMP    "lttng_statedump_start"
+
+struct krule {
+	char *pattern;
+	bool syscall;
+	bool enabled;
+	uint8_t *filter; /* bytecode, NULL: none */
+	size_t filter_len;
+};
+
+struct kchan;
+
+struct kcpu {
+	struct kchan *ch;
+	int cpu;
+	int fd;
+	pthread_t thread;
+	bool started;
+	struct ktrace_streams *ss;
+	uint64_t damaged; /* pages or records that could not be read */
+};
+
+struct kchan {
+	struct kdomain *kd;
+	char name[128];
+	struct kdomain_channel_attr attr;
+	uint8_t contexts[KCTX_COUNT];
+	unsigned int ncontexts;
+	struct krule *rules;
+	unsigned int nrules;
+	/* while recording (and after, until freed) */
+	struct tracefs_instance inst;
+	bool have_inst;
+	struct ktrace_channel *tch;
+	struct kmap_event **by_id; /* published entries are never changed */
+	struct tp_event **formats; /* by id: what the converters point into */
+	struct kcpu *cpus;
+	unsigned int nr_cpus;
+	struct ksyscalls *sys;
+	bool sys_started;
+	struct ktrace_streams *ss_sys;
+	pthread_t sys_thread;
+	bool sys_thread_started;
+	/* filter sets replaced while recording: freed with the channel */
+	struct kfilter_set **retired;
+	unsigned int nretired;
+};
+
+struct kdomain {
+	char session[256];
+	char root[256];
+	struct kchan *chans[KDOMAIN_MAX_CHANNELS];
+	unsigned int nchans;
+	int *pids;
+	unsigned int npids;
+	struct ktrace *trace;
+	bool active;
+	bool stop; /* asks the reader threads to drain and end */
+	long page_size;
+	uint64_t written_stopped, discarded_stopped; /* totals kept when stopped */
+};
+
+static void filters_rebuild(struct kchan *ch);
+
+/* '*' matches any run of characters. */
+static bool glob_match(const char *p, const char *s)
+{
+	const char *star = NULL, *back = NULL;
+
+	while (*s) {
+		if (*p == '*') {
+			star = p++;
+			back = s;
+		} else if (*p == *s) {
+			p++;
+			s++;
+		} else if (star) {
+			p = star + 1;
+			s = ++back;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return !*p;
+}
+
+/* tracefs systems that are not tracepoints LTTng records as such */
+static bool system_skipped(const char *system)
+{
+	return !strcmp(system, "syscalls") || !strcmp(system, "raw_syscalls") ||
+	       !strcmp(system, "ftrace");
+}
+
+struct kdomain *kdomain_new(const char *session, char *err, size_t errlen)
+{
+	struct kdomain *kd;
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen,
+			 "kernel tracing needs root: traxd runs as uid %u (user-space tracing "
+			 "still works)",
+			 (unsigned int)geteuid());
+		return NULL;
+	}
+	kd = calloc(1, sizeof(*kd));
+	if (!kd) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (tracefs_find(kd->root, sizeof(kd->root), err, errlen) < 0) {
+		free(kd);
+		return NULL;
+	}
+	kd->page_size = tracefs_page_size(kd->root);
+	if (kd->page_size < 4096)
+		kd->page_size = 4096;
+	snprintf(kd->session, sizeof(kd->session), "%s", session);
+	return kd;
+}
+
+static struct kchan *chan_find(const struct kdomain *kd, const char *name)
+{
+	for (unsigned int i = 0; i < kd->nchans; i++)
+		if (!strcmp(kd->chans[i]->name, name))
+			return kd->chans[i];
+	return NULL;
+}
+
+bool kdomain_has_channel(const struct kdomain *kd, const char *name)
+{
+	return chan_find(kd, name) != NULL;
+}
+
+int kdomain_channel_add(struct kdomain *kd, const char *name,
+			const struct kdomain_channel_attr *attr, char *err, size_t errlen)
+{
+	struct kchan *ch;
+
+	if (chan_find(kd, name)) {
+		snprintf(err, errlen, "kernel channel %s already exists in session %s", name,
+			 kd->session);
+		return -EEXIST;
+	}
+	if (kd->active || kd->trace) {
+		snprintf(err, errlen,
+			 "kernel channel %s cannot be added: session %s has already been started",
+			 name, kd->session);
+		return -EPERM;
+	}
+	if (kd->nchans >= KDOMAIN_MAX_CHANNELS) {
+		snprintf(err, errlen, "too many kernel channels");
+		return -ENOSPC;
+	}
+	if (attr->subbuf_size < 4096 || attr->subbuf_size % 4096 || attr->num_subbuf < 2) {
+		snprintf(err, errlen,
+			 "kernel channel %s: sub-buffers must be whole pages (4 KiB at least), "
+			 "two at least",
+			 name);
+		return -EINVAL;
+	}
+	ch = calloc(1, sizeof(*ch));
+	if (!ch) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ch->kd = kd;
+	snprintf(ch->name, sizeof(ch->name), "%s", name);
+	ch->attr = *attr;
+	kd->chans[kd->nchans++] = ch;
+	return 0;
+}
+
+static struct kchan *chan_default(struct kdomain *kd, const char *name, char *err, size_t errlen)
+{
+	struct kdomain_channel_attr at = {
+	    .subbuf_size = KDOMAIN_DEFAULT_SUBBUF_SIZE,
+	    .num_subbuf = KDOMAIN_DEFAULT_NUM_SUBBUF,
+	    .read_timer_us = KDOMAIN_DEFAULT_READ_TIMER_US,
+	};
+	struct kchan *ch = chan_find(kd, name ? name : "channel0");
+
+	if (ch)
+		return ch;
+	if (name) {
+		snprintf(err, errlen, "kernel channel %s not found in session %s", name,
+			 kd->session);
+		return NULL;
+	}
+	if (kdomain_channel_add(kd, "channel0", &at, err, errlen))
+		return NULL;
+	return chan_find(kd, "channel0");
+}
+
+/* ---- the converters of a channel's tracefs events ---- */
+
+/* Makes (once) the converter of tracefs event system:name; its id, or -errno. */
+static long event_prepare(struct kchan *ch, const char *system, const char *name, char *err,
+			  size_t errlen)
+{
+	struct kmap_event *m;
+	struct tp_event *ev;
+	char *text = NULL, perr[256];
+	long len;
+
+	len = tracefs_read_format(ch->kd->root, system, name, &text);
+	if (len < 0) {
+		snprintf(err, errlen, "%s:%s: format: %s", system, name, strerror((int)-len));
+		return len;
+	}
+	ev = calloc(1, sizeof(*ev));
+	if (!ev || tp_format_parse(ev, system, text, (size_t)len, perr, sizeof(perr))) {
+		snprintf(err, errlen, "%s:%s: format: %s", system, name, ev ? perr : "no memory");
+		free(text);
+		free(ev);
+		return -EINVAL;
+	}
+	free(text);
+	if (ev->id >= KDOMAIN_MAX_IDS) {
+		snprintf(err, errlen, "%s:%s: id %u out of range", system, name, ev->id);
+		tp_event_free(ev);
+		free(ev);
+		return -ERANGE;
+	}
+	if (__atomic_load_n(&ch->by_id[ev->id], __ATOMIC_ACQUIRE)) {
+		long id = ev->id;
+
+		tp_event_free(ev);
+		free(ev);
+		return id;
+	}
+	m = kmap_event_new(ev, perr, sizeof(perr));
+	if (!m) {
+		snprintf(err, errlen, "%s:%s: %s", system, name, perr);
+		tp_event_free(ev);
+		free(ev);
+		return -EINVAL;
+	}
+	ch->formats[ev->id] = ev;
+	__atomic_store_n(&ch->by_id[ev->id], m, __ATOMIC_RELEASE);
+	return ev->id;
+}
+
+/*
+ * Enables in the running instance every tracepoint matching pattern.
+ * Matches, or -errno.
+ */
+static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, char *err,
+			      size_t errlen)
+{
+	struct tracefs_event *evs = NULL;
+	long n = tracefs_list_events(ch->kd->root, &evs), matched = 0, r;
+	char lname[256], full[256];
+
+	if (n < 0) {
+		snprintf(err, errlen, "cannot list the kernel's events: %s", strerror((int)-n));
+		return n;
+	}
+	for (long i = 0; i < n; i++) {
+		if (system_skipped(evs[i].system))
+			continue;
+		kmap_lttng_name(evs[i].system, evs[i].name, lname, sizeof(lname));
+		snprintf(full, sizeof(full), "%s:%s", evs[i].system, evs[i].name);
+		if (!glob_match(pattern, lname) && !glob_match(pattern, full))
+			continue;
+		matched++;
+		if (!ch->have_inst)
+			continue;
+		if (on) {
+			r = event_prepare(ch, evs[i].system, evs[i].name, err, errlen);
+			if (r < 0) {
+				/* one event LTTng's layout cannot hold does not stop the others */
+				if (strcmp(pattern, lname) && strcmp(pattern, full))
+					continue;
+				free(evs);
+				return r;
+			}
+		}
+		r = tracefs_enable_event(&ch->inst, evs[i].system, evs[i].name, on);
+		if (r < 0 && !strcmp(pattern, lname)) {
+			snprintf(err, errlen, "%s: cannot %s it: %s", full,
+				 on ? "enable" : "disable", strerror((int)-r));
+			free(evs);
+			return r;
+		}
+	}
+	free(evs);
+	return matched;
+}
+
+/* Whether the channel records the state dump (its events are enabled). */
+static bool wants_statedump(const struct kchan *ch)
+{
+	for (unsigned int i = 0; i < ch->nrules; i++)
+		if (ch->rules[i].enabled && !ch->rules[i].syscall &&
+		    glob_match(ch->rules[i].pattern, KDOMAIN_STATEDUMP))
+			return true;
+	return false;
+}
+
+static long rule_apply(struct kchan *ch, const struct krule *r, bool on, char *err, size_t errlen)
+{
+	long n;
+
+	if (r->syscall) {
+		if (!ch->sys)
+			return 0;
+		n = ksyscalls_enable(ch->sys, r->pattern, on, on);
+		if (n < 0)
+			snprintf(err, errlen, "system calls %s: %s", r->pattern, strerror((int)-n));
+		return n;
+	}
+	n = tracepoints_apply(ch, r->pattern, on, err, errlen);
+	if (n >= 0 && glob_match(r->pattern, KDOMAIN_STATEDUMP))
+		n++;
+	return n;
+}
+
+long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern, bool syscall,
+		    const uint8_t *filter, size_t filter_len, char *err, size_t errlen)
+{
+	struct kchan *ch = chan_default(kd, channel, err, errlen);
+	struct krule *nr, r = {.syscall = syscall, .enabled = true};
+	long n;
+
+	if (!ch)
+		return -ENOENT;
+	if (syscall && !ch->sys && !ch->have_inst) {
+		/* the system calls are known before the start, to check the pattern */
+		ch->sys = ksyscalls_new(kd->root, err, errlen);
+		if (!ch->sys)
+			return -ENOTSUP;
+	}
+	r.pattern = (char *)pattern;
+	if (syscall) {
+		unsigned int m = 0;
+
+		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
+			m += glob_match(pattern, ksyscalls_name(ch->sys, i));
+		n = m;
+		if (m && (!kd->active || ch->sys_started))
+			n = rule_apply(ch, &r, true, err, errlen);
+	} else {
+		n = tracepoints_apply(ch, pattern, true, err, errlen);
+		if (n >= 0 && glob_match(pattern, KDOMAIN_STATEDUMP))
+			n++;
+	}
+	if (n < 0)
+		return n;
+	if (n == 0) {
+		snprintf(err, errlen, "no kernel %s matches '%s'",
+			 syscall ? "system call" : "tracepoint", pattern);
+		return -ENOENT;
+	}
+	for (unsigned int i = 0; i < ch->nrules; i++)
+		if (ch->rules[i].syscall == syscall && !strcmp(ch->rules[i].pattern, pattern) &&
+		    ch->rules[i].filter_len == filter_len &&
+		    (!filter || !memcmp(ch->rules[i].filter, filter, filter_len))) {
+			ch->rules[i].enabled = true;
+			if (ch->have_inst)
+				filters_rebuild(ch);
+			return n;
+		}
+	nr = realloc(ch->rules, (ch->nrules + 1) * sizeof(*nr));
+	if (!nr)
+		return -ENOMEM;
+	ch->rules = nr;
+	r.pattern = strdup(pattern);
+	if (filter) {
+		r.filter = malloc(filter_len);
+		if (r.filter) {
+			memcpy(r.filter, filter, filter_len);
+			r.filter_len = filter_len;
+		}
+	}
+	if (!r.pattern || (filter && !r.filter)) {
+		free(r.pattern);
+		free(r.filter);
+		return -ENOMEM;
+	}
+	ch->rules[ch->nrules++] = r;
+	if (ch->have_inst)
+		filters_rebuild(ch);
+	return n;
+}
+
+long kdomain_disable(struct kdomain *kd, const char *channel, const char *pattern, bool syscall,
+		     char *err, size_t errlen)
+{
+	struct kchan *ch = chan_find(kd, channel ? channel : "channel0");
+	long n = 0;
+
+	if (!ch) {
+		snprintf(err, errlen, "kernel channel %s not found in session %s",
+			 channel ? channel : "channel0", kd->session);
+		return -ENOENT;
+	}
+	for (unsigned int i = 0; i < ch->nrules; i++) {
+		struct krule *r = &ch->rules[i];
+
+		if (r->syscall != syscall || !r->enabled ||
+		    (strcmp(r->pattern, pattern) && strcmp(pattern, "*")))
+			continue;
+		r->enabled = false;
+		n++;
+		if (ch->have_inst) {
+			long e = rule_apply(ch, r, false, err, errlen);
+
+			if (e < 0)
+				return e;
+		}
+	}
+	if (!n) {
+		snprintf(err, errlen, "kernel event %s not found in channel %s", pattern, ch->name);
+		return -ENOENT;
+	}
+	return n;
+}
+
+int kdomain_add_context(struct kdomain *kd, const char *channel, const char *name, char *err,
+			size_t errlen)
+{
+	int c = kctx_from_name(name);
+	struct kchan *ch;
+
+	if (c < 0) {
+		snprintf(err, errlen,
+			 "unknown kernel context type %s (known: pid, tid, ppid, vpid, vtid, "
+			 "procname, prio, nice, cpu_id, hostname)",
+			 name);
+		return -EINVAL;
+	}
+	if (kd->trace) {
+		snprintf(err, errlen, "contexts cannot be added: session %s has been started",
+			 kd->session);
+		return -EPERM;
+	}
+	if (channel && !chan_find(kd, channel)) {
+		snprintf(err, errlen, "kernel channel %s not found in session %s", channel,
+			 kd->session);
+		return -ENOENT;
+	}
+	if (!kd->nchans && !chan_default(kd, NULL, err, errlen))
+		return -ENOMEM;
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		ch = kd->chans[i];
+		if (channel && strcmp(ch->name, channel))
+			continue;
+		for (unsigned int j = 0; j < ch->ncontexts; j++)
+			if (ch->contexts[j] == c) {
+				snprintf(err, errlen, "context %s is already in kernel channel %s",
+					 name, ch->name);
+				return -EEXIST;
+			}
+	}
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		ch = kd->chans[i];
+		if (channel && strcmp(ch->name, channel))
+			continue;
+		ch->contexts[ch->ncontexts++] = (uint8_t)c;
+	}
+	return 0;
+}
+
+static int pids_apply(struct kchan *ch, char *err, size_t errlen)
+{
+	const struct kdomain *kd = ch->kd;
+	int e;
+
+	if (ch->have_inst) {
+		e = tracefs_set_pids(&ch->inst, kd->pids, kd->npids);
+		if (e < 0) {
+			snprintf(err, errlen, "set_event_pid: %s", strerror(-e));
+			return e;
+		}
+	}
+	if (ch->sys) {
+		e = ksyscalls_set_pids(ch->sys, kd->pids, kd->npids);
+		if (e < 0) {
+			snprintf(err, errlen, "system call tracker: %s", strerror(-e));
+			return e;
+		}
+	}
+	return 0;
+}
+
+int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, char *err,
+		       size_t errlen)
+{
+	int *n = NULL;
+
+	if (npids) {
+		n = malloc(npids * sizeof(int));
+		if (!n)
+			return -ENOMEM;
+		memcpy(n, pids, npids * sizeof(int));
+	}
+	free(kd->pids);
+	kd->pids = n;
+	kd->npids = npids;
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		int e = pids_apply(kd->chans[i], err, errlen);
+
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+/* ---- filters ---- */
+
+static bool rule_matches(const struct krule *r, const char *lttng_name, const char *full)
+{
+	return glob_match(r->pattern, lttng_name) || (full && glob_match(r->pattern, full));
+}
+
+static void filter_set_free(struct kfilter_set *fs)
+{
+	if (!fs)
+		return;
+	for (unsigned int i = 0; i < fs->n; i++)
+		kfilter_free(fs->programs[i]);
+	free(fs->programs);
+	free(fs);
+}
+
+/*
+ * Gives cls the filters of the channel's enabled rules that match it; the
+ * set it had is kept until the channel goes (a reader may still use it).
+ */
+static void class_filters(struct kchan *ch, struct kevent_class *cls, const char *full,
+			  bool syscall)
+{
+	struct kfilter_set *fs = calloc(1, sizeof(*fs)), *old;
+	const char *name = cls->cls.name;
+	char sysname[256];
+
+	if (!fs)
+		return;
+	if (syscall) {
+		/* syscall rules name the call: "openat" for syscall_entry_openat */
+		const char *u = strchr(name + strlen("syscall_"), '_');
+
+		snprintf(sysname, sizeof(sysname), "%s", u ? u + 1 : name);
+		name = sysname;
+	}
+	for (unsigned int i = 0; i < ch->nrules; i++) {
+		const struct krule *r = &ch->rules[i];
+		struct kfilter **n;
+
+		if (!r->enabled || r->syscall != syscall || !rule_matches(r, name, full))
+			continue;
+		if (!r->filter) {
+			fs->unfiltered = true;
+			continue;
+		}
+		n = realloc(fs->programs, (fs->n + 1) * sizeof(*n));
+		if (!n)
+			break;
+		fs->programs = n;
+		/* NULL: a field it names is missing here, the rule never matches */
+		fs->programs[fs->n++] = kfilter_new(r->filter, r->filter_len, &cls->cls);
+	}
+	if (fs->unfiltered) {
+		for (unsigned int i = 0; i < fs->n; i++)
+			kfilter_free(fs->programs[i]);
+		fs->n = 0;
+	}
+	old = (struct kfilter_set *)cls->filter;
+	if (old) {
+		struct kfilter_set **r = realloc(ch->retired, (ch->nretired + 1) * sizeof(*r));
+
+		if (!r) {
+			filter_set_free(fs);
+			return;
+		}
+		ch->retired = r;
+		ch->retired[ch->nretired++] = old;
+	}
+	__atomic_store_n(&cls->filter, fs, __ATOMIC_RELEASE);
+}
+
+/* Recomputes the filters of every class the channel records. */
+static void filters_rebuild(struct kchan *ch)
+{
+	char full[300];
+
+	for (unsigned int id = 0; ch->by_id && id < KDOMAIN_MAX_IDS; id++) {
+		if (!ch->by_id[id])
+			continue;
+		snprintf(full, sizeof(full), "%s:%s", ch->formats[id]->system,
+			 ch->formats[id]->name);
+		class_filters(ch, kmap_event_class(ch->by_id[id]), full, false);
+	}
+	if (ch->sys)
+		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
+			for (int exit = 0; exit < 2; exit++) {
+				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
+
+				if (c)
+					class_filters(ch, c, NULL, true);
+			}
+}
+
+/* Whether a record of cls is written (its filters, once set). */
+static inline bool record_passes(const struct kevent_class *cls, const void *payload, size_t len)
+{
+	const struct kfilter_set *fs = __atomic_load_n(&cls->filter, __ATOMIC_ACQUIRE);
+
+	return !fs || fs->unfiltered || kfilter_set_pass(fs, payload, len);
+}
+
+/* The system call reader's sink: the filters, then the trace. */
+static int sys_sink(void *arg, const struct kevent_record *r)
+{
+	if (!record_passes(r->cls, r->payload, r->len))
+		return 0;
+	return ktrace_sink(arg, r);
+}
+
+/* ---- recording ---- */
+
+static void cpu_discarded(struct kcpu *c)
+{
+	struct tracefs_cpu_stats st;
+
+	if (tracefs_cpu_stats(&c->ch->inst, c->cpu, &st) == 0)
+		ktrace_streams_set_discarded(c->ss, c->cpu, st.overrun + st.dropped);
+}
+
+static void page_convert(struct kcpu *c, const uint8_t *page, size_t n, uint8_t *scratch,
+			 size_t cap)
+{
+	struct kchan *ch = c->ch;
+	struct ring_record rec;
+	struct ring_page p;
+	const char *why;
+	int r;
+
+	if (ring_page_open(&p, page, n, &why)) {
+		c->damaged++;
+		return;
+	}
+	while ((r = ring_page_next(&p, &rec, &why)) == 1) {
+		const struct kmap_event *m;
+		struct kevent_record kr;
+		uint16_t id;
+		int32_t tid;
+		size_t len;
+
+		if (rec.len < 8)
+			continue;
+		memcpy(&id, rec.payload, 2);
+		m = __atomic_load_n(&ch->by_id[id], __ATOMIC_ACQUIRE);
+		if (!m)
+			continue;
+		memcpy(&tid, rec.payload + 4, 4);
+		len = kmap_convert(m, rec.payload, rec.len, scratch, cap);
+		kr.cls = kmap_event_class((struct kmap_event *)m);
+		if (!len && kr.cls->cls.nr_fields) {
+			c->damaged++;
+			continue;
+		}
+		if (!record_passes(kr.cls, scratch, len))
+			continue;
+		kr.ts = rec.ts;
+		kr.cpu = c->cpu;
+		kr.tid = tid;
+		kr.payload = scratch;
+		kr.len = len;
+		if (ktrace_sink(c->ss, &kr) < 0)
+			return;
+	}
+	if (r < 0)
+		c->damaged++;
+}
+
+static void *cpu_thread(void *arg)
+{
+	struct kcpu *c = arg;
+	struct kchan *ch = c->ch;
+	size_t psize = (size_t)ch->kd->page_size, cap = 2 * psize + 4096;
+	uint8_t *page = malloc(psize), *scratch = malloc(cap);
+	int timeout = (int)((ch->attr.read_timer_us ? ch->attr.read_timer_us
+						    : KDOMAIN_DEFAULT_READ_TIMER_US) /
+			    1000);
+	uint64_t last_switch = trax_clock_monotonic();
+
+	if (!page || !scratch)
+		goto out;
+	if (timeout < 1)
+		timeout = 1;
+	for (;;) {
+		ssize_t n = read(c->fd, page, psize);
+
+		if (n > 0) {
+			page_convert(c, page, (size_t)n, scratch, cap);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN)
+			break;
+		/* nothing to read */
+		cpu_discarded(c);
+		if (ch->attr.switch_timer_us &&
+		    trax_clock_monotonic() - last_switch >= ch->attr.switch_timer_us * 1000) {
+			last_switch = trax_clock_monotonic();
+			ktrace_streams_flush(c->ss, last_switch);
+		}
+		if (__atomic_load_n(&ch->kd->stop, __ATOMIC_ACQUIRE))
+			break;
+		struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+
+		poll(&pfd, 1, timeout);
+	}
+out:
+	cpu_discarded(c);
+	ktrace_streams_flush(c->ss, trax_clock_monotonic());
+	free(page);
+	free(scratch);
+	return NULL;
+}
+
+static void *sys_thread(void *arg)
+{
+	struct kchan *ch = arg;
+	int fds[256];
+	struct pollfd pfd[256];
+	unsigned int nfds = ksyscalls_fds(ch->sys, fds, 256);
+	int timeout = (int)((ch->attr.read_timer_us ? ch->attr.read_timer_us
+						    : KDOMAIN_DEFAULT_READ_TIMER_US) /
+			    1000);
+
+	if (timeout < 1)
+		timeout = 1;
+	for (unsigned int i = 0; i < nfds; i++)
+		pfd[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+	for (;;) {
+		long n = ksyscalls_consume(ch->sys, sys_sink, ch->ss_sys);
+
+		for (unsigned int cpu = 0; cpu < ch->nr_cpus; cpu++)
+			ktrace_streams_set_discarded(ch->ss_sys, (int)cpu,
+						     ksyscalls_lost(ch->sys, (int)cpu));
+		if (n < 0)
+			break;
+		if (n > 0)
+			continue;
+		if (__atomic_load_n(&ch->kd->stop, __ATOMIC_ACQUIRE))
+			break;
+		poll(pfd, nfds, timeout);
+	}
+	ksyscalls_consume(ch->sys, sys_sink, ch->ss_sys);
+	ktrace_streams_flush(ch->ss_sys, trax_clock_monotonic());
+	return NULL;
+}
+
+/* Undoes what chan_start did (threads must be stopped). */
+static void chan_release(struct kchan *ch)
+{
+	if (ch->cpus) {
+		for (unsigned int i = 0; i < ch->nr_cpus; i++)
+			if (ch->cpus[i].fd >= 0)
+				close(ch->cpus[i].fd);
+		free(ch->cpus);
+		ch->cpus = NULL;
+	}
+	if (ch->sys_started) {
+		ksyscalls_stop(ch->sys);
+		ch->sys_started = false;
+	}
+	if (ch->have_inst) {
+		tracefs_instance_destroy(&ch->inst);
+		ch->have_inst = false;
+	}
+	if (ch->by_id) {
+		for (unsigned int id = 0; id < KDOMAIN_MAX_IDS; id++) {
+			if (ch->by_id[id]) {
+				filter_set_free(
+				    (struct kfilter_set *)kmap_event_class(ch->by_id[id])->filter);
+				kmap_event_free(ch->by_id[id]);
+			}
+			if (ch->formats[id]) {
+				tp_event_free(ch->formats[id]);
+				free(ch->formats[id]);
+			}
+		}
+		free(ch->by_id);
+		free(ch->formats);
+		ch->by_id = NULL;
+		ch->formats = NULL;
+	}
+}
+
+static int chan_start(struct kchan *ch, char *err, size_t errlen)
+{
+	struct kdomain *kd = ch->kd;
+	struct ktrace_channel_config cc = {0};
+	char iname[400];
+	bool any_syscall = false;
+	uint64_t kb;
+	int e;
+
+	ch->by_id = calloc(KDOMAIN_MAX_IDS, sizeof(*ch->by_id));
+	ch->formats = calloc(KDOMAIN_MAX_IDS, sizeof(*ch->formats));
+	if (!ch->by_id || !ch->formats) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(iname, sizeof(iname), "%s-%s", kd->session, ch->name);
+	e = tracefs_instance_create(&ch->inst, kd->root, iname);
+	if (e) {
+		snprintf(err, errlen, "tracefs instance for %s: %s", iname, strerror(-e));
+		return e;
+	}
+	ch->have_inst = true;
+	ch->nr_cpus = (unsigned int)ch->inst.nr_cpus;
+	kb = ch->attr.subbuf_size * ch->attr.num_subbuf / 1024;
+	if ((e = tracefs_set_clock(&ch->inst, "mono")) ||
+	    (e = tracefs_set_buffer_kb(&ch->inst, kb)) ||
+	    (e = tracefs_set_overwrite(&ch->inst, ch->attr.overwrite)) ||
+	    (e = tracefs_set_pids(&ch->inst, kd->pids, kd->npids))) {
+		snprintf(err, errlen, "tracefs instance %s: settings refused: %s", ch->inst.name,
+			 strerror(-e));
+		return e;
+	}
+	cc.name = ch->name;
+	cc.nr_cpus = ch->nr_cpus;
+	cc.packet_size = ch->attr.subbuf_size;
+	cc.contexts = ch->contexts;
+	cc.ncontexts = ch->ncontexts;
+	ch->tch = ktrace_channel_add(kd->trace, &cc, err, errlen);
+	if (!ch->tch)
+		return -EIO;
+	for (unsigned int i = 0; i < ch->nrules; i++) {
+		long n;
+
+		if (!ch->rules[i].enabled)
+			continue;
+		if (ch->rules[i].syscall) {
+			any_syscall = true;
+			continue;
+		}
+		n = rule_apply(ch, &ch->rules[i], true, err, errlen);
+		if (n < 0)
+			return (int)n;
+	}
+	ch->cpus = calloc(ch->nr_cpus, sizeof(*ch->cpus));
+	if (!ch->cpus) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < ch->nr_cpus; i++) {
+		struct kcpu *c = &ch->cpus[i];
+
+		c->ch = ch;
+		c->cpu = (int)i;
+		c->fd = tracefs_open_raw(&ch->inst, (int)i, false);
+		if (c->fd < 0) {
+			snprintf(err, errlen, "%s: per_cpu/cpu%u/trace_pipe_raw: %s", ch->inst.path,
+				 i, strerror(-c->fd));
+			return c->fd;
+		}
+		c->ss = ktrace_streams_add(ch->tch, "", err, errlen);
+		if (!c->ss)
+			return -EIO;
+	}
+	if (any_syscall) {
+		if (!ch->sys) {
+			ch->sys = ksyscalls_new(kd->root, err, errlen);
+			if (!ch->sys)
+				return -ENOTSUP;
+		}
+		for (unsigned int i = 0; i < ch->nrules; i++)
+			if (ch->rules[i].enabled && ch->rules[i].syscall &&
+			    rule_apply(ch, &ch->rules[i], true, err, errlen) < 0)
+				return -EINVAL;
+		if ((e = ksyscalls_set_pids(ch->sys, kd->pids, kd->npids)) < 0) {
+			snprintf(err, errlen, "system call tracker: %s", strerror(-e));
+			return e;
+		}
+		e = ksyscalls_start(ch->sys, ch->attr.subbuf_size * ch->attr.num_subbuf, err,
+				    errlen);
+		if (e)
+			return e;
+		ch->sys_started = true;
+		ch->ss_sys = ktrace_streams_add(ch->tch, "_syscalls", err, errlen);
+		if (!ch->ss_sys)
+			return -EIO;
+	}
+	filters_rebuild(ch);
+	return 0;
+}
+
+static void threads_stop(struct kdomain *kd)
+{
+	__atomic_store_n(&kd->stop, true, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		struct kchan *ch = kd->chans[i];
+
+		for (unsigned int c = 0; ch->cpus && c < ch->nr_cpus; c++)
+			if (ch->cpus[c].started) {
+				pthread_join(ch->cpus[c].thread, NULL);
+				ch->cpus[c].started = false;
+			}
+		if (ch->sys_thread_started) {
+			pthread_join(ch->sys_thread, NULL);
+			ch->sys_thread_started = false;
+		}
+	}
+	__atomic_store_n(&kd->stop, false, __ATOMIC_RELEASE);
+}
+
+static void statedump(struct kdomain *kd, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		struct kchan *ch = kd->chans[i];
+		struct ktrace_streams *ss;
+		int cpu = sched_getcpu();
+
+		if (!wants_statedump(ch))
+			continue;
+		ss = ktrace_streams_add(ch->tch, "_statedump", err, errlen);
+		if (!ss)
+			return;
+		if (cpu < 0 || (unsigned int)cpu >= ch->nr_cpus)
+			cpu = 0;
+		kstatedump_run(ktrace_sink, ss, cpu, "/proc", "/sys");
+		ktrace_streams_flush(ss, trax_clock_monotonic());
+	}
+}
+
+int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_datetime, char *err,
+		  size_t errlen)
+{
+	struct ktrace_config tc = {0};
+	int e = 0;
+
+	if (kd->active) {
+		snprintf(err, errlen, "kernel tracing already started for session %s", kd->session);
+		return -EALREADY;
+	}
+	if (kd->trace) {
+		/* started before: the instances are kept, tracing resumes */
+		for (unsigned int i = 0; i < kd->nchans; i++) {
+			struct kchan *ch = kd->chans[i];
+
+			for (unsigned int c = 0; c < ch->nr_cpus; c++)
+				if (!pthread_create(&ch->cpus[c].thread, NULL, cpu_thread,
+						    &ch->cpus[c]))
+					ch->cpus[c].started = true;
+			if (ch->sys && !ch->sys_started &&
+			    !ksyscalls_start(ch->sys, ch->attr.subbuf_size * ch->attr.num_subbuf,
+					     err, errlen))
+				ch->sys_started = true;
+			if (ch->sys_started &&
+			    !pthread_create(&ch->sys_thread, NULL, sys_thread, ch))
+				ch->sys_thread_started = true;
+			tracefs_set_tracing(&ch->inst, true);
+		}
+		kd->active = true;
+		return 0;
+	}
+	if (!kd->nchans) {
+		snprintf(err, errlen, "session %s has no kernel event enabled", kd->session);
+		return -ENOENT;
+	}
+	tc.dir = dir;
+	tc.trace_name = kd->session;
+	tc.creation_datetime = creation_datetime;
+	kd->trace = ktrace_open(&tc, err, errlen);
+	if (!kd->trace)
+		return -EIO;
+	for (unsigned int i = 0; i < kd->nchans && !e; i++)
+		e = chan_start(kd->chans[i], err, errlen);
+	for (unsigned int i = 0; i < kd->nchans && !e; i++) {
+		struct kchan *ch = kd->chans[i];
+
+		for (unsigned int c = 0; c < ch->nr_cpus && !e; c++) {
+			e = -pthread_create(&ch->cpus[c].thread, NULL, cpu_thread, &ch->cpus[c]);
+			ch->cpus[c].started = !e;
+		}
+		if (!e && ch->sys_started) {
+			e = -pthread_create(&ch->sys_thread, NULL, sys_thread, ch);
+			ch->sys_thread_started = !e;
+		}
+		if (e)
+			snprintf(err, errlen, "cannot start a thread: %s", strerror(-e));
+	}
+	for (unsigned int i = 0; i < kd->nchans && !e; i++) {
+		e = tracefs_set_tracing(&kd->chans[i]->inst, true);
+		if (e)
+			snprintf(err, errlen, "%s: tracing_on: %s", kd->chans[i]->inst.path,
+				 strerror(-e));
+	}
+	if (e) {
+		threads_stop(kd);
+		ktrace_close(kd->trace); /* before the classes it wrote go */
+		kd->trace = NULL;
+		for (unsigned int i = 0; i < kd->nchans; i++)
+			chan_release(kd->chans[i]);
+		return e;
+	}
+	kd->active = true;
+	statedump(kd, err, errlen);
+	return 0;
+}
+
+int kdomain_stop(struct kdomain *kd)
+{
+	if (!kd->active)
+		return -EALREADY;
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		struct kchan *ch = kd->chans[i];
+
+		tracefs_set_tracing(&ch->inst, false);
+		if (ch->sys_started) {
+			ksyscalls_stop(ch->sys);
+			ch->sys_started = false;
+		}
+	}
+	threads_stop(kd);
+	kd->active = false;
+	return 0;
+}
+
+bool kdomain_active(const struct kdomain *kd)
+{
+	return kd->active;
+}
+
+void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discarded)
+{
+	*written = 0;
+	*discarded = 0;
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		struct kchan *ch = kd->chans[i];
+
+		for (unsigned int c = 0; ch->cpus && c < ch->nr_cpus; c++) {
+			struct tracefs_cpu_stats st;
+
+			if (ch->cpus[c].ss)
+				*written += ktrace_streams_written(ch->cpus[c].ss);
+			if (ch->have_inst && !tracefs_cpu_stats(&ch->inst, (int)c, &st))
+				*discarded += st.overrun + st.dropped;
+			if (ch->sys)
+				*discarded += ksyscalls_lost(ch->sys, (int)c);
+		}
+		if (ch->ss_sys)
+			*written += ktrace_streams_written(ch->ss_sys);
+	}
+}
+
+void kdomain_describe(const struct kdomain *kd,
+		      void (*fn)(void *arg, const struct kdomain_item *item), void *arg)
+{
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		const struct kchan *ch = kd->chans[i];
+		struct kdomain_item it = {.kind = "channel", .channel = ch->name, .name = ch->name};
+
+		it.attr = &ch->attr;
+		for (unsigned int c = 0; ch->cpus && c < ch->nr_cpus; c++) {
+			struct tracefs_cpu_stats st;
+
+			if (ch->have_inst && !tracefs_cpu_stats(&ch->inst, (int)c, &st))
+				it.discarded += st.overrun + st.dropped;
+			if (ch->sys)
+				it.discarded += ksyscalls_lost(ch->sys, (int)c);
+		}
+		fn(arg, &it);
+		for (unsigned int r = 0; r < ch->nrules; r++) {
+			const struct krule *kr = &ch->rules[r];
+
+			if (!kr->enabled)
+				continue;
+			it = (struct kdomain_item){.kind = kr->syscall ? "syscall" : "tracepoint",
+						   .channel = ch->name,
+						   .name = kr->pattern};
+			if (kr->filter)
+				it.filter = filter_source(kr->filter, kr->filter_len);
+			fn(arg, &it);
+		}
+		for (unsigned int c = 0; c < ch->ncontexts; c++) {
+			it = (struct kdomain_item){.kind = "context",
+						   .channel = ch->name,
+						   .name = kctx_name(ch->contexts[c])};
+			fn(arg, &it);
+		}
+	}
+	for (unsigned int i = 0; i < kd->npids; i++) {
+		struct kdomain_item it = {.kind = "pid", .pid = kd->pids[i]};
+
+		fn(arg, &it);
+	}
+}
+
+void kdomain_free(struct kdomain *kd)
+{
+	if (!kd)
+		return;
+	if (kd->active)
+		kdomain_stop(kd);
+	if (kd->trace)
+		ktrace_close(kd->trace); /* before the classes it wrote go */
+	kd->trace = NULL;
+	for (unsigned int i = 0; i < kd->nchans; i++) {
+		struct kchan *ch = kd->chans[i];
+
+		chan_release(ch);
+		for (unsigned int i = 0; ch->sys && i < ksyscalls_count(ch->sys); i++)
+			for (int exit = 0; exit < 2; exit++) {
+				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
+
+				if (c)
+					filter_set_free((struct kfilter_set *)c->filter);
+			}
+		ksyscalls_free(ch->sys);
+		for (unsigned int r = 0; r < ch->nrules; r++) {
+			free(ch->rules[r].pattern);
+			free(ch->rules[r].filter);
+		}
+		for (unsigned int r = 0; r < ch->nretired; r++)
+			filter_set_free(ch->retired[r]);
+		free(ch->retired);
+		free(ch->rules);
+		free(ch);
+	}
+	free(kd->pids);
+	free(kd);
+}
+
+long kdomain_list(bool syscalls, void (*fn)(void *arg, const char *name, const char *fields),
+		  void *arg, char *err, size_t errlen)
+{
+	char root[256], lname[256];
+	struct tracefs_event *evs = NULL;
+	long n, count = 0;
+
+	if (tracefs_find(root, sizeof(root), err, errlen) < 0)
+		return -ENOENT;
+	if (syscalls) {
+		struct ksyscalls *s = ksyscalls_new(root, err, errlen);
+
+		if (!s)
+			return -ENOTSUP;
+		for (unsigned int i = 0; i < ksyscalls_count(s); i++, count++)
+			fn(arg, ksyscalls_name(s, i), ksyscalls_signature(s, i));
+		ksyscalls_free(s);
+		return count;
+	}
+	n = tracefs_list_events(root, &evs);
+	if (n < 0) {
+		snprintf(err, errlen, "cannot list the kernel's events: %s", strerror((int)-n));
+		return n;
+	}
+	for (long i = 0; i < n; i++) {
+		if (system_skipped(evs[i].system))
+			continue;
+		kmap_lttng_name(evs[i].system, evs[i].name, lname, sizeof(lname));
+		fn(arg, lname, "");
+		count++;
+	}
+	free(evs);
+	fn(arg, "lttng_statedump_*", "");
+	return count + 1;
+}
+
+int kdomain_cleanup_stale(void)
+{
+	char root[256], err[256];
+
+	if (geteuid() != 0 || tracefs_find(root, sizeof(root), err, sizeof(err)) < 0)
+		return 0;
+	return tracefs_remove_stale(root);
+}

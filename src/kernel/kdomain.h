@@ -1,0 +1,108 @@
+/*
+ * kdomain.h - a session's kernel domain: its kernel channels, the events
+ * and system calls enabled in them, its trackers, and while it records,
+ * what moves events from the kernel to the trace: per channel a tracefs
+ * instance read by one thread per CPU (records converted by kmap), the
+ * BPF system call probes read by one thread, and the state dump at start.
+ * The trace is LTTng-modules' layout, in OUTPUT/kernel (ktrace.h).
+ *
+ * traxd calls these from its main thread only; the domain's own threads
+ * only read the kernel and write the trace.
+ */
+#ifndef TRAX_KERNEL_KDOMAIN_H
+#define TRAX_KERNEL_KDOMAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kdomain;
+
+struct kdomain_channel_attr {
+	uint64_t subbuf_size; /* bytes; packets in the trace are this size */
+	uint32_t num_subbuf;  /* the kernel buffer per CPU is subbuf_size * num_subbuf */
+	bool overwrite;	      /* flight recorder: the oldest events are overwritten */
+	uint64_t switch_timer_us, read_timer_us;
+};
+
+/* LTTng's kernel channel defaults (lttng-tools 2.13). */
+#define KDOMAIN_DEFAULT_SUBBUF_SIZE   (1u << 20)
+#define KDOMAIN_DEFAULT_NUM_SUBBUF    4u
+#define KDOMAIN_DEFAULT_READ_TIMER_US 200000u
+
+/*
+ * A kernel domain for session `session`. Checks what it can before
+ * anything is asked of it: root (CAP_SYS_ADMIN), tracefs. NULL and err set
+ * (one line: what is missing, what still works) when the kernel cannot be
+ * traced.
+ */
+struct kdomain *kdomain_new(const char *session, char *err, size_t errlen);
+/* Stops it if needed, removes its tracefs instances and frees it. */
+void kdomain_free(struct kdomain *kd);
+
+/* A channel (before the first start). 0, or -errno with err set. */
+int kdomain_channel_add(struct kdomain *kd, const char *name,
+			const struct kdomain_channel_attr *attr, char *err, size_t errlen);
+bool kdomain_has_channel(const struct kdomain *kd, const char *name);
+
+/*
+ * Enables tracepoints whose LTTng name (or tracefs SYSTEM:NAME) matches
+ * pattern ('*' anywhere) in channel (NULL: channel0, made with the
+ * defaults when missing); syscall: system calls whose name matches. With
+ * filter (filter_compile's bytecode), only the records it accepts are
+ * written (kfilter.h). Takes effect at once when recording. How many
+ * events matched, or -errno with err set (ENOENT: none matched).
+ */
+long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern, bool syscall,
+		    const uint8_t *filter, size_t filter_len, char *err, size_t errlen);
+/* Disables what kdomain_enable enabled with that pattern. Matches, or -errno. */
+long kdomain_disable(struct kdomain *kd, const char *channel, const char *pattern, bool syscall,
+		     char *err, size_t errlen);
+
+/* Adds a context (a kctx name: "pid", "procname"...) to channel (NULL: all). 0, or -errno. */
+int kdomain_add_context(struct kdomain *kd, const char *channel, const char *name, char *err,
+			size_t errlen);
+
+/* Only these processes (npids 0: all). 0, or -errno. */
+int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, char *err,
+		       size_t errlen);
+
+/*
+ * Starts recording into dir (the trace directory: OUTPUT/kernel), made
+ * for session trace_name created at creation_datetime. 0, or -errno with
+ * err set; nothing is left running on failure.
+ */
+int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_datetime, char *err,
+		  size_t errlen);
+/* Stops recording and writes everything the kernel still holds. 0, or -errno. */
+int kdomain_stop(struct kdomain *kd);
+bool kdomain_active(const struct kdomain *kd);
+
+/* Events discarded so far (all channels and CPUs) and records written. */
+void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discarded);
+
+/* What `trax list SESSION` shows of the domain, item by item. */
+struct kdomain_item {
+	const char *kind;    /* "channel", "tracepoint", "syscall", "context", "pid" */
+	const char *channel; /* its channel (NULL for "pid") */
+	const char *name;    /* channel name, rule pattern, context name */
+	const char *filter;  /* a rule's filter text, or NULL */
+	const struct kdomain_channel_attr *attr; /* "channel" */
+	uint64_t discarded;			 /* "channel": events lost so far */
+	int pid;				 /* "pid": one tracked process */
+};
+void kdomain_describe(const struct kdomain *kd,
+		      void (*fn)(void *arg, const struct kdomain_item *item), void *arg);
+
+/*
+ * `trax list -k`: the tracepoints of the running kernel under their LTTng
+ * names (syscalls: the system calls), each given to fn with its fields as
+ * text. Count, or -errno with err set.
+ */
+long kdomain_list(bool syscalls, void (*fn)(void *arg, const char *name, const char *fields),
+		  void *arg, char *err, size_t errlen);
+
+/* Removes what killed daemons left in tracefs; how many instances. */
+int kdomain_cleanup_stale(void);
+
+#endif /* TRAX_KERNEL_KDOMAIN_H */

@@ -115,26 +115,73 @@ const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i)
 	return i < s->t.ncalls ? s->t.calls[i].signature : NULL;
 }
 
+/* The probes' descriptor of call number nr, from the table. */
+static struct sc_desc desc_of(const struct ksyscalls *s, int nr)
+{
+	struct sc_desc d;
+	int i = s->t.by_nr[nr];
+
+	memset(&d, 0, sizeof(d));
+	d.lenarg = SC_MAX_ARGS;
+	if (i >= 0) {
+		const struct sc_call *c = &s->t.calls[i];
+
+		d.flags = (c->enabled[0] ? SC_DESC_ENTRY : 0) | (c->enabled[1] ? SC_DESC_EXIT : 0);
+		memcpy(d.cap[0], c->ev[0].cap, SC_MAX_ARGS);
+		memcpy(d.cap[1], c->ev[1].cap, SC_MAX_ARGS);
+		d.lenarg = c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
+	} else {
+		d.flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
+			  (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
+	}
+	return d;
+}
+
+/* Writes the descriptors of the numbers in [from, to) the probes read (when loaded). 0, or -errno.
+ */
+static int descs_write(struct ksyscalls *s, int from, int to)
+{
+	int fd;
+
+	if (!s->skel)
+		return 0;
+	fd = bpf_map__fd(s->skel->maps.descs);
+	for (int nr = from; nr < to; nr++) {
+		struct sc_desc d = desc_of(s, nr);
+		__u32 key = (__u32)nr;
+
+		if (bpf_map_update_elem(fd, &key, &d, BPF_ANY))
+			return -errno;
+	}
+	s->skel->bss->unknown_flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
+				      (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
+	s->skel->bss->compat_flags = s->skel->bss->unknown_flags;
+	return 0;
+}
+
 int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool exit)
 {
-	int n = 0;
+	bool unknown = !fnmatch(pattern, "unknown", 0);
+	int n = 0, e;
 
-	if (s->skel)
-		return -EBUSY;
 	for (unsigned int i = 0; i < s->t.ncalls; i++) {
 		struct sc_call *c = &s->t.calls[i];
 
 		if (fnmatch(pattern, c->name, 0))
 			continue;
-		c->enabled[0] |= entry;
-		c->enabled[1] |= exit;
+		c->enabled[0] = entry;
+		c->enabled[1] = exit;
 		n++;
+		if ((e = descs_write(s, c->nr, c->nr + 1)))
+			return e;
 	}
 	/* LTTng's unknown-call events (and the 32-bit calls, recorded as such) */
-	if (!fnmatch(pattern, "unknown", 0)) {
-		s->t.unknown_enabled[0] |= entry;
-		s->t.unknown_enabled[1] |= exit;
+	if (unknown) {
+		s->t.unknown_enabled[0] = entry;
+		s->t.unknown_enabled[1] = exit;
 		n++;
+		if ((e = descs_write(s, 0, SC_NR_SLOTS)))
+			return e;
 	}
 	return n;
 }
@@ -187,26 +234,39 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Record bytes are kept 8-byte aligned, as struct sc_rec needs. */
+static size_t aligned(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
 /* perf_buffer's sample callback: queue a copy of the record on its CPU. */
 static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct ksyscalls *s = ctx;
 	struct cpu_queue *q;
-	const struct sc_rec *r = data;
+	struct sc_rec r; /* (data is 4 bytes past an 8-byte boundary) */
+	size_t need;
 
 	if (cpu < 0 || cpu >= s->ncpus)
 		return;
 	q = &s->q[cpu];
-	if (size < sizeof(*r) || r->size < sizeof(*r) || r->size > size) {
+	if (size < sizeof(r)) {
 		s->damaged++;
 		return;
 	}
-	size = r->size;
-	if (q->used + size > q->cap) {
+	memcpy(&r, data, sizeof(r));
+	if (r.size < sizeof(r) || r.size > size) {
+		s->damaged++;
+		return;
+	}
+	size = r.size;
+	need = aligned(size);
+	if (q->used + need > q->cap) {
 		size_t cap = q->cap ? q->cap : 1 << 16;
 		uint8_t *nb, *ns;
 
-		while (cap < q->used + size)
+		while (cap < q->used + need)
 			cap *= 2;
 		nb = realloc(q->buf, cap);
 		if (nb)
@@ -232,8 +292,8 @@ static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 		q->ncap = ncap;
 	}
 	memcpy(q->buf + q->used, data, size);
-	q->recs[q->n++] = (struct pend){r->ts, s->seq++, (uint32_t)q->used, size};
-	q->used += size;
+	q->recs[q->n++] = (struct pend){r.ts, s->seq++, (uint32_t)q->used, size};
+	q->used += need;
 }
 
 static void on_lost(void *ctx, int cpu, __u64 count)
@@ -250,9 +310,19 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 	size_t pages = 1;
 	int r;
 
-	if (s->skel) {
+	if (s->skel && s->attached) {
 		snprintf(err, errlen, "already started");
 		return -EBUSY;
+	}
+	if (s->skel) { /* stopped: attach again */
+		r = syscalls_bpf__attach(s->skel);
+		if (r) {
+			snprintf(err, errlen, "attaching to sys_enter and sys_exit: %s",
+				 strerror(-r));
+			return r;
+		}
+		s->attached = true;
+		return 0;
 	}
 	while (pages * (size_t)page < buffer_bytes && pages < (1u << 20))
 		pages *= 2;
@@ -261,6 +331,8 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		snprintf(err, errlen, "cannot count the CPUs: %s", strerror(-s->ncpus));
 		return s->ncpus ? s->ncpus : -EINVAL;
 	}
+	free(s->q); /* (of a start that failed) */
+	free(s->lost);
 	s->q = calloc((size_t)s->ncpus, sizeof(*s->q));
 	s->lost = calloc((size_t)s->ncpus, sizeof(*s->lost));
 	if (!s->q || !s->lost) {
@@ -280,37 +352,11 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 			 strerror(-r));
 		goto fail;
 	}
-	for (int nr = 0; nr < SC_NR_SLOTS; nr++) {
-		struct sc_desc d;
-		int i = s->t.by_nr[nr];
-		__u32 key = (__u32)nr;
-
-		memset(&d, 0, sizeof(d));
-		if (i >= 0) {
-			const struct sc_call *c = &s->t.calls[i];
-
-			d.flags = (c->enabled[0] ? SC_DESC_ENTRY : 0) |
-				  (c->enabled[1] ? SC_DESC_EXIT : 0);
-			memcpy(d.cap[0], c->ev[0].cap, SC_MAX_ARGS);
-			memcpy(d.cap[1], c->ev[1].cap, SC_MAX_ARGS);
-			d.lenarg =
-			    c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
-		} else {
-			d.flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
-				  (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
-			d.lenarg = SC_MAX_ARGS;
-		}
-		if (!d.flags)
-			continue;
-		if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.descs), &key, &d, BPF_ANY)) {
-			r = -errno;
-			snprintf(err, errlen, "writing the call descriptors: %s", strerror(errno));
-			goto fail;
-		}
+	r = descs_write(s, 0, SC_NR_SLOTS);
+	if (r) {
+		snprintf(err, errlen, "writing the call descriptors: %s", strerror(-r));
+		goto fail;
 	}
-	s->skel->bss->unknown_flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
-				      (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
-	s->skel->bss->compat_flags = s->skel->bss->unknown_flags;
 	r = pids_apply(s);
 	if (r) {
 		snprintf(err, errlen, "writing the pid filter: %s", strerror(-r));
@@ -391,6 +437,8 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 	long handed = 0;
 	int ret = 0;
 
+	if (!q->n)
+		return 0;
 	qsort(q->recs, q->n, sizeof(*q->recs), by_time);
 	for (; k < q->n && q->recs[k].ts <= horizon; k++) {
 		const struct sc_rec *r = (const struct sc_rec *)(q->buf + q->recs[k].off);
@@ -426,7 +474,7 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 		memcpy(q->spare + used, q->buf + q->recs[i].off, q->recs[i].len);
 		q->recs[i - k] = q->recs[i];
 		q->recs[i - k].off = (uint32_t)used;
-		used += q->recs[i].len;
+		used += aligned(q->recs[i].len);
 	}
 	{
 		uint8_t *t = q->buf;

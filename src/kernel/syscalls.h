@@ -35,8 +35,12 @@ struct kevent_class *ksyscalls_class(struct ksyscalls *s, unsigned int i, bool e
 const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i);
 
 /*
- * Records the entries and exits of the calls whose name matches pattern
- * ('*' anywhere; "*": all). Before ksyscalls_start. Matches, or -errno.
+ * Sets whether the entries and the exits of the calls whose name matches
+ * pattern (a glob: '*' anywhere; "*": all) are recorded: false, false
+ * stops recording them. "unknown" (which "*" matches) stands for LTTng's
+ * syscall_*_unknown events: numbers without a call in the table, and
+ * 32-bit calls. Any time: while started, it takes effect at once.
+ * Matches, or -errno.
  */
 int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool exit);
 
@@ -44,8 +48,10 @@ int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool 
 int ksyscalls_set_pids(struct ksyscalls *s, const int *pids, unsigned int npids);
 
 /*
- * Loads and attaches the BPF programs, with buffer_bytes of buffer per CPU.
- * 0, or -errno with err saying what is missing (BPF, BTF, permissions).
+ * Loads and attaches the BPF programs, with buffer_bytes of buffer per CPU
+ * (rounded up to a power of two of pages); after ksyscalls_stop, attaches
+ * them again (the buffers and the records they hold are kept). 0, or
+ * -errno with err saying what is missing (BPF, BTF, permissions).
  */
 int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t errlen);
 /* Detaches them (what was recorded can still be read). */
@@ -54,8 +60,10 @@ void ksyscalls_stop(struct ksyscalls *s);
 /* The per-CPU buffers' descriptors, to wait on with poll(); count. */
 unsigned int ksyscalls_fds(const struct ksyscalls *s, int *fds, unsigned int max);
 /*
- * Hands every record waiting in the buffers to sink, each CPU's in time
- * order. Records handed, or -errno (the sink's).
+ * Hands the records waiting in the buffers to sink, each CPU's in time
+ * order: while the probes are attached, those at least 10 ms old (a
+ * probe's record can come after a later one of its CPU); once stopped,
+ * all. Records handed, or -errno (the sink's).
  */
 long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg);
 /* Records the buffers of cpu could not take (lost), since the start. */

@@ -11,6 +11,7 @@
  *    program order, each CPU's records in time order, and no getpid;
  *  - the layouts LTTng makes by hand (connect, accept4, pipe2, execve),
  *    an unknown call number and a 32-bit call;
+ *  - calls enabled and disabled while recording, a start after a stop;
  *  - a pid filter on another process records nothing of this one, and
  *    changed while running records it;
  *  - a storm of getppid into one page per CPU: records lost, and records
@@ -297,7 +298,6 @@ static void test_record(void)
 		ksyscalls_free(s);
 		return;
 	}
-	CHECK_EQ(ksyscalls_enable(s, "write", true, true), -EBUSY);
 	{
 		int fds[64];
 
@@ -603,6 +603,90 @@ out:
 	ksyscalls_free(s);
 }
 
+/* Counts sk's records of thread tid called name. */
+static unsigned int count_of(const struct sink *sk, int32_t tid, const char *name)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < sk->n; i++)
+		n += sk->recs[i].tid == tid && !strcmp(sk->recs[i].name, name);
+	return n;
+}
+
+struct oc {
+	int n;
+	int32_t tid;
+};
+
+static void *open_close_main(void *arg)
+{
+	struct oc *o = arg;
+
+	o->tid = (int32_t)syscall(SYS_gettid);
+	open_close(o->n);
+	return NULL;
+}
+
+/* open_close(n) in a thread of its own (not this one, whose calls start and stop); its tid. */
+static int32_t open_close_thread(int n)
+{
+	struct oc o = {n, 0};
+	pthread_t th;
+
+	pthread_create(&th, NULL, open_close_main, &o);
+	pthread_join(th, NULL);
+	return o.tid;
+}
+
+/* Calls enabled and disabled while recording, and a start after a stop. */
+static void test_live(void)
+{
+	struct ksyscalls *s;
+	struct sink sk = {0};
+	int32_t t[5];
+	char err[256];
+	int e;
+
+	check_part = "live";
+	s = ksyscalls_new(root, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s)
+		return;
+	CHECK_EQ(ksyscalls_enable(s, "openat", true, true), 1);
+	e = ksyscalls_start(s, 256 * 1024, err, sizeof(err));
+	CHECK(e == 0, "start: %s", err);
+	if (e) {
+		ksyscalls_free(s);
+		return;
+	}
+	CHECK_EQ(ksyscalls_start(s, 4096, err, sizeof(err)), -EBUSY);
+	t[0] = open_close_thread(5);
+	CHECK_EQ(ksyscalls_enable(s, "openat", false, false), 1);
+	t[1] = open_close_thread(7);
+	CHECK_EQ(ksyscalls_enable(s, "close", false, true), 1); /* exits only */
+	t[2] = open_close_thread(3);
+	ksyscalls_stop(s);
+	t[3] = open_close_thread(4); /* not recorded */
+	CHECK(ksyscalls_consume(s, sink_fn, &sk) >= 0);
+	CHECK_EQ(count_of(&sk, t[0], "syscall_entry_openat"), 5);
+	CHECK_EQ(count_of(&sk, t[0], "syscall_exit_openat"), 5);
+	CHECK_EQ(count_of(&sk, t[0], "syscall_exit_close"), 0);
+	CHECK_EQ(count_of(&sk, t[1], "syscall_exit_openat"), 0);
+	CHECK_EQ(count_of(&sk, t[2], "syscall_entry_close"), 0);
+	CHECK_EQ(count_of(&sk, t[2], "syscall_exit_close"), 3);
+	CHECK_EQ(count_of(&sk, t[3], "syscall_exit_close"), 0);
+
+	e = ksyscalls_start(s, 256 * 1024, err, sizeof(err));
+	CHECK(e == 0, "start again: %s", err);
+	t[4] = open_close_thread(2);
+	ksyscalls_stop(s);
+	CHECK(ksyscalls_consume(s, sink_fn, &sk) >= 0);
+	CHECK_EQ(count_of(&sk, t[4], "syscall_exit_close"), 2);
+	CHECK_EQ(count_of(&sk, t[4], "syscall_entry_openat"), 0);
+	free(sk.recs);
+	ksyscalls_free(s);
+}
+
 static void test_lost(void)
 {
 	struct ksyscalls *s;
@@ -669,6 +753,7 @@ int main(void)
 	test_table();
 	test_record();
 	test_layouts();
+	test_live();
 	test_pids();
 	test_lost();
 	return CHECK_RESULT();

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/assert.h"
@@ -34,6 +35,9 @@
 #define KDOMAIN_MAX_IDS	     65536u /* common_type is 16 bits */
 #define KDOMAIN_MAX_CHANNELS 64u
 #define KDOMAIN_STATEDUMP    "lttng_statedump_start"
+/* The system call reader goes on at once after this many records, else naps. */
+#define KDOMAIN_SYS_BATCH  4096
+#define KDOMAIN_SYS_NAP_MS 10
 
 struct krule {
 	char *pattern;
@@ -783,10 +787,22 @@ static void *sys_thread(void *arg)
 						     ksyscalls_lost(ch->sys, (int)cpu));
 		if (n < 0)
 			break;
-		if (n > 0)
+		if (n >= KDOMAIN_SYS_BATCH)
 			continue;
 		if (__atomic_load_n(&ch->kd->stop, __ATOMIC_ACQUIRE))
 			break;
+		if (n > 0) {
+			/*
+			 * A few records: the buffers wake their reader for each
+			 * one, and this thread's own system calls are recorded
+			 * too; a nap lets records gather (the buffers hold far
+			 * more than KDOMAIN_SYS_NAP_MS of them).
+			 */
+			struct timespec nap = {0, KDOMAIN_SYS_NAP_MS * 1000000L};
+
+			nanosleep(&nap, NULL);
+			continue;
+		}
 		poll(pfd, nfds, timeout);
 	}
 	ksyscalls_consume(ch->sys, sys_sink, ch->ss_sys);

@@ -166,13 +166,15 @@ static void put_kaddr(uint8_t *o, uint64_t a)
 size_t kmap_convert(const struct kmap_event *m, const uint8_t *rec, size_t rec_len, uint8_t *out,
 		    size_t cap)
 {
-	uint8_t *o = out, *end = out + cap;
-	const struct kmap_op *op = m->ops, *last = m->ops + m->cls.cls.nr_fields;
+	uint8_t *o = out, *end;
+	const struct kmap_op *op = m->ops, *last;
 	struct kmap_task task;
 	int64_t task_tid = INT64_MIN; /* whose task is loaded */
 
-	if (rec_len < m->min_len || !rec)
+	if (rec_len < m->min_len || !rec || !m->cls.cls.nr_fields || !out)
 		return 0;
+	end = out + cap;
+	last = m->ops + m->cls.cls.nr_fields;
 	for (; op < last; op++) {
 		const uint8_t *p;
 		uint32_t len, n;

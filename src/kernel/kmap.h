@@ -89,7 +89,8 @@ const char *kmap_lttng_name(const char *system, const char *name, char *buf, siz
  * common_type) into the class's payload at out (cap bytes). Bytes
  * written, or 0 when the record is malformed (a locator outside it,
  * shorter than its format) or out is too small; kmap_payload_max(m,
- * rec_len) bytes are always enough.
+ * rec_len) bytes are always enough. A class without fields has an empty
+ * payload: 0 then means a record of that event, with nothing to convert.
  */
 size_t kmap_convert(const struct kmap_event *m, const uint8_t *rec, size_t rec_len, uint8_t *out,
 		    size_t cap);

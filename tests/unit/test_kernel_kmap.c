@@ -640,7 +640,91 @@ static char *read_all(const char *path, size_t *len)
 	return buf;
 }
 
-/* Every event of this machine gets a class, converts a record of zeros and one too short. */
+/* One converted record per class of this machine, as a trace babeltrace2 must read whole. */
+static void read_all_classes(struct kmap_event **ms, struct tp_event *evs, unsigned int n)
+{
+	static const uint8_t uuid[16] = {1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 1, 2, 3};
+	struct ctfw_trace trace = {
+	    .clock = {"monotonic", "test", 1000000000, 0, 0,
+		      "01010203-0508-0d15-2237-5990e9010203"},
+	};
+	struct ctfw_stream stream = {.id = 0};
+	struct ctfw_stream_file sf;
+	struct strbuf sb;
+	char dir[] = "/tmp/trax-test-kmap-all.XXXXXX", cmd[300], outpath[100];
+	static uint8_t zeros[4096];
+	unsigned int written = 0, lines = 0;
+	size_t len;
+	char *text, *p;
+	FILE *f;
+
+	memcpy(trace.uuid, uuid, 16);
+	strbuf_init(&sb);
+	ctf_metadata_trace(&sb, &trace);
+	ctf_metadata_stream(&sb, &stream);
+	for (unsigned int i = 0; i < n; i++)
+		ctf_metadata_event(&sb, &kmap_event_class(ms[i])->cls, i, 0);
+	CHECK(!sb.failed);
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		strbuf_free(&sb);
+		return;
+	}
+	snprintf(outpath, sizeof(outpath), "%s/metadata", dir);
+	f = fopen(outpath, "w");
+	CHECK(f && fwrite(sb.buf, 1, sb.len, f) == sb.len);
+	if (f)
+		fclose(f);
+	strbuf_free(&sb);
+	CHECK_EQ(ctfw_stream_file_open(&sf, dir, "channel0_0", uuid, 0, 0, 1 << 16), 0);
+	for (unsigned int i = 0; i < n; i++) {
+		size_t rl = evs[i].size, max = kmap_payload_max(ms[i], rl);
+		uint8_t *q;
+
+		if (rl > sizeof(zeros) || max > 8192)
+			continue;
+		len = kmap_convert(ms[i], zeros, rl, (uint8_t[8192]){0}, 8192);
+		q = ctfw_stream_file_reserve(&sf, i, 1000 + i, len);
+		CHECK(q != NULL);
+		if (q && kmap_convert(ms[i], zeros, rl, q, len) == len)
+			written++;
+	}
+	CHECK_EQ(ctfw_stream_file_close(&sf, 1000 + n), 0);
+	snprintf(outpath, sizeof(outpath), "%s.txt", dir);
+	snprintf(cmd, sizeof(cmd), "babeltrace2 '%s' >'%s' 2>&1", dir, outpath);
+	CHECK(system(cmd) == 0, "%s", cmd);
+	text = read_all(outpath, &len);
+	for (p = text; p && *p; p++)
+		lines += *p == '\n';
+	CHECK_EQ(lines, written);
+	CHECK(text &&
+		  strstr(text, "sched_switch: { cpu_id = 0 }, { prev_comm = \"\", prev_tid = 0, "
+			       "prev_prio = -100, prev_state = 0, next_comm = \"\", "
+			       "next_tid = 0, next_prio = -100 }"),
+	      "%.2000s", text ? text : "(nothing)");
+	CHECK(text && strstr(text, "irq_softirq_entry: { cpu_id = 0 }, { vec = 0 }"));
+	printf("babeltrace2 read %u records of %u classes\n", lines, n);
+	free(text);
+	/* babeltrace 1.x: what lttng-analyses reads traces with (it wraps long lines) */
+	snprintf(cmd, sizeof(cmd), "babeltrace '%s' >'%s' 2>&1", dir, outpath);
+	CHECK(system(cmd) == 0, "%s", cmd);
+	text = read_all(outpath, &len);
+	lines = text && *text == '[';
+	for (p = text; p && (p = strstr(p, "\n[")); p++)
+		lines++;
+	CHECK_EQ(lines, written);
+	CHECK(text && strstr(text, "irq_softirq_entry: { cpu_id = 0 }, { vec = 0 }"), "%.2000s",
+	      text ? text : "(nothing)");
+	free(text);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", dir, outpath);
+	CHECK(system(cmd) == 0);
+}
+
+/*
+ * Every event of this machine gets a class, converts a record of zeros
+ * and refuses one byte less than its program reads; the classes together
+ * make a trace babeltrace2 reads.
+ */
 static void test_machine(void)
 {
 	const char *root = "/sys/kernel/tracing";
@@ -648,10 +732,12 @@ static void test_machine(void)
 	struct stat st;
 	DIR *d;
 	struct dirent *sys;
-	unsigned int n = 0, mapped = 0, fell_back = 0;
-	uint8_t rec0[4096], out[16384];
+	unsigned int n = 0, mapped = 0, fell_back = 0, cap = 4096;
+	static uint8_t rec0[4096], out[16384];
 	struct kmap_kstrings *k;
 	struct kmap_env env = {0};
+	struct tp_event *evs = calloc(cap, sizeof(*evs));
+	struct kmap_event **ms = calloc(cap, sizeof(*ms));
 	size_t klen;
 	char *ktext;
 
@@ -672,7 +758,6 @@ static void test_machine(void)
 	CHECK(d != NULL);
 	if (!d)
 		return;
-	memset(rec0, 0, sizeof(rec0));
 	while ((sys = readdir(d))) {
 		char dir[1280];
 		DIR *sd;
@@ -684,8 +769,8 @@ static void test_machine(void)
 		sd = opendir(dir);
 		if (!sd)
 			continue;
-		while ((e = readdir(sd))) {
-			struct tp_event ev;
+		while ((e = readdir(sd)) && n < cap) {
+			struct tp_event *ev = &evs[n];
 			struct kmap_event *m;
 			size_t len, got;
 			char *text;
@@ -696,50 +781,53 @@ static void test_machine(void)
 			text = read_all(path, &len);
 			if (!text)
 				continue;
-			if (tp_format_parse(&ev, sys->d_name, text, len, err, sizeof(err))) {
+			if (tp_format_parse(ev, sys->d_name, text, len, err, sizeof(err))) {
 				CHECK(0, "%s: %s", path, err);
 				free(text);
 				continue;
 			}
 			free(text);
-			n++;
-			m = kmap_event_new_env(&ev, &env, err, sizeof(err));
+			m = kmap_event_new_env(ev, &env, err, sizeof(err));
 			CHECK(m != NULL, "%s: %s", path, err);
 			if (!m) {
-				tp_event_free(&ev);
+				tp_event_free(ev);
 				continue;
 			}
+			ms[n++] = m;
 			if (kmap_event_is_mapped(m))
 				mapped++;
-			else if (kmap_table_find(ev.system, ev.name)) {
+			else if (kmap_table_find(ev->system, ev->name)) {
 				fell_back++;
 				CHECK(0, "%s:%s is in the table but its record does not fit it",
-				      ev.system, ev.name);
+				      ev->system, ev->name);
 			}
-			if (ev.size + 64 <= sizeof(rec0)) {
-				/* zeros: every locator points at offset 0 with length 0 */
-				got = kmap_convert(m, rec0, ev.size, out, sizeof(out));
-				CHECK(got > 0 || kmap_event_class(m)->cls.nr_fields == 0, "%s:%s",
-				      ev.system, ev.name);
-				CHECK(got <= kmap_payload_max(m, ev.size), "%s:%s", ev.system,
-				      ev.name);
-				/* one byte short of what the program reads: refused */
-				if (m->min_len)
-					CHECK_EQ(
-					    kmap_convert(m, rec0, m->min_len - 1, out, sizeof(out)),
-					    0);
-			}
-			kmap_event_free(m);
-			tp_event_free(&ev);
+			if (ev->size > sizeof(rec0))
+				continue;
+			/* zeros: every locator points at offset 0 with length 0 */
+			got = kmap_convert(m, rec0, ev->size, out, sizeof(out));
+			CHECK(got > 0 || kmap_event_class(m)->cls.nr_fields == 0, "%s:%s",
+			      ev->system, ev->name);
+			CHECK(got <= kmap_payload_max(m, ev->size), "%s:%s", ev->system, ev->name);
+			/* one byte short of what the program reads: refused */
+			if (m->min_len)
+				CHECK_EQ(kmap_convert(m, rec0, m->min_len - 1, out, sizeof(out)),
+					 0);
 		}
 		closedir(sd);
 	}
 	closedir(d);
-	kmap_kstrings_free(k);
 	printf("%u events: %u with LTTng's layout, %u as tracefs types them, %u fell back\n", n,
 	       mapped, n - mapped, fell_back);
 	CHECK(n > 2000, "only %u events", n);
 	CHECK(mapped > 100, "only %u mapped", mapped);
+	read_all_classes(ms, evs, n);
+	for (unsigned int i = 0; i < n; i++) {
+		kmap_event_free(ms[i]);
+		tp_event_free(&evs[i]);
+	}
+	free(ms);
+	free(evs);
+	kmap_kstrings_free(k);
 }
 
 /* The classes made here as a trace babeltrace2 reads, with the values converted. */

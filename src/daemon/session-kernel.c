@@ -24,17 +24,18 @@ static struct kdomain *need_kdomain(struct reply *r, struct session *s)
 
 	if (s->kernel)
 		return s->kernel;
-	if (s->snapshot || s->no_output) {
+	if (s->no_output) {
 		reply_fail(r, "EOPNOTSUPP",
-			   "session %s: kernel channels are recorded to a trace directory only "
-			   "(snapshot and no-output sessions are not supported for the kernel "
-			   "domain yet)",
+			   "session %s: kernel channels are recorded to a trace directory or in "
+			   "snapshots (no-output sessions are not supported for the kernel domain)",
 			   s->name);
 		return NULL;
 	}
 	s->kernel = kdomain_new(s->name, err, sizeof(err));
 	if (!s->kernel)
 		reply_fail(r, geteuid() ? "EPERM" : "ENOTSUP", "%s", err);
+	else if (s->snapshot)
+		kdomain_set_snapshot(s->kernel);
 	return s->kernel;
 }
 
@@ -330,6 +331,20 @@ int kernel_session_start(struct reply *r, struct session *s)
 	e = kdomain_start(s->kernel, dir, s->creation_time, err, sizeof(err));
 	if (e)
 		return reply_fail(r, "EIO", "kernel domain of session %s: %s", s->name, err);
+	return 0;
+}
+
+int kernel_session_snapshot(struct reply *r, struct session *s, const char *path)
+{
+	char dir[TRAXD_PATH_MAX + 600], err[512] = "";
+	int e;
+
+	if (!s->kernel)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/kernel", path);
+	e = kdomain_snapshot(s->kernel, dir, s->creation_time, err, sizeof(err));
+	if (e)
+		return reply_fail(r, "EIO", "kernel snapshot of session %s: %s", s->name, err);
 	return 0;
 }
 

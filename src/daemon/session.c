@@ -876,6 +876,8 @@ static int do_snapshot(struct reply *r, const struct trax_msg *req)
 	err = trace_snapshot(s, out, path, sizeof(path));
 	if (err)
 		return fail(r, "EIO", "snapshot of session %s: %s", s->name, strerror(-err));
+	if (kernel_session_snapshot(r, s, path))
+		return -1;
 	trax_msg_add(&r->m, "record", "snapshot");
 	trax_msg_add(&r->m, "path", "%s", path);
 	return 0;

@@ -256,6 +256,8 @@ int kernel_list(struct reply *r, const struct trax_msg *req);
 /* Session hooks: start (0 or -1 with r failed), stop, destroy, listing. */
 int kernel_session_start(struct reply *r, struct session *s);
 void kernel_session_stop(struct session *s);
+/* A snapshot's kernel trace, in path/kernel (0, or -1 with r failed). */
+int kernel_session_snapshot(struct reply *r, struct session *s, const char *path);
 void kernel_session_free(struct session *s);
 void kernel_session_describe(struct reply *r, const struct session *s);
 

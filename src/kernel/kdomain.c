@@ -92,7 +92,9 @@ struct kdomain {
 	unsigned int nchans;
 	int *pids;
 	unsigned int npids;
-	struct ktrace *trace;
+	struct ktrace *trace; /* NULL in snapshot mode: each snapshot is a trace of its own */
+	bool snapshot;	      /* flight recorder: nothing read until a snapshot */
+	bool prepared;	      /* started once: the instances exist */
 	bool active;
 	bool stop; /* asks the reader threads to drain and end */
 	long page_size;
@@ -182,7 +184,7 @@ int kdomain_channel_add(struct kdomain *kd, const char *name,
 			 kd->session);
 		return -EEXIST;
 	}
-	if (kd->active || kd->trace) {
+	if (kd->prepared) {
 		snprintf(err, errlen,
 			 "kernel channel %s cannot be added: session %s has already been started",
 			 name, kd->session);
@@ -207,6 +209,8 @@ int kdomain_channel_add(struct kdomain *kd, const char *name,
 	ch->kd = kd;
 	snprintf(ch->name, sizeof(ch->name), "%s", name);
 	ch->attr = *attr;
+	if (kd->snapshot)
+		ch->attr.overwrite = true; /* a snapshot is of the latest events */
 	kd->chans[kd->nchans++] = ch;
 	return 0;
 }
@@ -367,6 +371,13 @@ long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern
 
 	if (!ch)
 		return -ENOENT;
+	if (syscall && kd->snapshot) {
+		snprintf(
+		    err, errlen,
+		    "system calls are not recorded in snapshot sessions yet (their BPF buffers "
+		    "are not flight recorders): record them in a session with an output");
+		return -ENOTSUP;
+	}
 	if (syscall && !ch->sys && !ch->have_inst) {
 		/* the system calls are known before the start, to check the pattern */
 		ch->sys = ksyscalls_new(kd->root, err, errlen);
@@ -472,7 +483,7 @@ int kdomain_add_context(struct kdomain *kd, const char *channel, const char *nam
 			 name);
 		return -EINVAL;
 	}
-	if (kd->trace) {
+	if (kd->prepared) {
 		snprintf(err, errlen, "contexts cannot be added: session %s has been started",
 			 kd->session);
 		return -EPERM;
@@ -886,9 +897,11 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 	cc.packet_size = ch->attr.subbuf_size;
 	cc.contexts = ch->contexts;
 	cc.ncontexts = ch->ncontexts;
-	ch->tch = ktrace_channel_add(kd->trace, &cc, err, errlen);
-	if (!ch->tch)
-		return -EIO;
+	if (kd->trace) {
+		ch->tch = ktrace_channel_add(kd->trace, &cc, err, errlen);
+		if (!ch->tch)
+			return -EIO;
+	}
 	for (unsigned int i = 0; i < ch->nrules; i++) {
 		long n;
 
@@ -918,6 +931,8 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 				 i, strerror(-c->fd));
 			return c->fd;
 		}
+		if (!ch->tch)
+			continue; /* snapshot mode: read at each snapshot */
 		c->ss = ktrace_streams_add(ch->tch, "", err, errlen);
 		if (!c->ss)
 			return -EIO;
@@ -968,7 +983,8 @@ static void threads_stop(struct kdomain *kd)
 	__atomic_store_n(&kd->stop, false, __ATOMIC_RELEASE);
 }
 
-static void statedump(struct kdomain *kd, char *err, size_t errlen)
+/* The state dump into the channels that enable it (tchs: their trace channels, NULL: ch->tch). */
+static void statedump(struct kdomain *kd, struct ktrace_channel **tchs, char *err, size_t errlen)
 {
 	for (unsigned int i = 0; i < kd->nchans; i++) {
 		struct kchan *ch = kd->chans[i];
@@ -977,7 +993,7 @@ static void statedump(struct kdomain *kd, char *err, size_t errlen)
 
 		if (!wants_statedump(ch))
 			continue;
-		ss = ktrace_streams_add(ch->tch, "_statedump", err, errlen);
+		ss = ktrace_streams_add(tchs ? tchs[i] : ch->tch, "_statedump", err, errlen);
 		if (!ss)
 			return;
 		if (cpu < 0 || (unsigned int)cpu >= ch->nr_cpus)
@@ -997,12 +1013,12 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 		snprintf(err, errlen, "kernel tracing already started for session %s", kd->session);
 		return -EALREADY;
 	}
-	if (kd->trace) {
+	if (kd->prepared) {
 		/* started before: the instances are kept, tracing resumes */
 		for (unsigned int i = 0; i < kd->nchans; i++) {
 			struct kchan *ch = kd->chans[i];
 
-			for (unsigned int c = 0; c < ch->nr_cpus; c++)
+			for (unsigned int c = 0; !kd->snapshot && c < ch->nr_cpus; c++)
 				if (!pthread_create(&ch->cpus[c].thread, NULL, cpu_thread,
 						    &ch->cpus[c]))
 					ch->cpus[c].started = true;
@@ -1026,12 +1042,14 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 	tc.trace_name = kd->session;
 	tc.tracefs = kd->root;
 	tc.creation_datetime = creation_datetime;
-	kd->trace = ktrace_open(&tc, err, errlen);
-	if (!kd->trace)
-		return -EIO;
+	if (!kd->snapshot) {
+		kd->trace = ktrace_open(&tc, err, errlen);
+		if (!kd->trace)
+			return -EIO;
+	}
 	for (unsigned int i = 0; i < kd->nchans && !e; i++)
 		e = chan_start(kd->chans[i], err, errlen);
-	for (unsigned int i = 0; i < kd->nchans && !e; i++) {
+	for (unsigned int i = 0; i < kd->nchans && !e && !kd->snapshot; i++) {
 		struct kchan *ch = kd->chans[i];
 
 		for (unsigned int c = 0; c < ch->nr_cpus && !e; c++) {
@@ -1053,14 +1071,17 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 	}
 	if (e) {
 		threads_stop(kd);
-		ktrace_close(kd->trace); /* before the classes it wrote go */
+		if (kd->trace)
+			ktrace_close(kd->trace); /* before the classes it wrote go */
 		kd->trace = NULL;
 		for (unsigned int i = 0; i < kd->nchans; i++)
 			chan_release(kd->chans[i]);
 		return e;
 	}
 	kd->active = true;
-	statedump(kd, err, errlen);
+	kd->prepared = true;
+	if (!kd->snapshot)
+		statedump(kd, NULL, err, errlen);
 	return 0;
 }
 
@@ -1080,6 +1101,73 @@ int kdomain_stop(struct kdomain *kd)
 	threads_stop(kd);
 	kd->active = false;
 	return 0;
+}
+
+void kdomain_set_snapshot(struct kdomain *kd)
+{
+	if (!kd->prepared)
+		kd->snapshot = true;
+}
+
+int kdomain_snapshot(struct kdomain *kd, const char *dir, const char *creation_datetime, char *err,
+		     size_t errlen)
+{
+	struct ktrace_channel *tchs[KDOMAIN_MAX_CHANNELS] = {0};
+	struct ktrace_config tc = {0};
+	struct ktrace *t;
+	int e = 0;
+
+	if (!kd->snapshot || !kd->prepared) {
+		snprintf(err, errlen, "session %s: its kernel channels are not snapshot channels",
+			 kd->session);
+		return -EINVAL;
+	}
+	tc.dir = dir;
+	tc.trace_name = kd->session;
+	tc.tracefs = kd->root;
+	tc.creation_datetime = creation_datetime;
+	t = ktrace_open(&tc, err, errlen);
+	if (!t)
+		return -EIO;
+	for (unsigned int i = 0; i < kd->nchans && !e; i++) {
+		struct kchan *ch = kd->chans[i];
+		size_t psize = (size_t)kd->page_size, cap = 2 * psize + 4096;
+		uint8_t *page = malloc(psize), *scratch = malloc(cap);
+		struct ktrace_channel_config cc = {0};
+
+		cc.name = ch->name;
+		cc.nr_cpus = ch->nr_cpus;
+		cc.packet_size = ch->attr.subbuf_size;
+		cc.contexts = ch->contexts;
+		cc.ncontexts = ch->ncontexts;
+		tchs[i] = ktrace_channel_add(t, &cc, err, errlen);
+		if (!tchs[i] || !page || !scratch)
+			e = -EIO;
+		for (unsigned int c = 0; !e && c < ch->nr_cpus; c++) {
+			/* what the kernel holds now: the reading takes it (the next snapshot has
+			 * what follows) */
+			struct kcpu kc = {.ch = ch, .cpu = (int)c, .fd = ch->cpus[c].fd};
+			ssize_t n;
+
+			kc.ss = ktrace_streams_add(tchs[i], "", err, errlen);
+			if (!kc.ss) {
+				e = -EIO;
+				break;
+			}
+			while ((n = read(kc.fd, page, psize)) > 0 || (n < 0 && errno == EINTR))
+				if (n > 0)
+					page_convert(&kc, page, (size_t)n, scratch, cap);
+			cpu_discarded(&kc);
+		}
+		free(page);
+		free(scratch);
+	}
+	if (!e)
+		statedump(kd, tchs, err, errlen);
+	e = ktrace_close(t) ? (e ? e : -EIO) : e;
+	if (e && !err[0])
+		snprintf(err, errlen, "%s: %s", dir, strerror(-e));
+	return e;
 }
 
 bool kdomain_active(const struct kdomain *kd)

@@ -78,6 +78,19 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 int kdomain_stop(struct kdomain *kd);
 bool kdomain_active(const struct kdomain *kd);
 
+/*
+ * Snapshot mode (before the first start): the channels are flight
+ * recorders (overwrite), nothing is written until kdomain_snapshot.
+ */
+void kdomain_set_snapshot(struct kdomain *kd);
+/*
+ * Writes what the kernel's buffers hold now as a trace in dir (and the
+ * state dump, where enabled). The buffers are read, so a later snapshot
+ * holds what was recorded after this one. 0, or -errno with err set.
+ */
+int kdomain_snapshot(struct kdomain *kd, const char *dir, const char *creation_datetime, char *err,
+		     size_t errlen);
+
 /* Events discarded so far (all channels and CPUs) and records written. */
 void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discarded);
 

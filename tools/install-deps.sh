@@ -19,6 +19,10 @@ have pkg-config || need="$need pkg-config"
 # libFuzzer targets (tools/fuzz.sh) need clang and its runtime libraries.
 have clang || need="$need clang"
 have clang-format || need="$need clang-format"
+# The kernel domain's system call probes: compiled for BPF by clang, made a
+# skeleton by bpftool (in /usr/sbin), loaded by libbpf (CMakeLists.txt).
+have bpftool || [ -x /usr/sbin/bpftool ] || need="$need bpftool"
+[ -e /usr/include/bpf/libbpf.h ] || need="$need libbpf-dev"
 [ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
 	need="$need libclang-rt-14-dev"
 if [ "$what" = bench ] || [ "$what" = test ]; then

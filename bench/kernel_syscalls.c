@@ -62,7 +62,8 @@ static double measure(long calls, int opens)
 
 		for (long i = 0; i < calls; i++) {
 			if (opens)
-				close((int)syscall(SYS_openat, AT_FDCWD, "/etc/hostname", O_RDONLY, 0));
+				close((int)syscall(SYS_openat, AT_FDCWD, "/etc/hostname", O_RDONLY,
+						   0));
 			else
 				syscall(SYS_getppid);
 		}

@@ -2,7 +2,13 @@
  * syscalls.c - system calls with their arguments (syscalls.h): the table
  * of the running kernel's calls (syscall-table.c), the BPF probes
  * (bpf/syscalls.bpf.c, embedded as a libbpf skeleton), and the reading of
- * their per-CPU perf buffers into event records.
+ * their per-CPU ring buffers into event records.
+ *
+ * Buffers: one BPF ring buffer per CPU, made here and put in the probes'
+ * array of rings, which a probe indexes by its CPU: each CPU's records
+ * keep their order, and the probe counts per CPU what its ring could not
+ * take (exact losses). A ring costs the probe about half of what a perf
+ * buffer does (docs/kernel.md, "System calls").
  *
  * Order: a probe takes its time stamp, then writes its record; a probe
  * that is preempted in between (or interrupted by another probe on its
@@ -15,7 +21,6 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <linux/perf_event.h>
 #include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,19 +52,39 @@ struct cpu_queue {
 	int err;	  /* ENOMEM while queuing: records were dropped */
 };
 
+/* What a ring's sample callback is given: the ring's CPU. */
+struct ring_ctx {
+	struct ksyscalls *s;
+	int cpu;
+};
+
 struct ksyscalls {
 	struct sc_table t;
 	struct syscalls_bpf *skel;
-	struct perf_buffer *pb;
+	struct ring_buffer *rb;
+	int *ring_fds;
+	struct ring_ctx *rctx;
 	bool attached;
 	int ncpus;
 	struct cpu_queue *q;
-	uint64_t *lost;
+	uint64_t *lost; /* per CPU, as last read from the probes' counters */
 	uint64_t seq, late, damaged;
 	uint8_t *payload;
 	int *pids;
 	unsigned int npids;
 };
+
+/* Closes the rings and their reader. */
+static void rings_free(struct ksyscalls *s)
+{
+	ring_buffer__free(s->rb);
+	s->rb = NULL;
+	for (int c = 0; s->ring_fds && c < s->ncpus; c++)
+		if (s->ring_fds[c] >= 0)
+			close(s->ring_fds[c]);
+	free(s->ring_fds);
+	s->ring_fds = NULL;
+}
 
 struct ksyscalls *ksyscalls_new(const char *root, char *err, size_t errlen)
 {
@@ -86,8 +111,9 @@ void ksyscalls_free(struct ksyscalls *s)
 {
 	if (!s)
 		return;
-	perf_buffer__free(s->pb);
+	rings_free(s);
 	syscalls_bpf__destroy(s->skel);
+	free(s->rctx);
 	for (int c = 0; s->q && c < s->ncpus; c++) {
 		free(s->q[c].buf);
 		free(s->q[c].spare);
@@ -241,12 +267,12 @@ static size_t aligned(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* perf_buffer's sample callback: queue a copy of the record on its CPU. */
+/* Queues a copy of a record of cpu's ring. */
 static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct ksyscalls *s = ctx;
 	struct cpu_queue *q;
-	struct sc_rec r; /* (data is 4 bytes past an 8-byte boundary) */
+	struct sc_rec r; /* (a copy: data need not be aligned) */
 	size_t need;
 
 	if (cpu < 0 || cpu >= s->ncpus)
@@ -297,37 +323,66 @@ static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 	q->used += need;
 }
 
-static void on_lost(void *ctx, int cpu, __u64 count)
+/* A ring's sample callback. */
+static int on_ring(void *ctx, void *data, size_t size)
 {
-	struct ksyscalls *s = ctx;
+	struct ring_ctx *rc = ctx;
 
-	if (cpu >= 0 && cpu < s->ncpus)
-		s->lost[cpu] += count;
+	on_sample(rc->s, rc->cpu, data, (__u32)size);
+	return 0;
 }
 
-/* A perf record: a sample (the probe's record) or a count of samples lost. */
-static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *e)
+/* The probes' counts of records each CPU's ring could not take. 0, or -errno. */
+static int lost_read(struct ksyscalls *s)
 {
-	if (e->type == PERF_RECORD_SAMPLE && e->size >= sizeof(*e) + 4) {
-		__u32 size;
+	__u64 *v = calloc((size_t)s->ncpus, sizeof(*v));
+	__u32 key = 0;
+	int r = 0;
 
-		memcpy(&size, e + 1, 4);
-		if (size <= e->size - sizeof(*e) - 4)
-			on_sample(ctx, cpu, (uint8_t *)(e + 1) + 4, size);
-	} else if (e->type == PERF_RECORD_LOST && e->size >= sizeof(*e) + 16) {
-		__u64 lost;
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.lost), &key, v))
+		r = -errno;
+	else
+		for (int c = 0; c < s->ncpus; c++)
+			s->lost[c] = v[c];
+	free(v);
+	return r;
+}
 
-		memcpy(&lost, (uint8_t *)(e + 1) + 8, 8); /* after the id */
-		on_lost(ctx, cpu, lost);
+/* One ring per CPU, of bytes each, and their reader. 0, or -errno. */
+static int rings_make(struct ksyscalls *s, size_t bytes, char *err, size_t errlen)
+{
+	for (int c = 0; c < s->ncpus; c++) {
+		int fd =
+		    bpf_map_create(BPF_MAP_TYPE_RINGBUF, "trax_sc_ring", 0, 0, (__u32)bytes, NULL);
+		int r;
+
+		if (fd < 0) {
+			r = -errno;
+			snprintf(err, errlen, "a ring buffer of %zu bytes: %s", bytes,
+				 strerror(errno));
+			return r;
+		}
+		s->ring_fds[c] = fd;
+		s->rctx[c] = (struct ring_ctx){s, c};
+		if (!s->rb) {
+			s->rb = ring_buffer__new(fd, on_ring, &s->rctx[c], NULL);
+			r = s->rb ? 0 : -errno;
+		} else {
+			r = ring_buffer__add(s->rb, fd, on_ring, &s->rctx[c]);
+		}
+		if (r) {
+			snprintf(err, errlen, "reading the rings: %s", strerror(-r));
+			return r;
+		}
 	}
-	return LIBBPF_PERF_EVENT_CONT;
+	return 0;
 }
 
 int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t errlen)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	struct perf_event_attr attr;
-	size_t pages = 1;
+	size_t bytes = (size_t)sysconf(_SC_PAGESIZE);
 	int r;
 
 	if (s->skel && s->attached) {
@@ -344,8 +399,9 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		s->attached = true;
 		return 0;
 	}
-	while (pages * (size_t)page < buffer_bytes && pages < (1u << 20))
-		pages *= 2;
+	/* a ring is a power of two of pages */
+	while (bytes < buffer_bytes && bytes < (1u << 30))
+		bytes *= 2;
 	s->ncpus = libbpf_num_possible_cpus();
 	if (s->ncpus <= 0) {
 		snprintf(err, errlen, "cannot count the CPUs: %s", strerror(-s->ncpus));
@@ -353,17 +409,31 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 	}
 	free(s->q); /* (of a start that failed) */
 	free(s->lost);
+	free(s->rctx);
 	s->q = calloc((size_t)s->ncpus, sizeof(*s->q));
 	s->lost = calloc((size_t)s->ncpus, sizeof(*s->lost));
-	if (!s->q || !s->lost) {
+	s->rctx = calloc((size_t)s->ncpus, sizeof(*s->rctx));
+	s->ring_fds = malloc((size_t)s->ncpus * sizeof(*s->ring_fds));
+	if (!s->q || !s->lost || !s->rctx || !s->ring_fds) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	for (int c = 0; c < s->ncpus; c++)
+		s->ring_fds[c] = -1;
 	s->skel = syscalls_bpf__open();
 	if (!s->skel) {
 		r = -errno;
 		snprintf(err, errlen, "opening the BPF object: %s", strerror(errno));
 		return r;
+	}
+	r = rings_make(s, bytes, err, errlen);
+	if (r)
+		goto fail;
+	/* the array of rings holds rings like CPU 0's */
+	if ((r = bpf_map__set_max_entries(s->skel->maps.rings, (__u32)s->ncpus)) ||
+	    (r = bpf_map__set_inner_map_fd(s->skel->maps.rings, s->ring_fds[0]))) {
+		snprintf(err, errlen, "sizing the rings: %s", strerror(-r));
+		goto fail;
 	}
 	r = syscalls_bpf__load(s->skel);
 	if (r) {
@@ -382,26 +452,15 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		snprintf(err, errlen, "writing the pid filter: %s", strerror(-r));
 		goto fail;
 	}
-	/*
-	 * Readers are woken when a buffer is a quarter full, not at each
-	 * record (perf_buffer__new's default): a wakeup is an interrupt the
-	 * writing CPU sends itself, which costs microseconds in a virtual
-	 * machine, per call.
-	 */
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
-	attr.sample_type = PERF_SAMPLE_RAW;
-	attr.sample_period = 1;
-	attr.watermark = 1;
-	attr.wakeup_watermark = (__u32)(pages * (size_t)page / 4);
-	s->pb = perf_buffer__new_raw(bpf_map__fd(s->skel->maps.events), pages, &attr, on_event, s,
-				     NULL);
-	if (!s->pb) {
-		r = -errno;
-		snprintf(err, errlen, "creating the perf buffers (%zu pages per CPU): %s", pages,
-			 strerror(errno));
-		goto fail;
+	for (int c = 0; c < s->ncpus; c++) {
+		__u32 key = (__u32)c;
+
+		if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.rings), &key, &s->ring_fds[c],
+					BPF_ANY)) {
+			r = -errno;
+			snprintf(err, errlen, "the ring of CPU %d: %s", c, strerror(errno));
+			goto fail;
+		}
 	}
 	r = syscalls_bpf__attach(s->skel);
 	if (r) {
@@ -411,8 +470,7 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 	s->attached = true;
 	return 0;
 fail:
-	perf_buffer__free(s->pb);
-	s->pb = NULL;
+	rings_free(s);
 	syscalls_bpf__destroy(s->skel);
 	s->skel = NULL;
 	return r < 0 ? r : -EINVAL;
@@ -429,14 +487,8 @@ unsigned int ksyscalls_fds(const struct ksyscalls *s, int *fds, unsigned int max
 {
 	unsigned int n = 0;
 
-	if (!s->pb)
-		return 0;
-	for (size_t i = 0; i < perf_buffer__buffer_cnt(s->pb) && n < max; i++) {
-		int fd = perf_buffer__buffer_fd(s->pb, i);
-
-		if (fd >= 0)
-			fds[n++] = fd;
-	}
+	for (int c = 0; s->rb && c < s->ncpus && n < max; c++)
+		fds[n++] = s->ring_fds[c];
 	return n;
 }
 
@@ -526,12 +578,14 @@ long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
 	long total = 0;
 	int r;
 
-	if (!s->pb)
+	if (!s->rb)
 		return 0;
 	/* what was written before now - HOLDBACK_NS is in the buffers once they are read */
 	horizon = s->attached ? now_ns() - HOLDBACK_NS : UINT64_MAX;
-	r = perf_buffer__consume(s->pb);
+	r = ring_buffer__consume(s->rb);
 	if (r < 0)
+		return r;
+	if ((r = lost_read(s)))
 		return r;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		long n;

@@ -14,8 +14,9 @@
  *  - calls enabled and disabled while recording, a start after a stop;
  *  - a pid filter on another process records nothing of this one, and
  *    changed while running records it;
- *  - a storm of getppid into one page per CPU: records lost, and records
- *    handed over plus records lost is exactly the number of calls made.
+ *  - a storm of getppid into one page of ring per CPU: records lost, and
+ *    records handed over plus records lost is exactly twice the number of
+ *    calls made.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -709,7 +710,7 @@ static void test_lost(void)
 		ksyscalls_free(s);
 		return;
 	}
-	/* on one CPU: the kernel reports a loss with the next record it writes there */
+	/* on one CPU, so that the ring is the one that fills */
 	sched_getaffinity(0, sizeof(saved), &saved);
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
@@ -718,7 +719,7 @@ static void test_lost(void)
 	for (int i = 0; i < calls; i++)
 		(void)syscall(SYS_getppid);
 	CHECK(ksyscalls_consume(s, sink_fn, &sk) >= 0);
-	(void)syscall(SYS_getppid); /* carries the count of what was lost */
+	(void)syscall(SYS_getppid); /* after a drain: recorded */
 	calls++;
 	sched_setaffinity(0, sizeof(saved), &saved);
 	ksyscalls_stop(s);

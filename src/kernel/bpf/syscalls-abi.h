@@ -5,7 +5,7 @@
  * record. Compiled on both sides, so it uses the kernel's fixed-width
  * types only (vmlinux.h in the BPF program, <linux/types.h> in trax).
  *
- * A record, in the perf buffer of the CPU it was made on:
+ * A record, in the ring buffer of the CPU it was made on:
  *
  *	struct sc_rec     time, thread, call number, return value (exit),
  *	                  the six argument registers

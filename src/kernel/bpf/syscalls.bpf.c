@@ -7,8 +7,8 @@
  * thread, number, the six argument registers (or the return value and the
  * registers again: the kernel keeps the caller's in pt_regs until the
  * return), and what the descriptor asks to copy from user memory, into the
- * perf buffer of its CPU. A full buffer drops the record; the kernel counts
- * it, and the reader hears of it (perf_buffer's lost callback).
+ * ring buffer of its CPU. A full ring drops the record and counts it in
+ * `lost`, per CPU.
  *
  * User memory is read with the non-faulting helpers (a sleepable tp_btf
  * program is refused): a string or address whose page is not resident is
@@ -43,12 +43,31 @@ struct {
 	__type(value, __u8);
 } pids SEC(".maps");
 
-/* One perf buffer per CPU (libbpf sizes the array to the possible CPUs). */
+/*
+ * One ring buffer per CPU, made by user space (its size set before the
+ * programs load, the array sized to the possible CPUs): each CPU's records
+ * stay in the order they were written, and a full ring counts its own
+ * losses.
+ */
+struct ring {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 16);
+};
+
 struct {
-	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} events SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct ring);
+} rings SEC(".maps");
+
+/* Records the CPU's ring could not take. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
 
 /* A record is built here: strings do not fit on the 512-byte stack. */
 struct scratch {
@@ -103,13 +122,14 @@ static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, 
 	return off + 2 + (__u32)n;
 }
 
-static __always_inline int record(void *ctx, struct pt_regs *regs, long nr, int exit, long ret)
+static __always_inline int record(struct pt_regs *regs, long nr, int exit, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tgid = pid_tgid >> 32;
 	struct task_struct *task;
 	const struct sc_desc *d = 0;
 	struct sc_rec *r;
+	void *ring;
 	__u32 key = 0, off, flags, dir = exit ? 1 : 0;
 	__u8 *buf;
 	int compat;
@@ -180,18 +200,28 @@ static __always_inline int record(void *ctx, struct pt_regs *regs, long nr, int 
 	if (off > SC_SCRATCH)
 		off = SC_SCRATCH;
 	r->size = (__u16)off;
-	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, buf, off);
+	key = bpf_get_smp_processor_id();
+	ring = bpf_map_lookup_elem(&rings, &key);
+	/* (default flags: the reader is woken only when it has caught up) */
+	if (!ring || bpf_ringbuf_output(ring, buf, off, 0)) {
+		__u64 *n;
+
+		key = 0;
+		n = bpf_map_lookup_elem(&lost, &key);
+		if (n)
+			(*n)++;
+	}
 	return 0;
 }
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 {
-	return record(ctx, regs, id, 0, 0);
+	return record(regs, id, 0, 0);
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 {
-	return record(ctx, regs, regs->orig_ax, 1, ret);
+	return record(regs, regs->orig_ax, 1, ret);
 }

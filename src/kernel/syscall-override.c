@@ -107,10 +107,11 @@ static const struct override overrides[] = {
     {"mmap", mmap_in, mmap_out, N(mmap_in), N(mmap_out), 0, false},
 };
 
-static const struct ctfw_integer u8_be = {8, 8, false, 10, CTFW_BYTE_ORDER_BE, 0};
-static const struct ctfw_type u8_be_type = {.kind = CTFW_TYPE_INTEGER, .integer = u8_be};
-static const struct ctfw_integer u16_be = {16, 8, false, 10, CTFW_BYTE_ORDER_BE, 0};
-static const struct ctfw_type u16_be_type = {.kind = CTFW_TYPE_INTEGER, .integer = u16_be};
+/* Big-endian (network order) integers of 8 and 16 bits. */
+#define BE_INT(bits) {(bits), 8, false, 10, CTFW_BYTE_ORDER_BE, 0}
+static const struct ctfw_integer u16_be = BE_INT(16);
+static const struct ctfw_type u8_be_type = {.kind = CTFW_TYPE_INTEGER, .integer = BE_INT(8)};
+static const struct ctfw_type u16_be_type = {.kind = CTFW_TYPE_INTEGER, .integer = BE_INT(16)};
 static const struct ctfw_type i32_type = {.kind = CTFW_TYPE_INTEGER,
 					  .integer = {32, 8, true, 10, 0, 0}};
 

@@ -108,7 +108,10 @@ static const struct override overrides[] = {
 };
 
 /* Big-endian (network order) integers of 8 and 16 bits. */
-#define BE_INT(bits) {(bits), 8, false, 10, CTFW_BYTE_ORDER_BE, 0}
+#define BE_INT(bits)                                                                               \
+	{                                                                                          \
+		(bits), 8, false, 10, CTFW_BYTE_ORDER_BE, 0                                        \
+	}
 static const struct ctfw_integer u16_be = BE_INT(16);
 static const struct ctfw_type u8_be_type = {.kind = CTFW_TYPE_INTEGER, .integer = BE_INT(8)};
 static const struct ctfw_type u16_be_type = {.kind = CTFW_TYPE_INTEGER, .integer = BE_INT(16)};

@@ -27,6 +27,8 @@ have bpftool || [ -x /usr/sbin/bpftool ] || need="$need bpftool"
 	need="$need libclang-rt-14-dev"
 if [ "$what" = bench ] || [ "$what" = test ]; then
 	have lttng || need="$need lttng-tools"
+	# kernel_analyses.sh: LTTng's own analyses read trax's kernel traces
+	have lttng-cputop-mi || need="$need python3-lttnganalyses"
 	echo "#include <lttng/tracepoint.h>" | cc -E -x c - >/dev/null 2>&1 || need="$need liblttng-ust-dev"
 fi
 [ -n "$need" ] || exit 0

@@ -70,12 +70,20 @@ static int write_packet(struct ctfw_stream_file *f, uint64_t ts_end)
 {
 	struct ctf_packet_header *h = (struct ctf_packet_header *)f->buf;
 	uint8_t entry[CTF_INDEX_ENTRY_LEN];
+	uint64_t d;
 	size_t disk;
 	int err;
 
 	if (ts_end < f->ts_last)
 		ts_end = f->ts_last;
-	ctf_packet_close(h, ts_end, f->used, f->discarded);
+	/*
+	 * Readers report the growth of the count from one packet to the
+	 * next, never what the first packet says: a stream's first packet
+	 * says 0, and the next one (an empty one at the close if need be)
+	 * carries what was lost until then.
+	 */
+	d = f->seq ? f->discarded + f->refused : 0;
+	ctf_packet_close(h, ts_end, f->used, d);
 	disk = (size_t)(h->packet_size / 8);
 	TRAX_ASSERT(disk <= f->cap);
 	memset(f->buf + f->used, 0, disk - f->used);
@@ -84,7 +92,7 @@ static int write_packet(struct ctfw_stream_file *f, uint64_t ts_end)
 		ctf_index_entry(entry, f->offset, h);
 		err = trax_write_all(f->index_fd, entry, sizeof(entry), false);
 	}
-	f->discarded_written = f->discarded;
+	f->discarded_written = d;
 	f->last_end = h->timestamp_end;
 	f->offset += disk;
 	f->seq++;
@@ -107,7 +115,7 @@ void *ctfw_stream_file_reserve(struct ctfw_stream_file *f, uint32_t id, uint64_t
 		f->clamped++;
 	}
 	if (HEADER_SIZE + CTF_EXTENDED_HEADER_SIZE + len > f->cap) {
-		f->discarded++;
+		f->refused++;
 		return NULL;
 	}
 	prev = f->used ? f->ts_last : ts;
@@ -119,11 +127,18 @@ void *ctfw_stream_file_reserve(struct ctfw_stream_file *f, uint32_t id, uint64_t
 			return NULL;
 	}
 	if (!f->used) {
-		packet_open(f, ts);
+		uint64_t begin = ts;
+
+		/* a stream's first packet begins with the trace, later ones with their first record
+		 */
+		if (!f->seq && f->begin_hint && f->begin_hint < ts)
+			begin = f->begin_hint;
+		packet_open(f, begin);
 		f->used = HEADER_SIZE;
-		f->ts_begin = ts;
-		need =
-		    (id <= CTF_COMPACT_ID_MAX) ? CTF_COMPACT_HEADER_SIZE : CTF_EXTENDED_HEADER_SIZE;
+		f->ts_begin = begin;
+		need = (id <= CTF_COMPACT_ID_MAX && ts - begin < (1u << CTF_COMPACT_TS_BITS))
+			   ? CTF_COMPACT_HEADER_SIZE
+			   : CTF_EXTENDED_HEADER_SIZE;
 	}
 	p = f->buf + f->used;
 	if (need == CTF_COMPACT_HEADER_SIZE) {
@@ -153,11 +168,12 @@ int ctfw_stream_file_flush(struct ctfw_stream_file *f, uint64_t ts_end)
 		return f->error;
 	if (f->used <= HEADER_SIZE) {
 		/* an empty packet, only to tell of events lost since the last one */
-		if (f->discarded == f->discarded_written)
+		if (f->discarded + f->refused == f->discarded_written)
 			return 0;
 		if (ts_end < f->ts_last)
 			ts_end = f->ts_last;
-		packet_open(f, ts_end);
+		/* from the end of the last packet: the losses happened in between */
+		packet_open(f, f->seq && f->last_end <= ts_end ? f->last_end : ts_end);
 		f->used = HEADER_SIZE;
 		f->ts_last = ts_end;
 	}
@@ -170,7 +186,8 @@ int ctfw_stream_file_close(struct ctfw_stream_file *f, uint64_t ts_end)
 
 	if (f->buf) {
 		err = ctfw_stream_file_flush(f, ts_end);
-		if (!err && !f->error && f->seq && f->last_end < ts_end) {
+		if (!err && !f->error && f->seq &&
+		    (f->last_end < ts_end || f->discarded + f->refused != f->discarded_written)) {
 			/* an empty packet: the stream lasts as long as the trace */
 			packet_open(f, f->last_end);
 			f->used = HEADER_SIZE;

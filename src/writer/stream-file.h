@@ -53,7 +53,8 @@ struct ctfw_stream_file {
 	uint64_t offset;	    /* bytes in the file */
 	uint64_t ts_begin;	    /* of the packet being filled */
 	uint64_t ts_last;	    /* of the last record */
-	uint64_t discarded;	    /* running count of events lost before reaching this stream */
+	uint64_t discarded;	    /* running count of events its source lost (set_discarded) */
+	uint64_t refused;	    /* records too large for a packet (reserve refused them) */
 	uint64_t discarded_written; /* as the last packet written said */
 	uint64_t records;	    /* written (in packets on disk or being filled) */
 	uint64_t clamped;	    /* records whose time was moved up to the previous one's */
@@ -76,7 +77,10 @@ int ctfw_stream_file_open(struct ctfw_stream_file *f, const char *dir, const cha
  */
 void *ctfw_stream_file_reserve(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, size_t len);
 
-/* Sets the stream's running count of discarded events (never decreases). */
+/*
+ * Sets the running count of events the stream's source lost (never
+ * decreases); the packets say that plus the records reserve refused.
+ */
 void ctfw_stream_file_set_discarded(struct ctfw_stream_file *f, uint64_t total);
 
 /*

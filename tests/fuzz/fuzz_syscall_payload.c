@@ -8,6 +8,7 @@
  * output and, for fixed layouts, has their size.
  *
  * FUZZ-SOURCES: src/kernel/syscall-payload.c src/kernel/syscall-override.c
+ * src/kernel/syscall-table.c src/kernel/syscall-rules.c src/kernel/tp-format.c
  * src/kernel/syscall-rules.c src/kernel/syscall-table.c src/kernel/tp-format.c
  */
 #include <stdint.h>

@@ -2,7 +2,9 @@
  * kwork.c - a workload whose numbers the analyses must find: writes its
  * tid to argv[1], then opens, reads 64 bytes of and closes argv[2]
  * argv[3] times, then spins on the CPU for argv[4] ms, and writes the CPU
- * time it used (ms, from getrusage) to argv[1] after its tid.
+ * time it used (ms, from getrusage) to argv[1] after its tid. With
+ * argv[5], it first waits for a line on that FIFO (its pid can then be
+ * tracked before it starts).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -31,6 +33,13 @@ int main(int argc, char **argv)
 
 	if (argc < 5)
 		return 2;
+	if (argc > 5) {
+		FILE *go = fopen(argv[5], "r");
+
+		if (!go || !fgets(buf, sizeof(buf), go))
+			return 1;
+		fclose(go);
+	}
 	for (int i = 0; i < atoi(argv[3]); i++) {
 		int fd = open(argv[2], O_RDONLY);
 

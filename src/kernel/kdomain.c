@@ -793,10 +793,9 @@ static void *sys_thread(void *arg)
 			break;
 		if (n > 0) {
 			/*
-			 * A few records: the buffers wake their reader for each
-			 * one, and this thread's own system calls are recorded
-			 * too; a nap lets records gather (the buffers hold far
-			 * more than KDOMAIN_SYS_NAP_MS of them).
+			 * A few records (this thread's own system calls are
+			 * recorded too): a nap lets records gather (the buffers
+			 * hold far more than KDOMAIN_SYS_NAP_MS of them).
 			 */
 			struct timespec nap = {0, KDOMAIN_SYS_NAP_MS * 1000000L};
 

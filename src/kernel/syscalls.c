@@ -24,6 +24,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/perf_event.h>
 
 #include "kernel/syscall-table.h"
 #include "kernel/syscalls.h"
@@ -240,7 +241,7 @@ static size_t aligned(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* perf_buffer's sample callback: queue a copy of the record on its CPU. */
+/* A record of the probes: queue a copy of it on its CPU. */
 static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct ksyscalls *s = ctx;
@@ -304,8 +305,48 @@ static void on_lost(void *ctx, int cpu, __u64 count)
 		s->lost[cpu] += count;
 }
 
+/* The two kinds of records the perf buffers hold (perf_event_open(2)). */
+struct raw_sample { /* PERF_RECORD_SAMPLE of PERF_SAMPLE_RAW */
+	struct perf_event_header h;
+	__u32 size;
+	uint8_t data[];
+};
+struct raw_lost { /* PERF_RECORD_LOST */
+	struct perf_event_header h;
+	__u64 id, lost;
+};
+
+/* perf_buffer's raw callback: a record of the probes, or a count of lost ones. */
+static enum bpf_perf_event_ret on_raw(void *ctx, int cpu, struct perf_event_header *h)
+{
+	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(struct raw_sample)) {
+		struct raw_sample *r = (struct raw_sample *)h;
+
+		if (r->size <= h->size - sizeof(*r))
+			on_sample(ctx, cpu, r->data, r->size);
+	} else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(struct raw_lost)) {
+		on_lost(ctx, cpu, ((struct raw_lost *)h)->lost);
+	}
+	return LIBBPF_PERF_EVENT_CONT;
+}
+
 int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t errlen)
 {
+	/*
+	 * The buffers wake their reader when a quarter of them is full (its
+	 * poll() times out at the read timer otherwise). perf_buffer__new()
+	 * asks for a wakeup at every record: an IRQ-work interrupt per record,
+	 * which on a virtual machine made each recorded system call 7 times
+	 * dearer (bench/kernel.sh, docs/benchmarks.md).
+	 */
+	struct perf_event_attr attr = {
+	    .type = PERF_TYPE_SOFTWARE,
+	    .size = sizeof(attr),
+	    .config = PERF_COUNT_SW_BPF_OUTPUT,
+	    .sample_type = PERF_SAMPLE_RAW,
+	    .sample_period = 1,
+	    .watermark = 1,
+	};
 	long page = sysconf(_SC_PAGESIZE);
 	size_t pages = 1;
 	int r;
@@ -362,8 +403,9 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		snprintf(err, errlen, "writing the pid filter: %s", strerror(-r));
 		goto fail;
 	}
+	attr.wakeup_watermark = (__u32)(pages * (size_t)page / 4);
 	s->pb =
-	    perf_buffer__new(bpf_map__fd(s->skel->maps.events), pages, on_sample, on_lost, s, NULL);
+	    perf_buffer__new_raw(bpf_map__fd(s->skel->maps.events), pages, &attr, on_raw, s, NULL);
 	if (!s->pb) {
 		r = -errno;
 		snprintf(err, errlen, "creating the perf buffers (%zu pages per CPU): %s", pages,

@@ -24,6 +24,7 @@ have clang-format || need="$need clang-format"
 if [ "$what" = bench ] || [ "$what" = test ]; then
 	have lttng || need="$need lttng-tools"
 	echo "#include <lttng/tracepoint.h>" | cc -E -x c - >/dev/null 2>&1 || need="$need liblttng-ust-dev"
+	[ "$what" != bench ] || have trace-cmd || need="$need trace-cmd" # bench/kernel.sh
 fi
 [ -n "$need" ] || exit 0
 if [ "$(id -u)" != 0 ]; then

@@ -39,8 +39,8 @@
 #   - (c) sustained rate: workload (b) paced (BENCH_KERNEL_RATE_SECONDS per
 #     run), its event rate doubled from 125k events/s until a tracer loses
 #     an event, falls below 95% of the pace, or records fewer events than
-#     the workload made (one retry: the machine is shared); the highest
-#     rate that passed, per tracer.
+#     the workload made (one retry: the machine is shared), then bisected
+#     BENCH_KERNEL_STEPS times; the highest rate that passed, per tracer.
 #
 # Targets (issue 17): overhead no higher than trace-cmd's for the same
 # tracepoints; nothing lost at rates trace-cmd keeps up with; fewer bytes per
@@ -57,8 +57,9 @@
 #
 # Knobs: BENCH_KERNEL_REPS (5), BENCH_KERNEL_PINGPONG (100000),
 # BENCH_KERNEL_SYSCALLS (200000), BENCH_KERNEL_RATE_SECONDS (1),
-# BENCH_KERNEL_RATE_MAX (16000000), BENCH_KERNEL_KEEP=1 (keep the temporary
-# directory), BENCH_RESULTS (bench/results: the table and the log), CC.
+# BENCH_KERNEL_RATE_MAX (16000000), BENCH_KERNEL_STEPS (2),
+# BENCH_KERNEL_KEEP=1 (keep the temporary directory), BENCH_RESULTS
+# (bench/results: the table and the log), CC. About 3 minutes.
 # Exit status: 0 when everything was measured (the table says which targets
 # are met), 1 when something could not be, 2 on usage errors.
 set -euo pipefail
@@ -77,6 +78,7 @@ N_PP=${BENCH_KERNEL_PINGPONG:-100000}
 N_SC=${BENCH_KERNEL_SYSCALLS:-200000}
 RATE_SECONDS=${BENCH_KERNEL_RATE_SECONDS:-1}
 RATE_MAX=${BENCH_KERNEL_RATE_MAX:-16000000}
+STEPS=${BENCH_KERNEL_STEPS:-2}
 RESULTS=${BENCH_RESULTS:-$SRC/bench/results}
 CC=${CC:-cc}
 T=120 # seconds: any single command
@@ -366,6 +368,19 @@ while [ "$eps" -le "$RATE_MAX" ]; do
 	[ $left = 1 ] || break
 	eps=$((eps * 2))
 done
+# then halfway between the last rate that passed and the first that failed
+for tr in trax trace-cmd perf; do
+	for _ in $(seq "$STEPS"); do
+		[ -n "${FAILED_AT[$tr]}" ] && [ "${SUSTAINED[$tr]}" -gt 0 ] || break
+		mid=$(((SUSTAINED[$tr] + FAILED_AT[$tr]) / 2))
+		if trial "$tr" "$mid" || trial "$tr" "$mid"; then
+			SUSTAINED[$tr]=$mid
+		else
+			FAILED_AT[$tr]=$mid
+			FAIL_WHY[$tr]=$WHY
+		fi
+	done
+done
 
 # ---- the table
 
@@ -435,7 +450,7 @@ TABLE=$TMP/table
 			"$(div "$(med "$wl" trace-cmd 9)" 1e6 %.0f)" "$(div "$(med "$wl" perf 9)" 1e6 %.0f)" ""
 	done
 	echo
-	echo "(c) sustained: (b) paced for ${RATE_SECONDS} s, doubled from 125k events/s (up to $RATE_MAX)"
+	echo "(c) sustained: (b) paced for ${RATE_SECONDS} s, doubled from 125k events/s (up to $RATE_MAX), then bisected $STEPS times"
 	row "" "" trax trace-cmd perf "trax/trace-cmd, target"
 	row "----------------------------------------" ---------- ---------- ---------- ---------- "----------------------"
 	row "events/s with nothing lost" "" "${SUSTAINED[trax]}" "${SUSTAINED[trace-cmd]}" "${SUSTAINED[perf]}" \

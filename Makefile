@@ -36,6 +36,7 @@ bench: all
 	@bench/run.sh $(BUILD)
 	@bench/reader.sh $(BUILD)
 	@bench/daemon.sh $(BUILD)
+	@bench/kernel.sh $(BUILD)
 
 install: all
 	@cmake --install $(BUILD) --prefix $(PREFIX)

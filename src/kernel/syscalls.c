@@ -48,6 +48,7 @@ struct cpu_queue {
 	size_t used, cap;
 	struct pend *recs;
 	size_t n, ncap;
+	size_t head;	  /* recs[head..n) are not handed over yet */
 	uint64_t last_ts; /* of the last record handed over */
 	int err;	  /* ENOMEM while queuing: records were dropped */
 };
@@ -513,19 +514,46 @@ static const struct sc_event *event_of(const struct ksyscalls *s, const struct s
 	return &s->t.unknown[0][exit];
 }
 
+/*
+ * Puts recs[from..n) in time order. They come from one CPU's ring, in the
+ * order its probes reserved their records: in order but for the probes a
+ * preemption delayed, so an insertion sort does little work; many records
+ * out of place (a long delay) go to qsort instead.
+ */
+static void sort_pending(struct pend *recs, size_t from, size_t n)
+{
+	size_t moves = 0, limit = 4 * (n - from) + 64;
+
+	for (size_t i = from + 1; i < n; i++) {
+		struct pend x = recs[i];
+		size_t j = i;
+
+		while (j > from && by_time(&recs[j - 1], &x) > 0) {
+			recs[j] = recs[j - 1];
+			j--;
+			if (++moves > limit) {
+				recs[j] = x;
+				qsort(recs + from, n - from, sizeof(*recs), by_time);
+				return;
+			}
+		}
+		recs[j] = x;
+	}
+}
+
 /* Hands cpu's records up to horizon to sink, in time order. Records handed, or -errno. */
 static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sink_fn sink,
 		      void *arg)
 {
 	struct cpu_queue *q = &s->q[cpu];
-	size_t k = 0, used = 0;
+	size_t k, used = 0;
 	long handed = 0;
 	int ret = 0;
 
-	if (!q->n)
+	if (q->head == q->n)
 		return 0;
-	qsort(q->recs, q->n, sizeof(*q->recs), by_time);
-	for (; k < q->n && q->recs[k].ts <= horizon; k++) {
+	sort_pending(q->recs, q->head, q->n);
+	for (k = q->head; k < q->n && q->recs[k].ts <= horizon; k++) {
 		const struct sc_rec *r = (const struct sc_rec *)(q->buf + q->recs[k].off);
 		const struct sc_event *ev = event_of(s, r);
 		struct kevent_record kr;
@@ -554,21 +582,28 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 		q->last_ts = ts;
 		handed++;
 	}
-	/* keep the records not handed over, at the start of the buffer */
-	for (size_t i = k; i < q->n; i++) {
-		memcpy(q->spare + used, q->buf + q->recs[i].off, q->recs[i].len);
-		q->recs[i - k] = q->recs[i];
-		q->recs[i - k].off = (uint32_t)used;
-		used += aligned(q->recs[i].len);
-	}
-	{
+	q->head = k;
+	if (q->head == q->n) {
+		q->head = q->n = q->used = 0;
+	} else if (q->head > q->n - q->head) {
+		/*
+		 * More handed over than held: the held ones move to the start
+		 * of the buffer (each record moves O(1) times on average).
+		 */
+		for (size_t i = q->head; i < q->n; i++) {
+			memcpy(q->spare + used, q->buf + q->recs[i].off, q->recs[i].len);
+			q->recs[i - q->head] = q->recs[i];
+			q->recs[i - q->head].off = (uint32_t)used;
+			used += aligned(q->recs[i].len);
+		}
 		uint8_t *t = q->buf;
 
 		q->buf = q->spare;
 		q->spare = t;
+		q->n -= q->head;
+		q->head = 0;
+		q->used = used;
 	}
-	q->n -= k;
-	q->used = used;
 	return ret < 0 ? ret : handed;
 }
 

@@ -35,9 +35,9 @@ static size_t read_packets(const uint8_t *d, size_t len, struct pkt *out, size_t
 
 		memcpy(&h, d + off, sizeof(h));
 		CHECK_EQ(h.magic, CTF_MAGIC);
-		out[n] = (struct pkt){h.timestamp_begin, h.timestamp_end, h.content_size / 8,
-				      h.packet_size / 8, h.packet_seq_num, h.events_discarded,
-				      h.cpu_id, h.stream_instance_id, d + off + sizeof(h)};
+		out[n] = (struct pkt){h.timestamp_begin, h.timestamp_end,      h.content_size / 8,
+				      h.packet_size / 8, h.packet_seq_num,     h.events_discarded,
+				      h.cpu_id,		 h.stream_instance_id, d + off + sizeof(h)};
 		if (!h.packet_size)
 			break;
 		off += h.packet_size / 8;

@@ -59,12 +59,16 @@ trax view "$K" >view.txt 2>view.err || { cat view.err; fail "trax view cannot re
 # babeltrace2 2.0.4 prints an empty text array as the last non-empty one
 # of its field (docs/text-format.md): the names of threads gone before
 # their records were written are compared apart, with babeltrace 1
-sed 's/procname = "[^"]*"/procname/' bt2.txt >bt2-np.txt
-sed 's/procname = "[^"]*"/procname/' view.txt >view-np.txt
+# (and so is an empty string: a file name in a page not in memory); the
+# lines where trax view prints one are left out of the comparison
+[ "$(wc -l <bt2.txt)" = "$(wc -l <view.txt)" ] || check_fail "trax view and babeltrace2 print $(wc -l <view.txt) and $(wc -l <bt2.txt) events"
+sed 's/procname = "[^"]*"/procname/' bt2.txt | awk 'NR == FNR { skip[FNR] = index($0, "= \"\"") > 0; next } !skip[FNR]' view.txt - >bt2-np.txt
+sed 's/procname = "[^"]*"/procname/' view.txt | awk 'NR == FNR { skip[FNR] = index($0, "= \"\"") > 0; next } !skip[FNR]' view.txt - >view-np.txt
 cmp -s bt2-np.txt view-np.txt || check_fail "trax view and babeltrace2 differ: $(diff bt2-np.txt view-np.txt | head -5)"
 if command -v babeltrace >/dev/null; then
-	babeltrace "$K" 2>/dev/null | grep -o 'procname = "[^"]*"' >bt1-names.txt
-	grep -o 'procname = "[^"]*"' view.txt >view-names.txt
+	# (sorted: the two merge events of the same time in their own orders)
+	babeltrace "$K" 2>/dev/null | grep -o 'procname = "[^"]*"' | sort >bt1-names.txt
+	grep -o 'procname = "[^"]*"' view.txt | sort >view-names.txt
 	cmp -s bt1-names.txt view-names.txt || check_fail "procname contexts differ from babeltrace 1's: $(diff bt1-names.txt view-names.txt | head -4)"
 fi
 babeltrace2 --output-format=ctf-metadata "$K" >meta.txt 2>/dev/null
@@ -162,5 +166,18 @@ trax enable-event -k no_such_tracepoint_at_all >err1.txt 2>&1 && check_fail "an 
 trax enable-event -k --syscall no_such_syscall >err2.txt 2>&1 && check_fail "an unknown system call was accepted"
 [ "$(wc -l <err2.txt)" = 1 ] || check_fail "unknown system call: not one line: $(cat err2.txt)"
 trax destroy k3 >/dev/null
+# a daemon that is not root: one line saying why, user space still works
+if command -v su >/dev/null && id nobody >/dev/null 2>&1; then
+	mkdir -p "$P/nr/home"
+	chmod 755 "$TEST_TMP" "$P"
+	chmod 777 "$P/nr" "$P/nr/home"
+	su nobody -s /bin/sh -c "export TRAX_RUNDIR=$P/nr/run TRAX_HOME=$P/nr/home TRAX_DAEMON_PATH=$TRAX_BUILD/traxd
+		cd $P/nr && $TRAX_BUILD/trax create s --output=$P/nr/o >/dev/null || exit 3
+		$TRAX_BUILD/trax enable-event -k sched_switch 2>err.txt && exit 4
+		$TRAX_BUILD/trax enable-event -u 'a:*' >/dev/null || exit 5
+		kill \$(head -n 1 $P/nr/run/traxd.lock)" || check_fail "as nobody: step $? failed"
+	[ "$(wc -l <"$P/nr/err.txt")" = 1 ] && grep -q "needs root" "$P/nr/err.txt" ||
+		check_fail "not root: $(cat "$P/nr/err.txt")"
+fi
 [ "$errors" = 0 ] || fail "$errors check(s) failed"
 ok "kernel_session"

@@ -48,8 +48,11 @@ for v in "$a" "$o" "$b" "$w" "$c" "$i"; do [ -n "$v" ] || fail "an event is miss
 # time order of the whole merged output
 sed -n 's/^\[\([0-9:.]*\)\].*/\1/p' view.txt >ts.txt
 sort -c ts.txt 2>/dev/null || check_fail "trax view's merged output is not in time order"
-payload_lines bt2.txt >bt2-p.txt
-payload_lines view.txt >view-p.txt
+# babeltrace2 2.0.4 prints an empty string as the last non-empty one of its
+# field (docs/text-format.md): the lines where trax view prints one are
+# left out of the comparison
+payload_lines bt2.txt | awk 'NR == FNR { skip[FNR] = index($0, "= \"\"") > 0; next } !skip[FNR]' view.txt - >bt2-p.txt
+payload_lines view.txt | awk 'NR == FNR { skip[FNR] = index($0, "= \"\"") > 0; next } !skip[FNR]' view.txt - >view-p.txt
 cmp -s bt2-p.txt view-p.txt || check_fail "trax view and babeltrace2 differ: $(diff bt2-p.txt view-p.txt | head -4)"
 [ "$errors" = 0 ] || fail "$errors check(s) failed"
 ok "kernel_ust: user-space and kernel events of one program in one timeline"

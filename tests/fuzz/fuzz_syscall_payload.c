@@ -7,9 +7,8 @@
  * that size. A record must be refused, or give a payload that fits the
  * output and, for fixed layouts, has their size.
  *
- * FUZZ-SOURCES: src/kernel/syscall-payload.c src/kernel/syscall-override.c
- * src/kernel/syscall-table.c src/kernel/syscall-rules.c src/kernel/tp-format.c
- * src/kernel/syscall-rules.c src/kernel/syscall-table.c src/kernel/tp-format.c
+ * (tools/fuzz.sh reads one line of sources: payload, override, rules, table)
+ * FUZZ-SOURCES: src/kernel/syscall-[oprt]*.c src/kernel/tp-format.c
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -19,6 +19,7 @@
 
 #include "common/clock.h"
 #include "common/hex.h"
+#include "common/glob.h"
 #include "daemon/traxd.h"
 
 /* An application that does not read its orders within this is dropped. */
@@ -257,10 +258,10 @@ void apps_tick(int64_t now)
 
 bool rule_matches(const struct event_rule *r, const char *name, int loglevel)
 {
-	if (!r->enabled || fnmatch_simple(r->pattern, name) == false)
+	if (!r->enabled || trax_glob_match(r->pattern, name) == false)
 		return false;
 	for (unsigned int i = 0; i < r->nexcludes; i++)
-		if (fnmatch_simple(r->excludes[i], name))
+		if (trax_glob_match(r->excludes[i], name))
 			return false;
 	if (r->loglevel >= 0) {
 		/* LTTng: levels are more severe when lower; unset counts as TRACE_DEBUG_LINE */

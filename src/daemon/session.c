@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/glob.h"
 #include "daemon/traxd.h"
 #include "filter/filter.h"
 #include "writer/trace-env.h"
@@ -20,30 +21,6 @@
 #define DEFAULT_NUM_SUBBUF  4u
 #define MAX_SUBBUF_SIZE	    (1ull << 30)
 #define MAX_NUM_SUBBUF	    65536u
-
-bool fnmatch_simple(const char *p, const char *s)
-{
-	/* iterative glob with backtracking to the last '*' */
-	const char *star = NULL, *resume = NULL;
-
-	while (*s) {
-		if (*p == '*') {
-			star = p++;
-			resume = s;
-		} else if (*p == *s) {
-			p++;
-			s++;
-		} else if (star) {
-			p = star + 1;
-			s = ++resume;
-		} else {
-			return false;
-		}
-	}
-	while (*p == '*')
-		p++;
-	return *p == 0;
-}
 
 /* ---- replies ---- */
 

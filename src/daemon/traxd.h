@@ -341,9 +341,6 @@ int consumer_open_files(struct dchan *dc);
 struct ctf_packet_header;
 bool consumer_packet_valid(const struct dchan *dc, const struct ctf_packet_header *h);
 
-/* session.c: '*' matches any run of characters, anywhere in the pattern */
-bool fnmatch_simple(const char *pattern, const char *name);
-
 /* util */
 /* Whether traxd_log() writes (--verbose); stderr otherwise goes to /dev/null. */
 extern bool traxd_verbose;

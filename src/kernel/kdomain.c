@@ -22,6 +22,7 @@
 
 #include "common/assert.h"
 #include "common/clock.h"
+#include "common/glob.h"
 #include "filter/filter.h"
 #include "kernel/kfilter.h"
 #include "kernel/kmap.h"
@@ -102,30 +103,6 @@ struct kdomain {
 };
 
 static void filters_rebuild(struct kchan *ch);
-
-/* '*' matches any run of characters. */
-static bool glob_match(const char *p, const char *s)
-{
-	const char *star = NULL, *back = NULL;
-
-	while (*s) {
-		if (*p == '*') {
-			star = p++;
-			back = s;
-		} else if (*p == *s) {
-			p++;
-			s++;
-		} else if (star) {
-			p = star + 1;
-			s = ++back;
-		} else {
-			return false;
-		}
-	}
-	while (*p == '*')
-		p++;
-	return !*p;
-}
 
 /* tracefs systems that are not tracepoints LTTng records as such */
 static bool system_skipped(const char *system)
@@ -306,8 +283,8 @@ static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, ch
 		kmap_lttng_name(evs[i].system, evs[i].name, lname, sizeof(lname));
 		snprintf(full, sizeof(full), "%s:%s", evs[i].system, evs[i].name);
 		/* tracefs's SYSTEM:NAME only for a pattern that names a system */
-		if (!glob_match(pattern, lname) &&
-		    !(strchr(pattern, ':') && glob_match(pattern, full)))
+		if (!trax_glob_match(pattern, lname) &&
+		    !(strchr(pattern, ':') && trax_glob_match(pattern, full)))
 			continue;
 		matched++;
 		if (!ch->have_inst)
@@ -339,7 +316,7 @@ static bool wants_statedump(const struct kchan *ch)
 {
 	for (unsigned int i = 0; i < ch->nrules; i++)
 		if (ch->rules[i].enabled && !ch->rules[i].syscall &&
-		    glob_match(ch->rules[i].pattern, KDOMAIN_STATEDUMP))
+		    trax_glob_match(ch->rules[i].pattern, KDOMAIN_STATEDUMP))
 			return true;
 	return false;
 }
@@ -357,7 +334,7 @@ static long rule_apply(struct kchan *ch, const struct krule *r, bool on, char *e
 		return n;
 	}
 	n = tracepoints_apply(ch, r->pattern, on, err, errlen);
-	if (n >= 0 && glob_match(r->pattern, KDOMAIN_STATEDUMP))
+	if (n >= 0 && trax_glob_match(r->pattern, KDOMAIN_STATEDUMP))
 		n++;
 	return n;
 }
@@ -389,13 +366,13 @@ long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern
 		unsigned int m = 0;
 
 		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
-			m += glob_match(pattern, ksyscalls_name(ch->sys, i));
+			m += trax_glob_match(pattern, ksyscalls_name(ch->sys, i));
 		n = m;
 		if (m && (!kd->active || ch->sys_started))
 			n = rule_apply(ch, &r, true, err, errlen);
 	} else {
 		n = tracepoints_apply(ch, pattern, true, err, errlen);
-		if (n >= 0 && glob_match(pattern, KDOMAIN_STATEDUMP))
+		if (n >= 0 && trax_glob_match(pattern, KDOMAIN_STATEDUMP))
 			n++;
 	}
 	if (n < 0)
@@ -564,8 +541,8 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 
 static bool rule_matches(const struct krule *r, const char *lttng_name, const char *full)
 {
-	return glob_match(r->pattern, lttng_name) ||
-	       (full && strchr(r->pattern, ':') && glob_match(r->pattern, full));
+	return trax_glob_match(r->pattern, lttng_name) ||
+	       (full && strchr(r->pattern, ':') && trax_glob_match(r->pattern, full));
 }
 
 static void filter_set_free(struct kfilter_set *fs)

@@ -20,7 +20,6 @@
  * so that each CPU's records stay in order; they are counted (`late`).
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +30,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "common/glob.h"
 #include "kernel/syscall-table.h"
 #include "kernel/syscalls.h"
 #include "syscalls.skel.h"
@@ -189,13 +189,13 @@ static int descs_write(struct ksyscalls *s, int from, int to)
 
 int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool exit)
 {
-	bool unknown = !fnmatch(pattern, "unknown", 0);
+	bool unknown = trax_glob_match(pattern, "unknown");
 	int n = 0, e;
 
 	for (unsigned int i = 0; i < s->t.ncalls; i++) {
 		struct sc_call *c = &s->t.calls[i];
 
-		if (fnmatch(pattern, c->name, 0))
+		if (!trax_glob_match(pattern, c->name))
 			continue;
 		c->enabled[0] = entry;
 		c->enabled[1] = exit;

@@ -104,6 +104,16 @@ struct kdomain {
 
 static void filters_rebuild(struct kchan *ch);
 
+/*
+ * Whether an event (its LTTng name, and tracefs's SYSTEM:NAME or NULL)
+ * matches pattern: SYSTEM:NAME only for a pattern that names a system.
+ */
+static bool name_matches(const char *pattern, const char *lttng_name, const char *full)
+{
+	return trax_glob_match(pattern, lttng_name) ||
+	       (full && strchr(pattern, ':') && trax_glob_match(pattern, full));
+}
+
 /* tracefs systems that are not tracepoints LTTng records as such */
 static bool system_skipped(const char *system)
 {
@@ -282,9 +292,7 @@ static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, ch
 			continue;
 		kmap_lttng_name(evs[i].system, evs[i].name, lname, sizeof(lname));
 		snprintf(full, sizeof(full), "%s:%s", evs[i].system, evs[i].name);
-		/* tracefs's SYSTEM:NAME only for a pattern that names a system */
-		if (!trax_glob_match(pattern, lname) &&
-		    !(strchr(pattern, ':') && trax_glob_match(pattern, full)))
+		if (!name_matches(pattern, lname, full))
 			continue;
 		matched++;
 		if (!ch->have_inst)
@@ -541,8 +549,7 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 
 static bool rule_matches(const struct krule *r, const char *lttng_name, const char *full)
 {
-	return trax_glob_match(r->pattern, lttng_name) ||
-	       (full && strchr(r->pattern, ':') && trax_glob_match(r->pattern, full));
+	return name_matches(r->pattern, lttng_name, full);
 }
 
 static void filter_set_free(struct kfilter_set *fs)

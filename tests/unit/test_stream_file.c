@@ -68,8 +68,13 @@ int main(void)
 	uint32_t h;
 
 	CHECK(mkdtemp(dir) != NULL);
-	CHECK_EQ(ctfw_stream_file_open(&f, dir, "chan_1", uuid, 2, 1, 3 * 4096), 0);
-	CHECK_EQ(ctfw_stream_file_open(&f, dir, "x", uuid, 2, 1, 1000), -22);
+	{
+		struct ctfw_stream_file bad;
+
+		/* packets are whole 4096-byte blocks */
+		CHECK_EQ(ctfw_stream_file_open(&bad, dir, "x", uuid, 2, 1, 1000), -22);
+		CHECK(bad.buf == NULL && bad.fd < 0);
+	}
 	CHECK_EQ(ctfw_stream_file_open(&f, dir, "chan_1", uuid, 2, 1, 3 * 4096), 0);
 	f.instance_id = 7;
 	f.begin_hint = 1000;

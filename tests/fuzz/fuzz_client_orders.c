@@ -391,7 +391,8 @@ static int make_set(const char *spec, bool sealed)
 		munmap(mem, size);
 	free(rbs);
 	if (adjust) {
-		if (adjust < 0 && (uint64_t)-adjust > size)
+		/* (the magnitude in unsigned arithmetic: -LLONG_MIN does not exist) */
+		if (adjust < 0 && (uint64_t)0 - (uint64_t)adjust > size)
 			adjust = -(long long)size;
 		size += (uint64_t)adjust;
 		if (size > MAX_MEMFD)

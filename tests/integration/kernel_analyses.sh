@@ -36,10 +36,14 @@ trax enable-event -k 'sched_*,irq_*,timer_hrtimer_*,block_rq_*,lttng_statedump_*
 trax enable-event -k --syscall -a >/dev/null 2>&1 || fail "enable-event -k --syscall -a"
 trax add-context -k -t tid -t pid -t procname >/dev/null 2>&1 || fail "add-context -k"
 mkfifo go
-# on CPU 0: on some CPUs this kernel records no sched_switch from the idle
-# task (docs/kernel.md), and lttng-analyses gives a system call to the
-# thread its sched_switch events say runs on the CPU: woken from idle on
-# such a CPU, the workload would be nobody's until its first preemption
+# on CPU 0, kept from idling by a spinner of the lowest priority: on some
+# CPUs this kernel records no sched_switch from the idle task
+# (docs/kernel.md), and lttng-analyses gives system calls and CPU time to
+# the thread its sched_switch events say runs on the CPU: switched in from
+# idle, the workload would be nobody's until its first preemption
+nice -n 19 taskset -c 0 sh -c 'while :; do :; done' &
+spinner=$!
+trap 'kill $spinner 2>/dev/null || true; daemon_stop; rm -rf "$TEST_TMP"' EXIT INT TERM
 taskset -c 0 ./kwork "$P/kwork.txt" "$P/data.bin" 300 600 go &
 kpid=$!
 trax track -k --pid="$kpid" >/dev/null 2>&1 || fail "track -k --pid=$kpid"
@@ -47,6 +51,7 @@ trax start >/dev/null || fail "start"
 echo go >go
 wait "$kpid" || fail "kwork failed"
 trax stop >/dev/null || fail "stop"
+kill $spinner
 trax destroy an >/dev/null
 read -r tid cpums <kwork.txt
 K=$P/out/kernel

@@ -31,7 +31,7 @@ $CC $TRAX_CFLAGS -o loop loop.c $TRAX_LDFLAGS -ltrax-ust -ldl
 
 # consistent WHAT DIR: the trace under DIR has packets, each in its index.
 consistent() {
-	$CHECK "$2" >check.out 2>&1 || {
+	CHECK_INDEX_KILLED=1 $CHECK "$2" >check.out 2>&1 || {
 		cat check.out >&2
 		fail "$1: the stream files and their index files disagree"
 	}
@@ -42,7 +42,10 @@ consistent() {
 		grep -E ' [EW] ' bt.log | tail -5 >&2
 		fail "$1: babeltrace2 cannot read the trace"
 	}
-	if grep -q 'falling back' bt.log; then
+	# babeltrace2 checks the index against the file's size: after a kill
+	# between an entry and its packet (check-index said so) it reads the
+	# stream file itself, which is right then
+	if grep -q 'falling back' bt.log && ! grep -q 'cut short' check.out; then
 		grep -B3 'falling back' bt.log >&2
 		fail "$1: babeltrace2 refused an index file"
 	fi

@@ -26,10 +26,10 @@ struct krec_header {
 _Static_assert(sizeof(struct krec_header) == KRECORDER_OVERHEAD, "record header size");
 
 struct krec_cpu {
-	uint8_t *buf;	   /* cap bytes, taken at the first record */
-	size_t head, used; /* the oldest record's offset; bytes held */
-	uint64_t held;	   /* records held */
-	uint64_t dropped;  /* since made */
+	uint8_t *buf;		/* cap bytes, taken at the first record */
+	size_t head, used;	/* the oldest record's offset; bytes held */
+	uint64_t held;		/* records held */
+	uint64_t dropped;	/* since made */
 	uint64_t dropped_taken; /* `dropped` at the last take */
 };
 
@@ -146,8 +146,7 @@ int krecorder_sink(void *recorder, const struct kevent_record *rec)
 	return 0;
 }
 
-long krecorder_take(struct krecorder *r, int cpu, kevent_sink_fn sink, void *arg,
-		    uint64_t *dropped)
+long krecorder_take(struct krecorder *r, int cpu, kevent_sink_fn sink, void *arg, uint64_t *dropped)
 {
 	struct krec_cpu *c;
 	long handed = 0;

@@ -40,7 +40,7 @@ static void put(struct krecorder *r, int cpu, uint64_t seq)
 	uint8_t p[256];
 	size_t len = len_of(seq);
 	struct kevent_record rec = {seq & 1 ? &cls_b : &cls_a, 1000 + seq, cpu,
-				    (int32_t)(seq % 1000), p, len};
+				    (int32_t)(seq % 1000),     p,	   len};
 
 	fill(p, len, seq);
 	CHECK(krecorder_sink(r, &rec) == 0);

@@ -685,16 +685,12 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 	return ret < 0 ? ret : handed;
 }
 
-long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+/* Reads the buffers and hands over each CPU's records up to horizon. Records handed, or -errno. */
+static long consume(struct ksyscalls *s, uint64_t horizon, kevent_sink_fn sink, void *arg)
 {
-	uint64_t horizon;
 	long total = 0;
 	int r;
 
-	if (!s->rb)
-		return 0;
-	/* what was written before now - HOLDBACK_NS is in the buffers once they are read */
-	horizon = s->attached ? now_ns() - HOLDBACK_NS : UINT64_MAX;
 	r = ring_buffer__consume(s->rb);
 	if (r < 0)
 		return r;
@@ -713,6 +709,21 @@ long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
 		total += n;
 	}
 	return total;
+}
+
+long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+{
+	if (!s->rb)
+		return 0;
+	/* what was written before now - HOLDBACK_NS is in the buffers once they are read */
+	return consume(s, s->attached ? now_ns() - HOLDBACK_NS : UINT64_MAX, sink, arg);
+}
+
+long ksyscalls_consume_now(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+{
+	if (!s->rb)
+		return 0;
+	return consume(s, s->attached ? now_ns() : UINT64_MAX, sink, arg);
 }
 
 uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu)

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""model.py TRACE EXPECTED_DIR [--no-intersection] - an independent model
+"""model.py TRACE EXPECTED_DIR [--no-intersection] [--begin hh:mm:ss.nnnnnnnnn]
+[--end hh:mm:ss.nnnnnnnnn] [--suffix -range] - an independent model
 of what lttng-analyses 0.6.1 computes, written from
 docs/analyses-reference.md (not from lttng-analyses' code): cputop (per-TID,
 per-CPU, total), syscallstats (per-TID counts, min/avg/max/stdev),
@@ -8,8 +9,10 @@ iolatencystats (Open/Read/Write/Sync), checked against the -mi JSON outputs
 in EXPECTED_DIR (cputop.json, syscallstats.json, schedstats-all.json,
 irqstats.json, iolatencystats.json). Reads the trace with the Babeltrace 1
 Python bindings, as lttng-analyses does, so that the event order and the
-time range are the same. Prints what differs; exit 1 if anything does.
-Whole trace only (no --begin/--end), no filters."""
+time range are the same. With --suffix S it reads NAME-S.json instead
+(e.g. the -range outputs, made with the same --begin/--end; times are UTC
+on the trace's first day). Prints what differs; exit 1 if anything does.
+No filters (--tid, --cpu, ...)."""
 import json
 import os
 import statistics
@@ -17,9 +20,23 @@ import sys
 from babeltrace import TraceCollection
 
 trace, expdir = sys.argv[1], sys.argv[2]
-intersect = '--no-intersection' not in sys.argv[3:]
+opts = sys.argv[3:]
+intersect = '--no-intersection' not in opts
 tc = TraceCollection(intersect_mode=intersect)
 tc.add_traces_recursive(trace, 'ctf')
+SUFFIX = opts[opts.index('--suffix') + 1] if '--suffix' in opts else ''
+
+
+def when(hms):
+    """hh:mm:ss.nnnnnnnnn on the trace's first day, UTC, in ns"""
+    h, m, sn = hms.split(':')
+    sec, ns = sn.split('.')
+    day = tc.timestamp_begin // 86400000000000 * 86400000000000
+    return day + ((int(h) * 60 + int(m)) * 60 + int(sec)) * 1000000000 + int(ns)
+
+
+BEGIN = when(opts[opts.index('--begin') + 1]) if '--begin' in opts else None
+END = when(opts[opts.index('--end') + 1]) if '--end' in opts else None
 
 # --- the shared state (reference section 1.3)
 cpu_cur = {}        # cpu -> running tid, None for idle (tid 0) or unknown
@@ -58,7 +75,8 @@ sched_comm, sched_prios = {}, {}
 cur_irq = {}        # cpu -> (irq, entry ts)
 irq_names, irq_durs = {}, {}
 # --- iolatency: fds known per process (the thread itself if no pid)
-fds = {}            # owner tid -> {fd: cloexec}
+fds = {}            # owner tid -> {fd: cloexec}, the state's
+pfds = {}           # owner tid -> {fd}, the analysis's: learnt in the range
 io = {'Open': [], 'Read': [], 'Write': [], 'Sync': []}
 OPEN = ('open', 'openat', 'socket', 'dup', 'dup2', 'dup3', 'fcntl')
 READ = ('read', 'recvmsg', 'recvfrom', 'readv', 'pread', 'pread64', 'preadv')
@@ -72,8 +90,8 @@ def owner(tid):
     return p if p is not None and p != tid else tid
 
 
-def prio_notes_to_tables():
-    for tid, p in notes:
+def prio_notes_to_tables(started):
+    for tid, p in notes if started else ():
         if tid in top_prios:
             top_prios[tid].append(p)
         if tid in sched_prios:
@@ -81,10 +99,13 @@ def prio_notes_to_tables():
     notes.clear()
 
 
+started = False     # inside the range (reference section 1.2)
 for ev in tc.events:
     ts = ev.timestamp
-    if first is None:
-        first = ts
+    if END is not None and ts > END:
+        break
+    if not started and (BEGIN is None or ts >= BEGIN):
+        started, first = True, ts
     last = ts
     name = ev.name
     cpu = ev['cpu_id']
@@ -97,7 +118,10 @@ for ev in tc.events:
         cpu_cur[cpu] = nxt if nxt != 0 else None
         set_prio(prev, ev['prev_prio'])
         set_prio(nxt, ev['next_prio'])
-        prio_notes_to_tables()
+        prio_notes_to_tables(started)
+        w = wakeup.pop(nxt, None)
+        if not started:
+            continue
         # cputop, per CPU: busy from the range start until the first switch
         if cpu not in cpu_busy:
             cpu_busy[cpu], cpu_start[cpu] = 0, first
@@ -117,7 +141,6 @@ for ev in tc.events:
                 top_comm[nxt], top_prios[nxt] = ev['next_comm'], [prio.get(nxt)]
             since[nxt] = ts
         # schedstats
-        w = wakeup.pop(nxt, None)
         if w is not None:
             wts, waker = w
             if waker is not None and waker not in sched_comm:
@@ -129,7 +152,7 @@ for ev in tc.events:
         tid = ev['tid']
         if tid not in comm:
             comm[tid] = ev['comm']
-        if tid != 0:
+        if tid != 0 and started:
             # enters cputop's table without a start: if its first switch is
             # a switch out, the time before it is not counted
             if tid not in cpu_time:
@@ -137,7 +160,7 @@ for ev in tc.events:
                 top_comm[tid], top_prios[tid] = comm[tid], []
             migrations[tid] = migrations.get(tid, 0) + 1
         set_prio(tid, ev['prio'])
-        prio_notes_to_tables()
+        prio_notes_to_tables(started)
     elif name in ('sched_wakeup', 'sched_waking', 'sched_wakeup_new'):
         cpus_seen.add(cpu)
         cpus_seen.add(ev['target_cpu'])
@@ -146,22 +169,23 @@ for ev in tc.events:
             continue
         know(tid)
         set_prio(tid, ev['prio'])
-        prio_notes_to_tables()
+        prio_notes_to_tables(started)
         if tid not in wakeup:
             wakeup[tid] = (ts, cpu_cur.get(cpu))
     elif name == 'sched_pi_setprio':
         set_prio(ev['tid'], ev['newprio'])
-        prio_notes_to_tables()
+        prio_notes_to_tables(started)
     elif name == 'irq_handler_entry':
         cpus_seen.add(cpu)
         cur_irq[cpu] = (ev['irq'], ts)
-        names = irq_names.setdefault(ev['irq'], [])
-        if ev['name'] not in names:
-            names.append(ev['name'])
+        if started:
+            names = irq_names.setdefault(ev['irq'], [])
+            if ev['name'] not in names:
+                names.append(ev['name'])
     elif name == 'irq_handler_exit':
         cpus_seen.add(cpu)
         c = cur_irq.pop(cpu, None)
-        if c is not None and c[0] == ev['irq']:
+        if c is not None and c[0] == ev['irq'] and started:
             irq_durs.setdefault(c[0], []).append(ts - c[1])
     elif name in ('softirq_entry', 'softirq_exit', 'softirq_raise'):
         cpus_seen.add(cpu)
@@ -173,25 +197,35 @@ for ev in tc.events:
             prio[tid] = ev['prio']
         if pid != tid and pid not in comm:
             comm[pid], pid_of[pid] = ev['name'], pid
-        if pid != tid and tid in fds:  # a thread's fds are its process's
-            fds.setdefault(pid, {}).update(fds.pop(tid))
+        if pid != tid:  # a thread's fds are its process's
+            if tid in fds:
+                fds.setdefault(pid, {}).update(fds.pop(tid))
+            if started and tid in pfds:
+                pfds.setdefault(pid, set()).update(pfds.pop(tid))
     elif name == 'lttng_statedump_file_descriptor':
         pid = ev['pid']
         if pid not in comm:
             comm[pid], pid_of[pid] = '', pid
         fds.setdefault(pid, {}).setdefault(ev['fd'], bool(ev['flags'] & os.O_CLOEXEC))
+        if started:
+            pfds.setdefault(pid, set()).add(ev['fd'])
     elif name == 'sched_process_fork':
         ptid, child = ev['parent_pid'], ev['child_tid']
         comm[ptid], pid_of[ptid] = ev['parent_comm'], ev['parent_pid']
         comm[child], pid_of[child] = ev['child_comm'], ev['child_pid']
         fds[child] = dict(fds.get(ev['parent_pid'], {}))
+        if started:
+            pfds.setdefault(child, set()).update(fds[child])
     elif name == 'sched_process_exec':
         tid = ev['tid']
         know(tid)
         if 'procname' in ev:
             comm[tid] = ev['procname']
         if tid in fds:
+            gone = [f for f, c in fds[tid].items() if c]
             fds[tid] = {f: c for f, c in fds[tid].items() if not c}
+            if started:
+                pfds.setdefault(tid, set()).difference_update(gone)
     elif name.startswith('syscall_entry_'):
         tid = cpu_cur.get(cpu)
         if tid is None:
@@ -213,41 +247,51 @@ for ev in tc.events:
                 if sc == 'fcntl' and ev['cmd'] != 0:
                     rq = None
                 else:
-                    if sc in ('dup2', 'dup3'):
-                        fds.get(o, {}).pop(ev['newfd'], None)
+                    if sc in ('dup2', 'dup3') and ev['newfd'] in fds.get(o, {}):
+                        fds[o].pop(ev['newfd'])
+                        if started:
+                            pfds.setdefault(o, set()).discard(ev['newfd'])
                     rq = ('Open', None, sc == 'dup3' and bool(ev['flags'] & os.O_CLOEXEC))
             elif sc == 'close':
                 rq = ('close', ev['fd'], False)
             elif sc in READ or sc in WRITE:
                 rq = ('Read' if sc in READ else 'Write', ev['fd'], False)
             elif sc in SYNC:
-                rq = ('Sync', None, False)
+                rq = ('Sync', ev['fd'] if sc != 'sync' else None, False)
         pending[tid] = (sc, ts, rq)
     elif name.startswith('syscall_exit_'):
         tid = cpu_cur.get(cpu)
         if tid is None or tid not in pending:
             continue
         sc, t0, rq = pending.pop(tid)
-        if tid not in calls:
-            calls[tid] = {}
-            call_who[tid] = (comm.get(tid, ''), pid_of.get(tid))
-        calls[tid].setdefault(sc, []).append(ts - t0)
+        if started:
+            if tid not in calls:
+                calls[tid] = {}
+                call_who[tid] = (comm.get(tid, ''), pid_of.get(tid))
+            calls[tid].setdefault(sc, []).append(ts - t0)
         if rq is None:
             continue
         kind, fd, cloexec = rq
         ret = ev['ret']
+        if kind == 'Open' and ret >= 0:
+            fd = ret
         o = owner(tid)
         known = fds.setdefault(o, {})
         # a successful call makes its fd known before it is counted (so a
         # read on an fd opened before the trace counts, whole trace)
         if ret >= 0 and fd is not None and fd not in known:
-            known[fd] = False
-        if kind == 'Open' and ret >= 0 and ret not in known:
-            known[ret] = cloexec
+            known[fd] = cloexec
+            if started:
+                pfds.setdefault(o, set()).add(fd)
+        # the analysis drops a successful read or write on an fd it did
+        # not see created inside the range
+        keep = not (kind in ('Read', 'Write') and ret >= 0 and fd not in pfds.get(o, ()))
+        if started and keep and kind != 'close':
+            io[kind].append(ts - t0)
         if kind == 'close' and ret == 0:
             known.pop(fd, None)
-        if kind != 'close':
-            io[kind].append(ts - t0)
+            if started:
+                pfds.setdefault(o, set()).discard(fd)
 
 bad = []
 span = last - first
@@ -285,7 +329,7 @@ def stats_ok(what, row, durs, min_n):
 
 
 def load(name):
-    p = os.path.join(expdir, name)
+    p = os.path.join(expdir, name.replace('.json', SUFFIX + '.json'))
     return json.load(open(p))['results'] if os.path.exists(p) else None
 
 
@@ -320,7 +364,7 @@ for table in res or []:
         if title != want_title:
             bad.append('syscallstats title %r != %r' % (title, want_title))
         tables[tid] = table
-for tid, per in calls.items():
+for tid, per in calls.items() if res is not None else ():
     t = tables.get(tid)
     if t is None:
         bad.append('syscallstats: no table for tid %d' % tid)

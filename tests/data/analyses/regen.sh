@@ -64,13 +64,20 @@ run cputop-range cputop --begin $B --end $E
 run syscallstats-range syscallstats --begin $B --end $E
 run iolatencystats-range iolatencystats --begin $B --end $E
 run iolatencytop-range iolatencytop --begin $B --end $E
+run schedstats-all-range schedstats --total --per-tid --per-prio --begin $B --end $E
+run irqstats-range irqstats --begin $B --end $E
+# --begin after traxd opened saved_tgids (fd 4): its ~38 reads of it in the
+# range are not counted (the analysis did not see the fd created)
+B=07:00:17.043800000 E=07:00:17.046500000
+run iolatencystats-fdrange iolatencystats --begin $B --end $E
+run iolog-fdrange iolog --begin $B --end $E
 # its streams do not overlap: the default (intersection) mode refuses it
 all tracefile-rotation "$SUCCEED/lttng-tracefile-rotation/kernel" --no-intersection
 DIR=$OUT/tracefile-rotation TRACE=$SUCCEED/lttng-tracefile-rotation/kernel
 run cputop-intersect cputop
 B=21:36:36.000000000 E=21:36:37.000000000
 run cputop-range cputop --no-intersection --begin $B --end $E
-run schedstats-range schedstats --no-intersection --begin $B --end $E
+run schedstats-all-range schedstats --no-intersection --total --per-tid --per-prio --begin $B --end $E
 # only lttng_test_filter_event: every analysis is empty
 all multi-domains-kernel "$SUCCEED/multi-domains/kernel"
 # user space only (no kernel trace in it): the analyses run and find nothing

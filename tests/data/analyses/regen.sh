@@ -66,7 +66,7 @@ run iolatencystats-range iolatencystats --begin $B --end $E
 run iolatencytop-range iolatencytop --begin $B --end $E
 run schedstats-all-range schedstats --total --per-tid --per-prio --begin $B --end $E
 run irqstats-range irqstats --begin $B --end $E
-# --begin after traxd opened saved_tgids (fd 4): its ~38 reads of it in the
+# --begin after traxd opened saved_tgids (fd 4): its 39 reads of it in the
 # range are not counted (the analysis did not see the fd created)
 B=07:00:17.043800000 E=07:00:17.046500000
 run iolatencystats-fdrange iolatencystats --begin $B --end $E

@@ -9,6 +9,9 @@
  *
  *	struct sc_rec     time, thread, call number, return value (exit),
  *	                  the six argument registers
+ *	counters          __u64 each: the values of the channel's perf:cpu:
+ *	                  counters on the record's CPU (`ncounters` of them;
+ *	                  0 for a counter that could not be read)
  *	captures          for each argument whose descriptor asks for user
  *	                  memory, in argument order: __u16 length, then that
  *	                  many bytes (a string with its NUL; length 0: the
@@ -30,6 +33,11 @@
 #define SC_SOCKADDR_MAX 28
 /* Processes a pid filter can hold. */
 #define SC_MAX_PIDS 4096
+/*
+ * Counter contexts a record can carry; the probes' array of counters has
+ * SC_MAX_COUNTERS slots per CPU: CPU c's counter j at c * SC_MAX_COUNTERS + j.
+ */
+#define SC_MAX_COUNTERS 8
 
 /* What the probe copies from the user memory an argument points to. */
 enum sc_cap {

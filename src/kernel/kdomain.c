@@ -310,10 +310,15 @@ static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, ch
 				return r;
 			}
 		}
-		if (ch->perf)
+		if (ch->perf) {
 			r = kperf_enable(ch->perf, (uint32_t)r, on, err, errlen);
-		else
+			if (r < 0) { /* (err says why: no more room, or the kernel's refusal) */
+				free(evs);
+				return r;
+			}
+		} else {
 			r = tracefs_enable_event(&ch->inst, evs[i].system, evs[i].name, on);
+		}
 		if (r < 0 && !strcmp(pattern, lname)) {
 			snprintf(err, errlen, "%s: cannot %s it: %s", full,
 				 on ? "enable" : "disable", strerror((int)-r));
@@ -1128,6 +1133,23 @@ static void threads_stop(struct kdomain *kd)
 	__atomic_store_n(&kd->stop, false, __ATOMIC_RELEASE);
 }
 
+/* The state dump of a channel with counter contexts: their values when each record is made. */
+struct perf_dump {
+	struct ktrace_streams *ss;
+	const struct kperf *perf;
+};
+
+static int perf_dump_sink(void *arg, const struct kevent_record *r)
+{
+	const struct perf_dump *pd = arg;
+	uint64_t values[KPERF_MAX_COUNTERS];
+	struct kevent_record kr = *r;
+
+	if (!kperf_read(pd->perf, r->cpu, values))
+		kr.counters = values;
+	return ktrace_sink(pd->ss, &kr);
+}
+
 /* The state dump into the channels that enable it (tchs: their trace channels, NULL: ch->tch). */
 static void statedump(struct kdomain *kd, struct ktrace_channel **tchs, char *err, size_t errlen)
 {
@@ -1143,7 +1165,13 @@ static void statedump(struct kdomain *kd, struct ktrace_channel **tchs, char *er
 			return;
 		if (cpu < 0 || (unsigned int)cpu >= ch->nr_cpus)
 			cpu = 0;
-		kstatedump_run(ktrace_sink, ss, cpu, "/proc", "/sys");
+		if (ch->perf) {
+			struct perf_dump pd = {ss, ch->perf};
+
+			kstatedump_run(perf_dump_sink, &pd, cpu, "/proc", "/sys");
+		} else {
+			kstatedump_run(ktrace_sink, ss, cpu, "/proc", "/sys");
+		}
 		ktrace_streams_flush(ss, trax_clock_monotonic());
 	}
 }

@@ -8,6 +8,18 @@
  * sample's first n values are the counters whatever tracepoints come
  * and go after them.
  *
+ * Losses: the leader reads its group with PERF_FORMAT_LOST (Linux 6.0):
+ * each tracepoint member's count of samples its ring could not take, at
+ * any time. (PERF_RECORD_LOST records come only once the ring has room
+ * again: losses just before the stop would go unreported.) A member that
+ * is closed leaves its count in lost_closed. Older kernels: the leader
+ * without PERF_FORMAT_LOST, and the PERF_RECORD_LOST records counted.
+ *
+ * A member that joins a running group is not scheduled until the group
+ * is (Linux 6.18 here: it counts nothing): kperf_enable stops and
+ * restarts the group, which leaves the counters uncounting for the few
+ * microseconds in between.
+ *
  * Threads: the main thread opens and closes tracepoints and changes the
  * pid set; CPU c's reader thread only reads cpu c's ring. The pid set is
  * published whole (release) and replaced, never changed; the sets it
@@ -29,17 +41,24 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A tracepoint; kperf.tps keeps the order they joined the groups in (the groups' order). */
 struct kperf_tp {
 	uint32_t id;
 	int *fds; /* per CPU */
 };
+
+#ifndef PERF_FORMAT_LOST /* (Linux 6.0's; the headers trax builds with may be older) */
+#define PERF_FORMAT_LOST (1u << 4)
+#endif
 
 struct kperf_cpu {
 	int *counter_fds; /* [0]: the group's leader, which holds the ring */
 	struct perf_event_mmap_page *map;
 	size_t map_len, data_len;
 	uint8_t *copy; /* a sample that wraps around the ring's end, put together */
-	uint64_t lost, last_ts;
+	uint64_t lost_records; /* PERF_RECORD_LOST's counts (kernels without PERF_FORMAT_LOST) */
+	uint64_t lost_closed;  /* the losses of the members closed */
+	uint64_t last_ts;
 };
 
 struct pid_set {
@@ -57,6 +76,8 @@ struct kperf {
 	struct pid_set **old_pids;
 	unsigned int nold;
 	size_t page;
+	bool format_lost; /* the leaders read their members' losses */
+	bool started;
 };
 
 static int perf_open(struct perf_event_attr *a, int cpu, int group)
@@ -96,8 +117,15 @@ static int cpu_open(struct kperf *p, unsigned int cpu, size_t ring_bytes, char *
 		if (j == 0) {
 			a.disabled = 1; /* the group starts with kperf_start */
 			a.pinned = 1;	/* always counting, as LTTng's counters */
+			if (p->format_lost)
+				a.read_format |= PERF_FORMAT_LOST;
 		}
 		c->counter_fds[j] = perf_open(&a, (int)cpu, j ? c->counter_fds[0] : -1);
+		if (j == 0 && c->counter_fds[0] == -EINVAL && p->format_lost) {
+			p->format_lost = false; /* an older kernel: PERF_RECORD_LOST */
+			a.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+			c->counter_fds[0] = perf_open(&a, (int)cpu, -1);
+		}
 		if (c->counter_fds[j] < 0) {
 			int e = c->counter_fds[j];
 
@@ -147,6 +175,7 @@ struct kperf *kperf_new(const struct perf_counter_def *const *counters, unsigned
 	p->ncounters = n;
 	p->nr_cpus = nr_cpus;
 	p->page = (size_t)sysconf(_SC_PAGESIZE);
+	p->format_lost = true;
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++)
 		if (cpu_open(p, cpu, ring_bytes, err, errlen)) {
 			kperf_free(p);
@@ -154,6 +183,25 @@ struct kperf *kperf_new(const struct perf_counter_def *const *counters, unsigned
 		}
 	return p;
 }
+
+/*
+ * A group read of cpu's leader: nr, then per member its value (and with
+ * PERF_FORMAT_LOST its losses), the counters first, then the tracepoints
+ * in kperf.tps's order. Members read, or -errno.
+ */
+static long group_read(const struct kperf *p, int cpu, uint64_t *buf, size_t words)
+{
+	ssize_t n = read(p->cpus[cpu].counter_fds[0], buf, words * 8);
+	size_t per = p->format_lost ? 2 : 1;
+
+	if (n < 0)
+		return -errno;
+	if ((size_t)n < 8 || buf[0] < p->ncounters || (size_t)n < 8 * (1 + per * buf[0]))
+		return -EIO;
+	return (long)buf[0];
+}
+
+#define GROUP_WORDS (1 + 2 * (KPERF_MAX_COUNTERS + KPERF_MAX_TRACEPOINTS))
 
 static void tp_close(struct kperf *p, struct kperf_tp *t)
 {
@@ -217,6 +265,33 @@ static int tp_open(struct kperf *p, uint32_t id, int *fds, char *err, size_t err
 	return 0;
 }
 
+/* Closes tracepoint i, keeping what its members lost and the others' order. */
+static void tp_remove(struct kperf *p, unsigned int i)
+{
+	uint64_t buf[GROUP_WORDS], *lost = calloc(p->nr_cpus, sizeof(*lost));
+	unsigned int pos = p->ncounters + i;
+
+	for (unsigned int cpu = 0; lost && p->format_lost && cpu < p->nr_cpus; cpu++)
+		if (group_read(p, (int)cpu, buf, GROUP_WORDS) > (long)pos)
+			lost[cpu] = buf[1 + 2 * pos + 1];
+	tp_close(p, &p->tps[i]);
+	/* (after the close: a reader may count them short for a moment, never twice) */
+	for (unsigned int cpu = 0; lost && cpu < p->nr_cpus; cpu++)
+		__atomic_add_fetch(&p->cpus[cpu].lost_closed, lost[cpu], __ATOMIC_RELAXED);
+	free(lost);
+	memmove(&p->tps[i], &p->tps[i + 1], (p->ntps - i - 1) * sizeof(*p->tps));
+	p->ntps--;
+}
+
+/* Stops and restarts the groups: members that joined them running are scheduled. */
+static void groups_restart(struct kperf *p)
+{
+	for (unsigned int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		ioctl(p->cpus[cpu].counter_fds[0], PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(p->cpus[cpu].counter_fds[0], PERF_EVENT_IOC_ENABLE, 0);
+	}
+}
+
 int kperf_enable(struct kperf *p, uint32_t id, bool on, char *err, size_t errlen)
 {
 	struct kperf_tp t = {.id = id};
@@ -226,14 +301,19 @@ int kperf_enable(struct kperf *p, uint32_t id, bool on, char *err, size_t errlen
 	for (i = 0; i < p->ntps && p->tps[i].id != id; i++)
 		;
 	if (!on) {
-		if (i < p->ntps) {
-			tp_close(p, &p->tps[i]);
-			p->tps[i] = p->tps[--p->ntps];
-		}
+		if (i < p->ntps)
+			tp_remove(p, i);
 		return 0;
 	}
 	if (i < p->ntps)
 		return 0;
+	if (p->ntps >= KPERF_MAX_TRACEPOINTS) {
+		snprintf(err, errlen,
+			 "a channel with perf counter contexts records %u tracepoints at most "
+			 "(each record carries a value per tracepoint)",
+			 KPERF_MAX_TRACEPOINTS);
+		return -E2BIG;
+	}
 	if (p->ntps == p->cap_tps) {
 		unsigned int cap = p->cap_tps ? 2 * p->cap_tps : 16;
 		struct kperf_tp *n = realloc(p->tps, cap * sizeof(*n));
@@ -256,6 +336,8 @@ int kperf_enable(struct kperf *p, uint32_t id, bool on, char *err, size_t errlen
 		return e;
 	}
 	p->tps[p->ntps++] = t;
+	if (p->started)
+		groups_restart(p);
 	return 0;
 }
 
@@ -298,6 +380,7 @@ int kperf_start(struct kperf *p)
 	for (unsigned int cpu = 0; cpu < p->nr_cpus; cpu++)
 		if (ioctl(p->cpus[cpu].counter_fds[0], PERF_EVENT_IOC_ENABLE, 0))
 			return -errno;
+	p->started = true;
 	return 0;
 }
 
@@ -305,6 +388,7 @@ void kperf_stop(struct kperf *p)
 {
 	for (unsigned int cpu = 0; cpu < p->nr_cpus; cpu++)
 		ioctl(p->cpus[cpu].counter_fds[0], PERF_EVENT_IOC_DISABLE, 0);
+	p->started = false;
 }
 
 int kperf_fd(const struct kperf *p, int cpu)
@@ -324,11 +408,38 @@ unsigned int kperf_ncounters(const struct kperf *p)
 	return p->ncounters;
 }
 
+int kperf_read(const struct kperf *p, int cpu, uint64_t *values)
+{
+	uint64_t buf[GROUP_WORDS];
+	size_t per = p->format_lost ? 2 : 1;
+	long n;
+
+	if (cpu < 0 || (unsigned int)cpu >= p->nr_cpus)
+		return -EINVAL;
+	n = group_read(p, cpu, buf, GROUP_WORDS);
+	if (n < 0)
+		return (int)n;
+	for (unsigned int j = 0; j < p->ncounters; j++)
+		values[j] = buf[1 + per * j];
+	return 0;
+}
+
 uint64_t kperf_lost(const struct kperf *p, int cpu)
 {
-	return cpu >= 0 && (unsigned int)cpu < p->nr_cpus
-		   ? __atomic_load_n(&p->cpus[cpu].lost, __ATOMIC_RELAXED)
-		   : 0;
+	const struct kperf_cpu *c;
+	uint64_t buf[GROUP_WORDS], lost;
+	long n;
+
+	if (cpu < 0 || (unsigned int)cpu >= p->nr_cpus)
+		return 0;
+	c = &p->cpus[cpu];
+	if (!p->format_lost)
+		return __atomic_load_n(&c->lost_records, __ATOMIC_RELAXED);
+	lost = __atomic_load_n(&c->lost_closed, __ATOMIC_RELAXED);
+	n = group_read(p, cpu, buf, GROUP_WORDS);
+	for (long m = p->ncounters; m < n; m++)
+		lost += buf[1 + 2 * m + 1];
+	return lost;
 }
 
 static bool pid_wanted(const struct kperf *p, int pid)
@@ -419,11 +530,12 @@ long kperf_consume(struct kperf *p, int cpu, kperf_sample_fn fn, void *arg)
 			r = sample(p, cpu, rec + sizeof(h), h.size - sizeof(h), fn, arg);
 			if (r == 0)
 				handed++;
-		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16 &&
+			   !p->format_lost) {
 			uint64_t n;
 
 			memcpy(&n, rec + sizeof(h) + 8, 8);
-			__atomic_store_n(&c->lost, c->lost + n, __ATOMIC_RELAXED);
+			__atomic_store_n(&c->lost_records, c->lost_records + n, __ATOMIC_RELAXED);
 		}
 		tail += h.size;
 	}

@@ -30,6 +30,12 @@
 
 /* Counter contexts a channel can have. */
 #define KPERF_MAX_COUNTERS 8
+/*
+ * Tracepoints such a channel can record: each sample carries the value of
+ * every member of its group (8 bytes each), and each takes a descriptor
+ * per CPU.
+ */
+#define KPERF_MAX_TRACEPOINTS 256
 
 struct kperf;
 
@@ -46,7 +52,7 @@ void kperf_free(struct kperf *p);
 /*
  * Records (on true) or stops recording (false) the tracepoint of tracefs
  * id `id` on every CPU. Any time: while started, at once. 0, or -errno
- * with err set.
+ * with err set (-E2BIG: KPERF_MAX_TRACEPOINTS are recorded already).
  */
 int kperf_enable(struct kperf *p, uint32_t id, bool on, char *err, size_t errlen);
 
@@ -73,6 +79,12 @@ typedef int (*kperf_sample_fn)(void *arg, int cpu, uint64_t ts, int32_t tid, con
 
 /* Hands what cpu's ring holds to fn, in order. Samples handed, or fn's -errno. */
 long kperf_consume(struct kperf *p, int cpu, kperf_sample_fn fn, void *arg);
+
+/*
+ * The counters' values on cpu now (read from user space: what records made
+ * outside the tracepoints, such as the state dump's, carry). 0, or -errno.
+ */
+int kperf_read(const struct kperf *p, int cpu, uint64_t *values);
 
 /* Samples cpu's ring could not take, since the start. */
 uint64_t kperf_lost(const struct kperf *p, int cpu);

@@ -13,7 +13,8 @@
 #     and the state dump carry them too; the metadata declares the fields
 #     as LTTng-modules does (perf_cpu_page_fault: 64-bit unsigned, base
 #     10); babeltrace2 reads it without a warning and prints what trax view
-#     prints; babeltrace 1 reads it;
+#     prints; babeltrace 1 reads it; recording again after a stop, the
+#     same for 200 pages;
 #  3. the errors: an unknown counter, one line and a non-zero exit; a
 #     counter this machine lacks, one line from traxd.
 # Needs root and tracefs (mounted if missing).
@@ -55,8 +56,13 @@ expect_contains tl.txt "perf:cpu:cpu-clock"
 trax start >/dev/null || fail "start"
 "$P/perfprog" "$P/tid.txt" 300 || fail "perfprog failed"
 trax stop >/dev/null || fail "stop"
+# recording again after a stop
+trax start >/dev/null || fail "start again"
+"$P/perfprog" "$P/tid2.txt" 200 || fail "perfprog failed (second run)"
+trax stop >/dev/null || fail "stop again"
 trax destroy kp >/dev/null || fail "destroy"
 tid=$(cat tid.txt)
+tid2=$(cat tid2.txt)
 K=$P/out/kernel
 
 babeltrace2 "$K" >bt2.txt 2>bt2.err || { cat bt2.err; fail "babeltrace2 cannot read the trace"; }
@@ -73,20 +79,29 @@ for f in perf_cpu_page_fault perf_cpu_cpu_clock; do
 		check_fail "$f is not declared a 64-bit unsigned decimal: $(grep "$f" meta.txt | head -2)"
 done
 
-# the program's two getpid entries, on CPU 0 (the last two: it is pinned there by then)
-grep "syscall_entry_getpid: { cpu_id = 0 }, { perf_cpu_page_fault = [0-9]*, perf_cpu_cpu_clock = [0-9]*, tid = $tid }" bt2.txt |
-	tail -n 2 >marks.txt
-[ "$(wc -l <marks.txt)" = 2 ] || fail "not two getpid entries of tid $tid on CPU 0: $(grep getpid bt2.txt | head -4)"
-# [hh:mm:ss.nnnnnnnnn] ... page fault, cpu clock
-sed 's/^\[\([0-9]*\):\([0-9]*\):\([0-9]*\)\.\([0-9]*\)\].*perf_cpu_page_fault = \([0-9]*\), perf_cpu_cpu_clock = \([0-9]*\),.*/\1 \2 \3 \4 \5 \6/' marks.txt >m.txt
-awk 'NR == 1 { t = (($1 * 60 + $2) * 60 + $3) * 1e9 + $4; pf = $5; ck = $6 }
-     NR == 2 { dt = (($1 * 60 + $2) * 60 + $3) * 1e9 + $4 - t; dpf = $5 - pf; dck = $6 - ck;
-	       printf "%d %d %d\n", dpf, dck, dt }' m.txt >d.txt
-read -r dpf dck dt <d.txt
-[ "$dpf" -ge 300 ] && [ "$dpf" -le 364 ] || check_fail "page faults between the marks: $dpf for 300 pages touched"
-awk -v c="$dck" -v t="$dt" 'BEGIN { d = c - t; if (d < 0) d = -d; exit !(d <= t / 10 + 20000) }' ||
-	check_fail "cpu-clock grew $dck ns between marks $dt ns apart"
-ok "between the marks: $dpf page faults (300 pages), cpu-clock +$dck ns in $dt ns"
+# marks TID PAGES: the program's two getpid entries, on CPU 0 (the last
+# two: it is pinned there by then): the counters between them
+marks() {
+	grep "syscall_entry_getpid: { cpu_id = 0 }, { perf_cpu_page_fault = [0-9]*, perf_cpu_cpu_clock = [0-9]*, tid = $1 }" bt2.txt |
+		tail -n 2 >marks.txt
+	[ "$(wc -l <marks.txt)" = 2 ] || {
+		check_fail "not two getpid entries of tid $1 on CPU 0: $(grep getpid bt2.txt | head -4)"
+		return
+	}
+	# [hh:mm:ss.nnnnnnnnn] ... page fault, cpu clock
+	sed 's/^\[\([0-9]*\):\([0-9]*\):\([0-9]*\)\.\([0-9]*\)\].*perf_cpu_page_fault = \([0-9]*\), perf_cpu_cpu_clock = \([0-9]*\),.*/\1 \2 \3 \4 \5 \6/' marks.txt >m.txt
+	awk 'NR == 1 { t = (($1 * 60 + $2) * 60 + $3) * 1e9 + $4; pf = $5; ck = $6 }
+	     NR == 2 { dt = (($1 * 60 + $2) * 60 + $3) * 1e9 + $4 - t; dpf = $5 - pf; dck = $6 - ck;
+		       printf "%d %d %d\n", dpf, dck, dt }' m.txt >d.txt
+	read -r dpf dck dt <d.txt
+	[ "$dpf" -ge "$2" ] && [ "$dpf" -le $(($2 + 64)) ] ||
+		check_fail "page faults between the marks: $dpf for $2 pages touched"
+	awk -v c="$dck" -v t="$dt" 'BEGIN { d = c - t; if (d < 0) d = -d; exit !(d <= t / 10 + 20000) }' ||
+		check_fail "cpu-clock grew $dck ns between marks $dt ns apart"
+	ok "between the marks of tid $1: $dpf page faults ($2 pages), cpu-clock +$dck ns in $dt ns"
+}
+marks "$tid" 300
+marks "$tid2" 200
 
 # per CPU, in time order: the counters never decrease
 sed -n 's/.*{ cpu_id = \([0-9]*\) }, { perf_cpu_page_fault = \([0-9]*\), perf_cpu_cpu_clock = \([0-9]*\),.*/\1 \2 \3/p' bt2.txt >c.txt
@@ -98,6 +113,27 @@ n_sw=$(grep -c "sched_switch: { cpu_id = [0-9]* }, { perf_cpu_page_fault = [0-9]
 n_sd=$(grep -c "lttng_statedump_process_state: { cpu_id = [0-9]* }, { perf_cpu_page_fault = [0-9]*, perf_cpu_cpu_clock = [1-9]" bt2.txt || true)
 [ "$n_sd" -gt 0 ] || check_fail "no state dump record with counters"
 ok "$(wc -l <c.txt) events with the counters, $n_sw sched_switch, $n_sd processes in the state dump, never decreasing per CPU"
+
+# ---- 2b. losses: a small buffer overflowed ----
+trax create kl --output="$P/outl" >/dev/null || fail "create kl"
+trax enable-channel -k --subbuf-size 4096 --num-subbuf 2 small >/dev/null 2>&1 || fail "enable-channel -k small"
+trax enable-event -k -c small signal_generate >/dev/null 2>&1 || fail "enable-event -k signal_generate"
+trax add-context -k -c small -t perf:cpu:page-fault >/dev/null 2>&1 || fail "add-context -k -c small"
+trax start >/dev/null || fail "start kl"
+"$P/perfprog" "$P/tid3.txt" 10 50000 || fail "perfprog failed (signals)"
+trax stop >/dev/null || fail "stop kl"
+trax list kl >kl.txt 2>&1
+trax destroy kl >/dev/null
+tid3=$(cat tid3.txt)
+babeltrace2 "$P/outl/kernel" >bl.txt 2>bl.err || fail "babeltrace2 cannot read the trace with losses"
+mine=$(grep -c "signal_generate: .*sig = 23, .*pid = $tid3," bl.txt || true)
+disc=$(sed -n 's/.*Discarded events: *\([0-9]*\).*/\1/p' kl.txt | head -n 1)
+[ -n "$disc" ] && [ "$disc" -gt 0 ] || check_fail "no events discarded: $(cat kl.txt)"
+grep -q "discarded" bl.err || check_fail "babeltrace2 reports no discarded events: $(head -3 bl.err)"
+# (other processes' signals in the channel may be among the discarded)
+[ $((mine + disc)) -ge 50000 ] && [ $((mine + disc)) -le 51000 ] ||
+	check_fail "signals: $mine recorded + $disc discarded, 50000 sent"
+ok "losses: $mine of 50000 signals recorded, $disc discarded"
 
 # ---- 3. errors ----
 trax create ke --output="$P/oute" >/dev/null || fail "create ke"

@@ -1,10 +1,13 @@
 /*
  * perfprog.c - the workload of kernel_perf.sh: on CPU 0, a getpid, then
  * N new pages touched (N page faults at least), then a getpid, then a
- * short sleep (sched_switch events). Writes its tid to argv[1].
+ * short sleep (sched_switch events); then, with a third argument K, K
+ * signals SIGURG (ignored) sent to itself (K signal_generate events).
+ * Writes its tid to argv[1].
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -38,5 +41,7 @@ int main(int argc, char **argv)
 		p[i * page] = 1;
 	syscall(SYS_getpid);
 	usleep(20000);
+	for (long i = 0, k = argc > 3 ? atol(argv[3]) : 0; i < k; i++)
+		kill(getpid(), SIGURG);
 	return 0;
 }

@@ -16,13 +16,21 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define HW(n, c)  {"perf:cpu:" n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c}
-#define SW(n, c)  {"perf:cpu:" n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c}
+#define HW(n, c)                                                                                   \
+	{                                                                                          \
+		"perf:cpu:" n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c                               \
+	}
+#define SW(n, c)                                                                                   \
+	{                                                                                          \
+		"perf:cpu:" n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c                               \
+	}
 /* a generalized cache event: cache | operation << 8 | result << 16 */
 #define HWC(n, cache, op, res)                                                                     \
-	{"perf:cpu:" n, PERF_TYPE_HW_CACHE,                                                        \
-	 PERF_COUNT_HW_CACHE_##cache | (PERF_COUNT_HW_CACHE_OP_##op << 8) |                        \
-	     (PERF_COUNT_HW_CACHE_RESULT_##res << 16)}
+	{                                                                                          \
+		"perf:cpu:" n, PERF_TYPE_HW_CACHE,                                                 \
+		    PERF_COUNT_HW_CACHE_##cache | (PERF_COUNT_HW_CACHE_OP_##op << 8) |             \
+			(PERF_COUNT_HW_CACHE_RESULT_##res << 16)                                   \
+	}
 /* the six of a data or unified cache */
 #define CACHE6(n, cache)                                                                           \
 	HWC(n "-loads", cache, READ, ACCESS), HWC(n "-load-misses", cache, READ, MISS),            \

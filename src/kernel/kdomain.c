@@ -492,7 +492,8 @@ static int perf_context_check(struct kdomain *kd, const char *channel, int c, ch
 	for (unsigned int i = 0; i < kd->nchans; i++)
 		if ((!channel || !strcmp(kd->chans[i]->name, channel)) &&
 		    perf_contexts(kd->chans[i]) >= KPERF_MAX_COUNTERS) {
-			snprintf(err, errlen, "kernel channel %s has %u perf counter contexts already",
+			snprintf(err, errlen,
+				 "kernel channel %s has %u perf counter contexts already",
 				 kd->chans[i]->name, KPERF_MAX_COUNTERS);
 			return -ENOSPC;
 		}
@@ -792,8 +793,8 @@ struct perf_reader {
 	size_t cap;
 };
 
-static int perf_sample(void *arg, int cpu, uint64_t ts, int32_t tid, const uint8_t *raw,
-		       size_t len, const uint64_t *counters)
+static int perf_sample(void *arg, int cpu, uint64_t ts, int32_t tid, const uint8_t *raw, size_t len,
+		       const uint64_t *counters)
 {
 	struct perf_reader *pr = arg;
 

@@ -328,10 +328,11 @@ struct ktrace_channel *ktrace_channel_add(struct ktrace *t, const struct ktrace_
 		int c = cfg->contexts[i];
 
 		if (kctx_is_perf(c) && perf_counter_at((unsigned int)(c - KCTX_PERF))) {
-			perf_counter_field_name(perf_counter_at((unsigned int)(c - KCTX_PERF))->name,
-						ch->perf_names[i], sizeof(ch->perf_names[i]));
-			fields[i] = (struct ctfw_field){.name = ch->perf_names[i],
-							.type = kctx_perf_type};
+			perf_counter_field_name(
+			    perf_counter_at((unsigned int)(c - KCTX_PERF))->name, ch->perf_names[i],
+			    sizeof(ch->perf_names[i]));
+			fields[i] =
+			    (struct ctfw_field){.name = ch->perf_names[i], .type = kctx_perf_type};
 		} else if (c < KCTX_COUNT) {
 			fields[i] = kctx_fields[c];
 		} else {
@@ -378,7 +379,8 @@ struct ktrace_streams *ktrace_streams_add(struct ktrace_channel *ch, const char 
 	for (unsigned int i = 0; i < ch->ncontexts; i++) {
 		int c = ch->contexts[i];
 
-		if (!kctx_is_perf(c) && c != KCTX_TID && c != KCTX_CPU_ID && c != KCTX_HOSTNAME && !ss->threads) {
+		if (!kctx_is_perf(c) && c != KCTX_TID && c != KCTX_CPU_ID && c != KCTX_HOSTNAME &&
+		    !ss->threads) {
 			ss->threads =
 			    kthreads_new("/proc", ch->t->tracefs[0] ? ch->t->tracefs : NULL);
 			if (!ss->threads)

@@ -55,7 +55,7 @@ struct kperf_cpu {
 	int *counter_fds; /* [0]: the group's leader, which holds the ring */
 	struct perf_event_mmap_page *map;
 	size_t map_len, data_len;
-	uint8_t *copy; /* a sample that wraps around the ring's end, put together */
+	uint8_t *copy;	       /* a sample that wraps around the ring's end, put together */
 	uint64_t lost_records; /* PERF_RECORD_LOST's counts (kernels without PERF_FORMAT_LOST) */
 	uint64_t lost_closed;  /* the losses of the members closed */
 	uint64_t last_ts;

@@ -621,7 +621,8 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 			uint8_t *b = (uint8_t *)r;
 
 			memcpy(counters, b + sizeof(*r), cbytes);
-			memmove(b + sizeof(*r), b + sizeof(*r) + cbytes, rlen - sizeof(*r) - cbytes);
+			memmove(b + sizeof(*r), b + sizeof(*r) + cbytes,
+				rlen - sizeof(*r) - cbytes);
 			rlen -= cbytes;
 			((struct sc_rec *)r)->size = (__u16)rlen;
 		}

@@ -188,7 +188,8 @@ static void test_record(void)
 	if (!p)
 		return;
 	CHECK_EQ(kperf_ncounters(p), 2);
-	CHECK(kperf_fd(p, 0) >= 0 && kperf_counter_fd(p, 1, 1) >= 0 && kperf_counter_fd(p, 0, 2) < 0);
+	CHECK(kperf_fd(p, 0) >= 0 && kperf_counter_fd(p, 1, 1) >= 0 &&
+	      kperf_counter_fd(p, 0, 2) < 0);
 	CHECK(!kperf_enable(p, getpid_id, true, err, sizeof(err)), "%s", err);
 	CHECK(!kperf_start(p));
 	pin(0);
@@ -264,8 +265,10 @@ static void test_record(void)
 	consume_all(p, ncpus);
 	CHECK(!kperf_read(p, 0, values));
 	CHECK_EQ(ours(got.n - 1, (uint16_t)getpid_id, idx, 4), 1);
-	CHECK(values[0] >= got.s[got.n - 1].counters[0] && before[0] <= got.s[got.n - 1].counters[0]);
-	CHECK(values[1] >= got.s[got.n - 1].counters[1] && before[1] <= got.s[got.n - 1].counters[1]);
+	CHECK(values[0] >= got.s[got.n - 1].counters[0] &&
+	      before[0] <= got.s[got.n - 1].counters[0]);
+	CHECK(values[1] >= got.s[got.n - 1].counters[1] &&
+	      before[1] <= got.s[got.n - 1].counters[1]);
 	CHECK_EQ(kperf_read(p, (int)ncpus, values), -EINVAL);
 
 	/* every CPU: in time order, counters never decreasing */

@@ -131,15 +131,35 @@ static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, 
 	return off + 2 + (__u32)n;
 }
 
+/* Argument register i of a native call. */
+static __always_inline __u64 reg_arg(struct pt_regs *regs, int i)
+{
+	switch (i) {
+	case 0:
+		return regs->di;
+	case 1:
+		return regs->si;
+	case 2:
+		return regs->dx;
+	case 3:
+		return regs->r10;
+	case 4:
+		return regs->r8;
+	default:
+		return regs->r9;
+	}
+}
+
 static __always_inline int record(struct pt_regs *regs, long nr, int exit, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tgid = pid_tgid >> 32;
 	struct task_struct *task;
 	const struct sc_desc *d = 0;
-	struct sc_rec *r;
+	struct sc_wire *r;
+	__u64 *regv;
 	void *ring;
-	__u32 key = 0, off, flags, dir = exit ? 1 : 0;
+	__u32 key = 0, off, flags, nregs = SC_MAX_ARGS, dir = exit ? 1 : 0;
 	__u8 *buf;
 	int compat;
 
@@ -155,6 +175,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 		if (!d)
 			return 0;
 		flags = d->flags;
+		nregs = d->nregs[dir];
 	} else {
 		flags = unknown_flags;
 	}
@@ -165,20 +186,15 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	buf = bpf_map_lookup_elem(&scratch, &key);
 	if (!buf)
 		return 0;
-	r = (struct sc_rec *)buf;
+	if (nregs > SC_MAX_ARGS)
+		nregs = SC_MAX_ARGS;
+	r = (struct sc_wire *)buf;
 	r->ts = bpf_ktime_get_ns();
 	r->tid = (__u32)pid_tgid;
 	r->tgid = tgid;
 	r->nr = (__s32)nr;
-	r->flags = (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0);
-	r->ret = exit ? ret : 0;
-	/* (direct loads: tp_btf's arguments are trusted kernel pointers, CO-RE relocated) */
-	r->args[0] = regs->di;
-	r->args[1] = regs->si;
-	r->args[2] = regs->dx;
-	r->args[3] = regs->r10;
-	r->args[4] = regs->r8;
-	r->args[5] = regs->r9;
+	r->flags =
+	    (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0) | (nregs << SC_REC_NREGS_SHIFT);
 	off = sizeof(*r);
 	if (ncounters) {
 		/* the counters' values, right after the header (at fixed places) */
@@ -195,6 +211,28 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 			off += 8;
 		}
 	}
+	if (exit) {
+		*(__s64 *)(buf + off) = ret;
+		off += 8;
+	}
+	/*
+	 * Only the registers the event shows (direct loads: tp_btf's arguments
+	 * are trusted kernel pointers, CO-RE relocated).
+	 */
+	regv = (__u64 *)(buf + off);
+	if (nregs > 0)
+		regv[0] = regs->di;
+	if (nregs > 1)
+		regv[1] = regs->si;
+	if (nregs > 2)
+		regv[2] = regs->dx;
+	if (nregs > 3)
+		regv[3] = regs->r10;
+	if (nregs > 4)
+		regv[4] = regs->r8;
+	if (nregs > 5)
+		regv[5] = regs->r9;
+	off += nregs * 8;
 
 	if (d && !compat) {
 		__u64 lenval = 0;
@@ -208,7 +246,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 			if (off > SC_CAPTURE_LIMIT)
 				break;
 			if (lenarg < SC_MAX_ARGS) {
-				lenval = r->args[lenarg];
+				lenval = reg_arg(regs, lenarg);
 				if (cap == SC_CAP_SOCKADDR_LENPTR) {
 					__s32 v = 0;
 
@@ -218,7 +256,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 					lenval = (__u64)(__s64)(__s32)lenval; /* an int */
 				}
 			}
-			off = capture(buf, off, cap, r->args[i], lenval);
+			off = capture(buf, off, cap, reg_arg(regs, i), lenval);
 		}
 	}
 	if (off > SC_SCRATCH)

@@ -69,6 +69,14 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
+/* The perf:cpu: counters, SC_MAX_COUNTERS slots per CPU (user space sizes and fills it). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(max_entries, SC_MAX_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u32);
+} counters SEC(".maps");
+
 /* A record is built here: strings do not fit on the 512-byte stack. */
 struct scratch {
 	__u8 buf[SC_SCRATCH];
@@ -85,6 +93,7 @@ struct {
 __u32 filter_pids;   /* only the tgids in `pids` */
 __u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
 __u32 compat_flags;  /* SC_DESC_*: 32-bit calls */
+__u32 ncounters;     /* counter values after each record's header (set before the start) */
 
 static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, __u64 lenval)
 {
@@ -187,6 +196,21 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	r->flags =
 	    (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0) | (nregs << SC_REC_NREGS_SHIFT);
 	off = sizeof(*r);
+	if (ncounters) {
+		/* the counters' values, right after the header (at fixed places) */
+		__u32 base = bpf_get_smp_processor_id() * SC_MAX_COUNTERS;
+
+		for (__u32 j = 0; j < SC_MAX_COUNTERS; j++) {
+			struct bpf_perf_event_value v = {};
+
+			if (j >= ncounters)
+				break;
+			if (bpf_perf_event_read_value(&counters, base + j, &v, sizeof(v)))
+				v.counter = 0;
+			__builtin_memcpy(buf + sizeof(*r) + 8 * j, &v.counter, 8);
+			off += 8;
+		}
+	}
 	if (exit) {
 		*(__s64 *)(buf + off) = ret;
 		off += 8;

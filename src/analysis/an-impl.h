@@ -27,8 +27,7 @@ struct an_run {
 	struct an_bounds bounds;
 	int has_begin, has_end;
 	int64_t begin, end; /* --begin, --end */
-	int clip;	    /* the stream intersection applies: */
-	int64_t clip_begin, clip_end;
+	int clip; /* the stream intersection applies (bounds.traces) */
 	/* lttng-analyses' period: from the first event at or after --begin to the last one used */
 	int started;
 	int64_t period_begin;

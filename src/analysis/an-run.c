@@ -42,6 +42,26 @@ void an_list(FILE *f)
 		fprintf(f, "%-14s %s\n", analyses[i]->name, analyses[i]->summary);
 }
 
+void an_print_json_error(FILE *f, const char *msg)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "{\"error-message\": ");
+	{
+		struct strbuf m;
+
+		strbuf_init(&m);
+		strbuf_printf(&m, "Error: %s", msg);
+		an_json_string(&sb, m.buf ? m.buf : "");
+		strbuf_free(&m);
+	}
+	strbuf_puts(&sb, "}\n");
+	if (sb.buf)
+		fputs(sb.buf, f);
+	strbuf_free(&sb);
+}
+
 static int fail(struct an_run *run, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail(struct an_run *run, int status, const char *fmt, ...)
@@ -148,8 +168,6 @@ static int set_range(struct an_run *run)
 			return fail(run, AN_FAIL,
 				    "Trace has no intersection. Use --no-intersection to override");
 		run->clip = 1;
-		run->clip_begin = b->inter_begin;
-		run->clip_end = b->inter_end;
 	}
 	return AN_OK;
 }
@@ -161,9 +179,11 @@ static int on_event(void *ctx, const struct trax_event *ev)
 	const struct kev_class *c;
 
 	if (run->clip) {
-		if (ts > run->clip_end)
+		const struct an_trace_clip *tc = &run->bounds.traces[trax_event_trace_index(ev)];
+
+		if (run->bounds.all_set && ts > run->bounds.inter_end)
 			return 1;
-		if (ts < run->clip_begin)
+		if (tc->set && (ts < tc->begin || ts > tc->end))
 			return 0;
 	}
 	/* the analysis first: an event after --end ends it, unused */
@@ -226,7 +246,7 @@ int an_run(const char *name, const struct an_options *o, const char *const *path
 		goto out;
 	}
 	run.st.ctx = run.an;
-	if (run.clip && trax_reader_seek_ns(run.r, run.clip_begin)) {
+	if (run.clip && run.bounds.all_set && trax_reader_seek_ns(run.r, run.bounds.inter_begin)) {
 		status = fail(&run, AN_FAIL, "%s", trax_reader_error(run.r));
 		goto out;
 	}
@@ -249,6 +269,7 @@ out:
 	if (run.an)
 		run.def->destroy(run.an);
 	kstate_free(&run.st);
+	an_bounds_free(&run.bounds);
 	kev_free(&run.kev);
 	trax_reader_close(run.r);
 	return status;

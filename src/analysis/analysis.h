@@ -50,4 +50,10 @@ void an_list(FILE *f);
 int an_run(const char *name, const struct an_options *o, const char *const *paths, size_t npaths,
 	   FILE *out, char *err, size_t errlen);
 
+/*
+ * Prints an error as lttng-analyses' MI commands do, on one line:
+ * {"error-message": "Error: MSG"}.
+ */
+void an_print_json_error(FILE *f, const char *msg);
+
 #endif /* TRAX_ANALYSIS_ANALYSIS_H */

@@ -122,45 +122,62 @@ bad:
 int an_bounds(struct trax_reader *r, struct an_bounds *b)
 {
 	size_t n = trax_reader_stream_count(r), ntraces = trax_reader_trace_count(r);
-	int any_trace = 0;
+	int any = 0;
 
 	memset(b, 0, sizeof(*b));
 	if (n == (size_t)-1)
 		return -1;
-	b->has_intersection = 1;
+	b->traces = calloc(ntraces ? ntraces : 1, sizeof(*b->traces));
+	if (!b->traces)
+		return -1;
+	b->ntraces = ntraces;
+	b->all_set = 1;
 	for (size_t t = 0; t < ntraces; t++) {
-		int has = 0;
-		int64_t tb = 0, te = 0;
+		struct an_trace_clip *c = &b->traces[t];
+		int files = 0, empty = 0;
 
 		for (size_t i = 0; i < n; i++) {
 			struct trax_stream_info si = {.size = sizeof(si)};
 
-			if (trax_reader_stream_info(r, i, &si) || si.trace != t || !si.has_bounds)
+			if (trax_reader_stream_info(r, i, &si) || si.trace != t)
+				continue;
+			files++;
+			if (!si.packets) {
+				empty = 1; /* Babeltrace 1: an "empty trace", not clipped */
+				continue;
+			}
+			if (!si.has_bounds)
 				continue;
 			if (!b->has_bounds || si.begin_ns < b->begin)
 				b->begin = si.begin_ns;
 			if (!b->has_bounds || si.end_ns > b->end)
 				b->end = si.end_ns;
 			b->has_bounds = 1;
-			if (!has || si.begin_ns > tb)
-				tb = si.begin_ns;
-			if (!has || si.end_ns < te)
-				te = si.end_ns;
-			has = 1;
+			if (!c->set || si.begin_ns > c->begin)
+				c->begin = si.begin_ns;
+			if (!c->set || si.end_ns < c->end)
+				c->end = si.end_ns;
+			c->set = 1;
 		}
-		if (!has)
-			continue;
-		if (tb > te) {
-			b->has_intersection = 0;
+		if (empty || !files)
+			c->set = 0;
+		if (!c->set) {
+			b->all_set = 0;
 			continue;
 		}
-		if (!any_trace || tb < b->inter_begin)
-			b->inter_begin = tb;
-		if (!any_trace || te > b->inter_end)
-			b->inter_end = te;
-		any_trace = 1;
+		/* the union takes even an empty (inverted) range's bounds, as Babeltrace 1 */
+		if (!any || c->begin < b->inter_begin)
+			b->inter_begin = c->begin;
+		if (!any || c->end > b->inter_end)
+			b->inter_end = c->end;
+		any = 1;
 	}
-	if (!any_trace)
-		b->has_intersection = 0;
+	b->has_intersection = any && b->inter_begin <= b->inter_end;
 	return 0;
+}
+
+void an_bounds_free(struct an_bounds *b)
+{
+	free(b->traces);
+	b->traces = NULL;
 }

@@ -197,6 +197,10 @@ int cmd_analyze(int argc, char **argv)
 	fflush(stdout);
 	if (rc == 0)
 		return CLI_OK;
+	/* scripts of lttng-analyses' MI commands read errors from the document */
+	if (o.json)
+		an_print_json_error(stdout, err);
+	fflush(stdout);
 	fprintf(stderr, "Error: %s\n", err);
 	return rc == 2 ? CLI_USAGE : CLI_FAIL;
 }

@@ -248,9 +248,9 @@ int trax_reader_clock(const struct trax_reader *r, size_t trace, size_t i,
  * trax_event_timestamp_ns().
  */
 struct trax_stream_info {
-	size_t size;	      /* sizeof(struct trax_stream_info): set by the caller */
-	size_t trace;	      /* the trace's index (trax_reader_trace_path) */
-	const char *path;     /* the stream file */
+	size_t size;	  /* sizeof(struct trax_stream_info): set by the caller */
+	size_t trace;	  /* the trace's index (trax_reader_trace_path) */
+	const char *path; /* the stream file */
 	uint64_t stream_class_id;
 	int has_instance;     /* the packet header has stream_instance_id: */
 	uint64_t instance_id; /* its value in the first packet */
@@ -272,7 +272,8 @@ struct trax_stream_info {
 	 */
 	int has_discarded;
 	uint64_t events_discarded;
-	/* Packets missing from the sequence numbers (packet_seq_num) of the file, when it has them. */
+	/* Packets missing from the sequence numbers (packet_seq_num) of the file, when it has them.
+	 */
 	int has_seq;
 	uint64_t packets_lost;
 };

@@ -263,7 +263,8 @@ static int cmp_prio(const void *a, const void *b)
 /* format_prio_list(): "[20, 120 (2 times)]", "[]" */
 static void prio_list(struct ct_thread *t, struct strbuf *sb)
 {
-	qsort(t->prios, t->nprios, sizeof(*t->prios), cmp_prio);
+	if (t->nprios > 1)
+		qsort(t->prios, t->nprios, sizeof(*t->prios), cmp_prio);
 	strbuf_puts(sb, "[");
 	for (size_t i = 0; i < t->nprios; i++) {
 		if (i)

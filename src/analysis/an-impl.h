@@ -27,7 +27,7 @@ struct an_run {
 	struct an_bounds bounds;
 	int has_begin, has_end;
 	int64_t begin, end; /* --begin, --end */
-	int clip; /* the stream intersection applies (bounds.traces) */
+	int clip;	    /* the stream intersection applies (bounds.traces) */
 	/* lttng-analyses' period: from the first event at or after --begin to the last one used */
 	int started;
 	int64_t period_begin;
@@ -44,8 +44,8 @@ struct an_def {
 	const char *summary;
 	/* kinds of events the analysis cannot do without (bits 1 << enum kev_kind), 0: none */
 	uint32_t needs;
-	const char *needs_names;  /* their names, for the error */
-	const char *record_hint;  /* the trax commands that record them */
+	const char *needs_names; /* their names, for the error */
+	const char *record_hint; /* the trax commands that record them */
 	const struct kstate_hooks *hooks;
 	/* its state, allocated and freed by the analysis */
 	void *(*create)(struct an_run *run);

@@ -113,7 +113,8 @@ void an_print_timerange(const struct an_run *run, int64_t begin, int64_t end)
 {
 	char b[64], e[64];
 
-	fprintf(run->out, "Timerange: [%s, %s]\n", an_format_time(b, sizeof(b), begin, 1, run->o->gmt),
+	fprintf(run->out, "Timerange: [%s, %s]\n",
+		an_format_time(b, sizeof(b), begin, 1, run->o->gmt),
 		an_format_time(e, sizeof(e), end, 1, run->o->gmt));
 }
 
@@ -260,8 +261,10 @@ int an_run(const char *name, const struct an_options *o, const char *const *path
 		goto out;
 	}
 	if (run.def->needs && !(run.kev.kinds_seen & run.def->needs)) {
-		status = fail(&run, AN_FAIL, "%s needs %s events, which the trace does not have; record them with: %s",
-			      run.def->name, run.def->needs_names, run.def->record_hint);
+		status =
+		    fail(&run, AN_FAIL,
+			 "%s needs %s events, which the trace does not have; record them with: %s",
+			 run.def->name, run.def->needs_names, run.def->record_hint);
 		goto out;
 	}
 	status = run.def->report(run.an);

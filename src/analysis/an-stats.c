@@ -91,7 +91,8 @@ static void count_process(struct stats *s, const struct trax_event *ev, const st
 	}
 	i = an_idmap_get(&s->proc_map, (uint64_t)tid);
 	if (i == AN_IDMAP_NONE) {
-		struct st_proc *v = grow(s->procs, &s->cap_procs, s->nprocs + 1, sizeof(*v), &s->failed);
+		struct st_proc *v =
+		    grow(s->procs, &s->cap_procs, s->nprocs + 1, sizeof(*v), &s->failed);
 
 		if (!v)
 			return;
@@ -132,7 +133,8 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 	s->per_class[c->id]++;
 	if (kev_int(ev, c, KR_PKT_CPU_ID, &cpu) == 0 && cpu >= 0 && cpu < (1 << 20)) {
 		if ((size_t)cpu >= s->ncpu) {
-			uint64_t *v = grow(s->per_cpu, &s->ncpu, (size_t)cpu + 1, sizeof(*v), &s->failed);
+			uint64_t *v =
+			    grow(s->per_cpu, &s->ncpu, (size_t)cpu + 1, sizeof(*v), &s->failed);
 
 			if (!v)
 				return -1;
@@ -143,8 +145,8 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 		s->no_cpu++;
 	count_process(s, ev, c);
 
-	key = ((uint64_t)trax_event_trace_index(ev) << 48) ^ (trax_event_stream_class_id(ev) << 40) ^
-	      trax_event_stream_id(ev);
+	key = ((uint64_t)trax_event_trace_index(ev) << 48) ^
+	      (trax_event_stream_class_id(ev) << 40) ^ trax_event_stream_id(ev);
 	i = an_idmap_get(&s->stream_map, key);
 	if (i == AN_IDMAP_NONE) {
 		struct st_stream *v =
@@ -269,7 +271,8 @@ static int report(void *an)
 		names[k].count += s->per_class[i];
 	}
 	qsort(names, nnames, sizeof(*names), cmp_names);
-	qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_procs);
+	if (s->nprocs > 1)
+		qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_procs);
 	nprocs = s->nprocs;
 	if (run->o->limit > 0 && (size_t)run->o->limit < nprocs)
 		nprocs = (size_t)run->o->limit;

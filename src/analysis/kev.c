@@ -61,8 +61,8 @@ static const struct {
 
 /* Babeltrace 1's order of scopes (bt: Event.__getitem__). */
 static const enum trax_scope scope_order[] = {
-    TRAX_SCOPE_PAYLOAD,	      TRAX_SCOPE_EVENT_CONTEXT, TRAX_SCOPE_STREAM_EVENT_CONTEXT,
-    TRAX_SCOPE_EVENT_HEADER,  TRAX_SCOPE_PACKET_CONTEXT, TRAX_SCOPE_PACKET_HEADER,
+    TRAX_SCOPE_PAYLOAD,	     TRAX_SCOPE_EVENT_CONTEXT,	TRAX_SCOPE_STREAM_EVENT_CONTEXT,
+    TRAX_SCOPE_EVENT_HEADER, TRAX_SCOPE_PACKET_CONTEXT, TRAX_SCOPE_PACKET_HEADER,
 };
 
 void kev_init(struct kev_table *t)

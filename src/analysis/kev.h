@@ -66,9 +66,10 @@ enum kev_role {
 	KR_VEC,
 	/* contexts only (not the payload): who recorded the event */
 	KR_CTX_PROCNAME,
-	KR_CTX_TID, /* tid, else vtid */
-	KR_CTX_PID, /* pid, else vpid */
-	KR_PKT_CPU_ID, /* the packet context's cpu_id only (a payload's cpu_id may be another CPU) */
+	KR_CTX_TID,    /* tid, else vtid */
+	KR_CTX_PID,    /* pid, else vpid */
+	KR_PKT_CPU_ID, /* the packet context's cpu_id only (a payload's cpu_id may be another CPU)
+			*/
 	KR_ROLE_COUNT
 };
 

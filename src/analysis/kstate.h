@@ -27,8 +27,8 @@ struct kthread {
 	int has_prio;
 	int64_t prio;
 	int has_wakeup;
-	int64_t last_wakeup; /* time of its first wakeup event since it last ran */
-	int64_t last_waker;  /* tid current where that wakeup was recorded, -1: none */
+	int64_t last_wakeup;   /* time of its first wakeup event since it last ran */
+	int64_t last_waker;    /* tid current where that wakeup was recorded, -1: none */
 	unsigned int ncurrent; /* CPUs whose current thread it is */
 	uint32_t slot;	       /* for the analysis (e.g. its table row), AN_IDMAP_NONE at first */
 };

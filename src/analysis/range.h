@@ -36,9 +36,9 @@ struct an_trace_clip {
  * is empty.
  */
 struct an_bounds {
-	int has_bounds;	     /* some stream file has packets with times */
-	int64_t begin, end;  /* first packet begin, last packet end, over all files */
-	int has_intersection; /* the union is not empty */
+	int has_bounds;			/* some stream file has packets with times */
+	int64_t begin, end;		/* first packet begin, last packet end, over all files */
+	int has_intersection;		/* the union is not empty */
 	int64_t inter_begin, inter_end; /* the union */
 	struct an_trace_clip *traces;	/* per trace index */
 	size_t ntraces;

@@ -164,7 +164,8 @@ char *an_format_time(char *buf, size_t len, int64_t ns, int date, int gmt)
 		snprintf(buf, len, "%04d-%02d-%02d %02d:%02d:%02d.%09" PRId64, tm.tm_year + 1900,
 			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, r);
 	else
-		snprintf(buf, len, "%02d:%02d:%02d.%09" PRId64, tm.tm_hour, tm.tm_min, tm.tm_sec, r);
+		snprintf(buf, len, "%02d:%02d:%02d.%09" PRId64, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 r);
 	return buf;
 }
 

@@ -65,8 +65,8 @@ static int parse_ints(const char *opt, const char *s, struct an_int_list *l)
 		errno = 0;
 		v = strtoll(p, &end, 10);
 		if (end == p || errno || (*end && *end != ','))
-			return cli_usage_error("Wrong value in --%s parameter: %s (a list of numbers)",
-					       opt, s);
+			return cli_usage_error(
+			    "Wrong value in --%s parameter: %s (a list of numbers)", opt, s);
 		nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
 		if (!nv)
 			return cli_error("out of memory");
@@ -140,8 +140,13 @@ int cmd_analyze(int argc, char **argv)
 		case 't':
 		case 'p':
 		case 'c':
-			if ((rc = parse_ints(c == 't' ? "tid" : c == 'p' ? "pid" : "cpu", optarg,
-					     c == 't' ? &o.tids : c == 'p' ? &o.pids : &o.cpus)))
+			if ((rc = parse_ints(c == 't'	? "tid"
+					     : c == 'p' ? "pid"
+							: "cpu",
+					     optarg,
+					     c == 't'	? &o.tids
+					     : c == 'p' ? &o.pids
+							: &o.cpus)))
 				return rc;
 			break;
 		case 'n':
@@ -154,7 +159,8 @@ int cmd_analyze(int argc, char **argv)
 			errno = 0;
 			o.limit = strtol(optarg, &end, 10);
 			if (end == optarg || *end || errno)
-				return cli_usage_error("Wrong value in --limit parameter: %s", optarg);
+				return cli_usage_error("Wrong value in --limit parameter: %s",
+						       optarg);
 			break;
 		}
 		case 'I':

@@ -5,7 +5,7 @@
 # state dump, contexts tid/pid/procname; kwork spinning 200 ms): the same JSON, value by value
 # (mi-compare.py), and the same text, but for lttng-cputop's first line;
 # over the whole trace, with --begin/--end (a window in the middle, in
-# nanoseconds) and with --tid (kwork's thread), --limit 0 (every row).
+# nanoseconds) and with --tid (kwork's thread); --limit 0 (every row).
 #
 # lttng-analyses takes events of equal time on two CPUs in Babeltrace 1's
 # heap order, which is not trax's: when the two disagree and such ties
@@ -92,7 +92,7 @@ EOF2
 	bad=0
 	compare whole --limit 0 || bad=1
 	compare range --begin "$b" --end "$e" || bad=1
-	compare tid --tid "$tid" || bad=1
+	compare tid --tid "$tid" --limit 0 || bad=1
 	if [ $bad = 0 ]; then
 		grep -q "kwork ($tid)" tx.txt || fail "kwork ($tid) is not in cputop --tid $tid: $(cat tx.txt)"
 		ok "a trace of $(trax view --count "$K"): cputop as lttng-cputop (whole, [$b, $e], --tid $tid)"

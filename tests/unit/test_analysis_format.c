@@ -175,7 +175,8 @@ static void check_json_strings(void)
 	check_part = "json strings";
 	strbuf_init(&sb);
 	an_json_string(&sb, "a\"b\\c\n\t\x01 é € \xf0\x9f\x98\x80 /");
-	CHECK(sb.buf && !strcmp(sb.buf, "\"a\\\"b\\\\c\\n\\t\\u0001 \\u00e9 \\u20ac \\ud83d\\ude00 /\""),
+	CHECK(sb.buf &&
+		  !strcmp(sb.buf, "\"a\\\"b\\\\c\\n\\t\\u0001 \\u00e9 \\u20ac \\ud83d\\ude00 /\""),
 	      "%s", sb.buf);
 	strbuf_free(&sb);
 }
@@ -215,7 +216,8 @@ static void check_parse(void)
 	check_part = "parse_time";
 	setenv("TZ", "UTC", 1);
 	tzset();
-	CHECK_EQ(an_parse_time("2026-11-26 07:00:17.100000000", 0, day, 0, &ns, err, sizeof(err)), 0);
+	CHECK_EQ(an_parse_time("2026-11-26 07:00:17.100000000", 0, day, 0, &ns, err, sizeof(err)),
+		 0);
 	CHECK_EQ(ns, 1795676417100000000LL);
 	CHECK_EQ(an_parse_time("2026-11-26T07:00:17", 0, day, 0, &ns, err, sizeof(err)), 0);
 	CHECK_EQ(ns, 1795676417000000000LL);

@@ -46,21 +46,33 @@
 
 static const uint8_t uuid[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
 
-#define I32 {.kind = CTFW_TYPE_INTEGER, .integer = {32, 8, true, 10, 0, 0}}
-#define I64 {.kind = CTFW_TYPE_INTEGER, .integer = {64, 8, true, 10, 0, 0}}
+#define I32                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
+	}
+#define I64                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
+	}
 static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
 					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
-#define COMM {.kind = CTFW_TYPE_ARRAY, .array = {&char_type, 16}}
+#define COMM                                                                                       \
+	{                                                                                          \
+		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
+	}
 
 static const struct ctfw_field switch_fields[] = {
-    {"prev_comm", COMM}, {"prev_tid", I32},  {"prev_prio", I32}, {"prev_state", I64},
-    {"next_comm", COMM}, {"next_tid", I32},  {"next_prio", I32},
+    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
+    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
 };
 static const struct ctfw_field migrate_fields[] = {
     {"comm", COMM}, {"tid", I32}, {"prio", I32}, {"orig_cpu", I32}, {"dest_cpu", I32},
 };
 static const struct ctfw_field dump_fields[] = {
-    {"tid", I32}, {"pid", I32}, {"name", COMM}, {"prio", I32},
+    {"tid", I32},
+    {"pid", I32},
+    {"name", COMM},
+    {"prio", I32},
 };
 static const struct ctfw_field tick_fields[] = {{"x", I32}};
 
@@ -245,8 +257,9 @@ static void check_cputop(const char *dir)
 	an_options_init(&o);
 	out = run("cputop", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.010001000]\n"),
-	      "%s", out);
+	CHECK(
+	    has(out, "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.010001000]\n"),
+	    "%s", out);
 	/* rows in decreasing usage, each bar int(80 * value / max) blocks */
 	CHECK(has(out, " 50.00 %   alpha (100)                        1   [20]\n"), "%s", out);
 	CHECK(has(out, " 40.00 %   beta (200)                         0   [20]\n"), "%s", out);
@@ -277,11 +290,14 @@ static void check_cputop(const char *dir)
 	      "%s", out);
 	CHECK(has(out, "\"value\": 0.2}]"), "%s", out);
 	CHECK(has(out, "\"value\": 0.0001}]"), "%s", out);
-	CHECK(has(out, "[{\"class\": \"cpu\", \"id\": 0}, {\"class\": \"ratio\", \"value\": 0.7001000000000001}]"),
+	CHECK(has(out, "[{\"class\": \"cpu\", \"id\": 0}, {\"class\": \"ratio\", \"value\": "
+		       "0.7001000000000001}]"),
 	      "%s", out);
-	CHECK(has(out, "[{\"class\": \"cpu\", \"id\": 1}, {\"class\": \"ratio\", \"value\": 0.40020000000000006}]"),
+	CHECK(has(out, "[{\"class\": \"cpu\", \"id\": 1}, {\"class\": \"ratio\", \"value\": "
+		       "0.40020000000000006}]"),
 	      "%s", out);
-	CHECK(has(out, "{\"class\": \"total\"") && has(out, "\"value\": 0.55015}]]}]}\n"), "%s", out);
+	CHECK(has(out, "{\"class\": \"total\"") && has(out, "\"value\": 0.55015}]]}]}\n"), "%s",
+	      out);
 	free(out);
 
 	/*
@@ -310,8 +326,9 @@ static void check_cputop(const char *dir)
 	o.gmt = 1;
 	out = run("cputop", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "Timerange: [2023-11-14 22:13:20.005002000, 2023-11-14 22:13:20.006002000]\n"),
-	      "%s", out);
+	CHECK(
+	    has(out, "Timerange: [2023-11-14 22:13:20.005002000, 2023-11-14 22:13:20.006002000]\n"),
+	    "%s", out);
 	/*
 	 * [5 002 000, 6 002 000]: alpha, first seen switching out at the
 	 * start, 0; swapper/0, at 6 002 000: 1 ms, 100 %; alpha-w switched
@@ -349,30 +366,47 @@ static void check_stats(const char *dir)
 	CHECK_EQ(st, AN_OK);
 	CHECK(has(out, "Events: 10 in 0.01 s (1000.0 events/s)\n"), "%s", out);
 	CHECK(has(out, "Discarded events: 7, lost packets: 0\n"), "%s", out);
-	CHECK(has(out, "\nsched_switch                                                6          600.0\n"),
-	      "%s", out);
-	CHECK(has(out, "\nlttng_statedump_process_state                               2          200.0\n"),
-	      "%s", out);
-	CHECK(has(out, "\nsched_migrate_task                                          1          100.0\n"),
-	      "%s", out);
-	CHECK(has(out, "\n0                                                           6          600.0\n"),
-	      "%s", out);
-	CHECK(has(out, "\n1                                                           4          400.0\n"),
-	      "%s", out);
+	CHECK(
+	    has(out,
+		"\nsched_switch                                                6          600.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\nlttng_statedump_process_state                               2          200.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\nsched_migrate_task                                          1          100.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\n0                                                           6          600.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\n1                                                           4          400.0\n"),
+	    "%s", out);
 	/* the thread the switches say runs on the event's CPU (before the event) */
-	CHECK(has(out, "\nbeta (?, 200)                                               2          200.0\n"),
-	      "%s", out);
-	CHECK(has(out, "\nalpha (100, 100)                                            1          100.0\n"),
-	      "%s", out);
-	CHECK(has(out, "\n(unknown)                                                   6          600.0\n"),
-	      "%s", out);
+	CHECK(
+	    has(out,
+		"\nbeta (?, 200)                                               2          200.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\nalpha (100, 100)                                            1          100.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\n(unknown)                                                   6          600.0\n"),
+	    "%s", out);
 	free(out);
 	o.json = 1;
 	out = run("stats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "\"data\": [[{\"class\": \"number\", \"value\": 10}, {\"class\": \"duration\", "
-		       "\"value\": 10000000}, {\"class\": \"number\", \"value\": 1000.0}, {\"class\": "
-		       "\"number\", \"value\": 7}, {\"class\": \"number\", \"value\": 0}]]"),
+	CHECK(has(out,
+		  "\"data\": [[{\"class\": \"number\", \"value\": 10}, {\"class\": \"duration\", "
+		  "\"value\": 10000000}, {\"class\": \"number\", \"value\": 1000.0}, {\"class\": "
+		  "\"number\", \"value\": 7}, {\"class\": \"number\", \"value\": 0}]]"),
 	      "%s", out);
 	free(out);
 }

@@ -110,8 +110,12 @@ static void count_process(struct stats *s, const struct trax_event *ev, const st
 	p->count++;
 	if (pid >= 0)
 		p->pid = pid;
-	if (name && *name)
-		snprintf(p->name, sizeof(p->name), "%s", name);
+	if (name && *name && strncmp(p->name, name, sizeof(p->name) - 1)) {
+		size_t n = strnlen(name, sizeof(p->name) - 1);
+
+		memcpy(p->name, name, n);
+		p->name[n] = 0;
+	}
 }
 
 static int on_event(void *an, const struct trax_event *ev, const struct kev_class *c, int64_t ts)

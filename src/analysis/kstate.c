@@ -44,9 +44,13 @@ struct kthread *kstate_thread(struct kstate *st, int64_t tid)
 	return i == AN_IDMAP_NONE ? NULL : kstate_thread_at(st, i);
 }
 
+/* (per event: a copy, not snprintf) */
 static void set_comm(struct kthread *t, const char *comm)
 {
-	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+	size_t n = comm ? strnlen(comm, sizeof(t->comm) - 1) : 0;
+
+	memcpy(t->comm, comm ? comm : "", n);
+	t->comm[n] = 0;
 }
 
 /* sv.Process(tid, pid, comm): a thread record as new (prio and wakeup unknown). */

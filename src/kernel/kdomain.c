@@ -25,6 +25,7 @@
 #include "common/glob.h"
 #include "filter/filter.h"
 #include "kernel/kfilter.h"
+#include "kernel/kfpush.h"
 #include "kernel/kmap.h"
 #include "kernel/ktrace.h"
 #include "kernel/ring-page.h"
@@ -84,6 +85,7 @@ struct kchan {
 	/* filter sets replaced while recording: freed with the channel */
 	struct kfilter_set **retired;
 	unsigned int nretired;
+	struct kfpush *push; /* the filters given to the kernel (kfpush.h) */
 };
 
 struct kdomain {
@@ -452,6 +454,8 @@ long kdomain_disable(struct kdomain *kd, const char *channel, const char *patter
 		snprintf(err, errlen, "kernel event %s not found in channel %s", pattern, ch->name);
 		return -ENOENT;
 	}
+	if (ch->have_inst)
+		filters_rebuild(ch); /* the rules left: their filters, in trax and in the kernel */
 	return n;
 }
 
@@ -618,6 +622,42 @@ static void class_filters(struct kchan *ch, struct kevent_class *cls, const char
 	__atomic_store_n(&cls->filter, fs, __ATOMIC_RELEASE);
 }
 
+/*
+ * Gives the kernel the filters of tracefs event id's rules (kfpush.h),
+ * once class_filters has linked them (fs->programs: one per filtered
+ * rule, in the rules' order).
+ */
+static void filters_push(struct kchan *ch, uint32_t id, const char *full)
+{
+	struct kevent_class *cls = kmap_event_class(ch->by_id[id]);
+	const struct kfilter_set *fs = cls->filter;
+	struct kfpush_rule *pr = calloc(ch->nrules + 1, sizeof(*pr));
+	unsigned int n = 0, filtered = 0;
+
+	if (!ch->push)
+		goto out;
+	for (unsigned int i = 0; pr && fs && i < ch->nrules; i++) {
+		const struct krule *r = &ch->rules[i];
+
+		if (!r->enabled || r->syscall || !rule_matches(r, cls->cls.name, full))
+			continue;
+		if (!r->filter) {
+			n = 0;
+			pr[n++] = (struct kfpush_rule){0}; /* unfiltered: nothing to push */
+			break;
+		}
+		pr[n++] = (struct kfpush_rule){.code = r->filter,
+					       .len = r->filter_len,
+					       .linked = filtered < fs->n && fs->programs[filtered]};
+		filtered++;
+	}
+	if (!pr || !fs || (pr[0].code && filtered != fs->n))
+		n = 0; /* out of memory: the rules cannot be told apart, no kernel filter */
+	kfpush_event(ch->push, ch->formats[id], ch->by_id[id], pr, n);
+out:
+	free(pr);
+}
+
 /* Recomputes the filters of every class the channel records. */
 static void filters_rebuild(struct kchan *ch)
 {
@@ -629,6 +669,7 @@ static void filters_rebuild(struct kchan *ch)
 		snprintf(full, sizeof(full), "%s:%s", ch->formats[id]->system,
 			 ch->formats[id]->name);
 		class_filters(ch, kmap_event_class(ch->by_id[id]), full, false);
+		filters_push(ch, id, full);
 	}
 	if (ch->sys)
 		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
@@ -823,6 +864,8 @@ static void chan_release(struct kchan *ch)
 		tracefs_instance_destroy(&ch->inst);
 		ch->have_inst = false;
 	}
+	kfpush_free(ch->push);
+	ch->push = NULL;
 	if (ch->by_id) {
 		for (unsigned int id = 0; id < KDOMAIN_MAX_IDS; id++) {
 			if (ch->by_id[id]) {
@@ -864,6 +907,7 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 		return e;
 	}
 	ch->have_inst = true;
+	ch->push = kfpush_new(&ch->inst);
 	ch->nr_cpus = (unsigned int)ch->inst.nr_cpus;
 	kb = ch->attr.subbuf_size * ch->attr.num_subbuf / 1024;
 	if ((e = tracefs_set_clock(&ch->inst, "mono")) ||

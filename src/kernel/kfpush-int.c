@@ -311,6 +311,7 @@ struct kfp_res kfp_mask_cmp(const struct kfp_field *f, int64_t mask, unsigned in
 	uint64_t m = (uint64_t)mask, want = (uint64_t)c;
 	bool eq = (cmp == KFP_EQ) != neg;
 	struct kfp_res r;
+	unsigned int w;
 
 	if (cmp != KFP_EQ && cmp != KFP_NE)
 		return kfp_true(false);
@@ -328,10 +329,12 @@ struct kfp_res kfp_mask_cmp(const struct kfp_field *f, int64_t mask, unsigned in
 		return kfp_true(false);
 	}
 	/*
-	 * The value's low bits are the kernel field's only when nothing is
-	 * added and nothing cut; the mask must stay within those bits.
+	 * The value's low bits are the kernel field's when nothing is added:
+	 * as many as the narrower of the two has. The mask must stay within
+	 * those bits (above them the value holds its sign or the cut).
 	 */
-	if (f->k || f->dsize < f->ssize || (f->ssize < 8 && m >> (f->ssize * 8)))
+	w = f->dsize < f->ssize ? f->dsize : f->ssize;
+	if (f->k || (w < 8 && m >> (w * 8)))
 		return kfp_true(false);
 	if (want & ~m)
 		return eq ? kfp_false() : kfp_true(true);

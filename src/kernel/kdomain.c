@@ -105,6 +105,9 @@ struct kdomain {
 };
 
 static void filters_rebuild(struct kchan *ch);
+static void class_filters(struct kchan *ch, struct kevent_class *cls, const char *full,
+			  bool syscall);
+static void filters_push(struct kchan *ch, uint32_t id, const char *full);
 
 /*
  * Whether an event (its LTTng name, and tracefs's SYSTEM:NAME or NULL)
@@ -308,6 +311,9 @@ static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, ch
 				free(evs);
 				return r;
 			}
+			/* its filters (the rules known), the kernel's too, before it records */
+			class_filters(ch, kmap_event_class(ch->by_id[r]), full, false);
+			filters_push(ch, (uint32_t)r, full);
 		}
 		r = tracefs_enable_event(&ch->inst, evs[i].system, evs[i].name, on);
 		if (r < 0 && !strcmp(pattern, lname)) {

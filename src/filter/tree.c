@@ -149,8 +149,8 @@ static int walk(struct builder *b, const uint8_t *code, uint32_t code_len,
 				n = node(b, FILTER_NODE_CMP);
 				n->cmp = (uint8_t)(op - FOP_EQ);
 			} else {
-				n = node(b, op == FOP_BIT_AND  ? FILTER_NODE_BIT_AND
-					    : op == FOP_BIT_OR ? FILTER_NODE_BIT_OR
+				n = node(b, op == FOP_BIT_AND	? FILTER_NODE_BIT_AND
+					    : op == FOP_BIT_OR	? FILTER_NODE_BIT_OR
 					    : op == FOP_BIT_XOR ? FILTER_NODE_BIT_XOR
 					    : op == FOP_LSHIFT	? FILTER_NODE_LSHIFT
 								: FILTER_NODE_RSHIFT);
@@ -163,7 +163,7 @@ static int walk(struct builder *b, const uint8_t *code, uint32_t code_len,
 		case FOP_NEG:
 			if (b->sp < 1)
 				return fail(b, pc, "stack underflow");
-			n = node(b, op == FOP_NOT       ? FILTER_NODE_NOT
+			n = node(b, op == FOP_NOT	? FILTER_NODE_NOT
 				    : op == FOP_BIT_NOT ? FILTER_NODE_BIT_NOT
 							: FILTER_NODE_NEG);
 			n->a = b->stack[--b->sp];

@@ -40,7 +40,14 @@ enum filter_node_kind {
 };
 
 /* The comparisons of FILTER_NODE_CMP (bytecode.h's enum filter_cmp). */
-enum { FILTER_TREE_EQ, FILTER_TREE_NE, FILTER_TREE_LT, FILTER_TREE_GT, FILTER_TREE_LE, FILTER_TREE_GE };
+enum {
+	FILTER_TREE_EQ,
+	FILTER_TREE_NE,
+	FILTER_TREE_LT,
+	FILTER_TREE_GT,
+	FILTER_TREE_LE,
+	FILTER_TREE_GE
+};
 
 struct filter_node {
 	uint8_t kind; /* enum filter_node_kind */

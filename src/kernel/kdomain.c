@@ -652,9 +652,10 @@ static void filters_push(struct kchan *ch, uint32_t id, const char *full)
 			pr[n++] = (struct kfpush_rule){0}; /* unfiltered: nothing to push */
 			break;
 		}
-		pr[n++] = (struct kfpush_rule){.code = r->filter,
-					       .len = r->filter_len,
-					       .linked = filtered < fs->n && fs->programs[filtered]};
+		pr[n++] =
+		    (struct kfpush_rule){.code = r->filter,
+					 .len = r->filter_len,
+					 .linked = filtered < fs->n && fs->programs[filtered]};
 		filtered++;
 	}
 	if (!pr || !fs || (pr[0].code && filtered != fs->n))

@@ -141,8 +141,9 @@ int kfpush_event(struct kfpush *p, const struct tp_event *ev, const struct kmap_
 	 * records everything); the LTTng filter after it is then the only one.
 	 */
 	refusal(p, ev, why, sizeof(why));
-	fprintf(stderr, "traxd[%d]: %s:%s: the kernel refused filter '%s' (%s): %s; filtered after "
-			"recording only\n",
+	fprintf(stderr,
+		"traxd[%d]: %s:%s: the kernel refused filter '%s' (%s): %s; filtered after "
+		"recording only\n",
 		(int)getpid(), ev->system, ev->name, text, strerror(-r), why);
 	tracefs_set_filter(p->in, ev->system, ev->name, "0");
 	if (e)

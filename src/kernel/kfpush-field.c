@@ -16,8 +16,9 @@ static const struct tp_field *field_at(const struct tp_event *ev, uint32_t off,
 	for (unsigned int i = 0; i < ev->nr_fields; i++) {
 		const struct tp_field *f = &ev->fields[i];
 
-		if (f->offset == off && (f->kind == kind || (kind == TP_FIELD_DATA_LOC &&
-							     f->kind == TP_FIELD_REL_LOC)) &&
+		if (f->offset == off &&
+		    (f->kind == kind ||
+		     (kind == TP_FIELD_DATA_LOC && f->kind == TP_FIELD_REL_LOC)) &&
 		    (!size || f->size == size))
 			return f;
 	}
@@ -63,8 +64,8 @@ static int64_t as_read(uint64_t v, unsigned int bytes, bool is_signed)
 	return (int64_t)v;
 }
 
-static void from_op(const struct kmap_event *m, const struct kmap_op *op,
-		    const struct ctfw_type *t, struct kfp_field *out)
+static void from_op(const struct kmap_event *m, const struct kmap_op *op, const struct ctfw_type *t,
+		    struct kfp_field *out)
 {
 	const struct ctfw_integer *ci = integer_of(t);
 	const struct tp_field *f;
@@ -129,8 +130,7 @@ static void from_op(const struct kmap_event *m, const struct kmap_op *op,
 	}
 }
 
-void kfp_field_find(const struct kmap_event *m, const char *name, bool ctx,
-		    struct kfp_field *out)
+void kfp_field_find(const struct kmap_event *m, const char *name, bool ctx, struct kfp_field *out)
 {
 	const struct ctfw_event_class *cls = &m->cls.cls;
 

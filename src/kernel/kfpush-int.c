@@ -172,8 +172,8 @@ static void put_cmp(struct strbuf *sb, const char *name, const char *op, i128 v)
  * comparison was strict (`< 5` stays `< 5` rather than `<= 4`). Its
  * shape.
  */
-static enum kfp_shape put_interval(struct strbuf *sb, const char *name, struct interval iv,
-				   i128 p0, i128 p1, bool strict)
+static enum kfp_shape put_interval(struct strbuf *sb, const char *name, struct interval iv, i128 p0,
+				   i128 p1, bool strict)
 {
 	if (iv.lo == iv.hi) {
 		put_cmp(sb, name, "==", iv.lo);

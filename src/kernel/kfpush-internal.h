@@ -54,7 +54,7 @@ enum kfp_field_kind {
 
 struct kfp_field {
 	enum kfp_field_kind kind;
-	const char *name; /* the kernel's field */
+	const char *name;   /* the kernel's field */
 	unsigned int ssize; /* the kernel field's bytes (1, 2, 4, 8) */
 	bool ssigned;	    /* as the kernel compares it (its format's signed:) */
 	int64_t k;	    /* added */
@@ -70,8 +70,7 @@ struct kfp_field {
  * The field an LTTng filter names in event m: name of a field ($ctx.tid
  * when ctx), out->kind KFP_FIELD_NONE when the kernel cannot filter it.
  */
-void kfp_field_find(const struct kmap_event *m, const char *name, bool ctx,
-		    struct kfp_field *out);
+void kfp_field_find(const struct kmap_event *m, const char *name, bool ctx, struct kfp_field *out);
 
 /* `field CMP c` (cmp as struct filter_node's, negated when neg), field an integer kind. */
 struct kfp_res kfp_int_cmp(const struct kfp_field *f, unsigned int cmp, int64_t c, bool neg);

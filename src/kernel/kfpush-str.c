@@ -117,7 +117,7 @@ static struct kfp_res glob_cmp(const struct kfp_field *f, const char *lit, size_
 		}
 		if (text[0] == '!' || (text[0] >= '0' && text[0] <= '9'))
 			return kfp_true(false); /* the kernel reads those as "not" and an index */
-		if (f->size && lits > f->size) /* longer than the field: never */
+		if (f->size && lits > f->size)	/* longer than the field: never */
 			return ne ? kfp_true(true) : kfp_false();
 		text[t++] = '*';
 		return predicate(f->name, ne, "~", text, t);

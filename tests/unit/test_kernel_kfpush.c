@@ -218,8 +218,8 @@ static void test_sched_switch(void)
 		rule(&r[0], &e, "prev_tid == 1");
 		rule(&r[1], &e, "next_tid == 2 && next_prio == 0");
 		rule(&r[2], &e, NULL);
-		check_rules(&e, r, 2, "two rules", "prev_pid == 1 || next_pid == 2 && next_prio == 100",
-			    1);
+		check_rules(&e, r, 2, "two rules",
+			    "prev_pid == 1 || next_pid == 2 && next_prio == 100", 1);
 		check_rules(&e, r, 3, "and one without filter", NULL, -1);
 		unrule(&r[1]);
 		rule(&r[1], &e, "prev_prio == next_prio");

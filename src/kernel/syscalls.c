@@ -73,6 +73,9 @@ struct ksyscalls {
 	uint8_t *payload;
 	int *pids;
 	unsigned int npids;
+	/* the counters each record carries: counter_fds[cpu * ncounters + j] */
+	int *counter_fds;
+	unsigned int ncounters, counter_cpus;
 };
 
 /* Closes the rings and their reader. */
@@ -124,6 +127,7 @@ void ksyscalls_free(struct ksyscalls *s)
 	free(s->lost);
 	free(s->payload);
 	free(s->pids);
+	free(s->counter_fds);
 	sc_table_free(&s->t);
 	free(s);
 }
@@ -143,6 +147,44 @@ const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i)
 	return i < s->t.ncalls ? s->t.calls[i].signature : NULL;
 }
 
+/*
+ * How many argument registers a record of ev must carry: up to the last
+ * argument one of its fields shows (a socket address's length argument
+ * included). What only user memory gives needs none.
+ */
+static uint8_t regs_needed(const struct sc_event *ev, uint8_t lenarg)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < ev->nfields; i++) {
+		const struct sc_fsrc *f = &ev->src[i];
+		unsigned int need = 0;
+
+		switch (f->src) {
+		case SC_SRC_RET:
+		case SC_SRC_ID:
+			break;
+		case SC_SRC_ARGS:
+			need = SC_MAX_ARGS;
+			break;
+		case SC_SRC_SA_FAMILY:
+		case SC_SRC_SA_PORT:
+		case SC_SRC_SA_V4:
+		case SC_SRC_SA_V6:
+			need = lenarg < SC_MAX_ARGS ? lenarg + 1u : 0;
+			if (f->arg + 1u > need)
+				need = f->arg + 1u;
+			break;
+		default:
+			need = f->arg + 1u;
+			break;
+		}
+		if (need > n)
+			n = need;
+	}
+	return (uint8_t)(n < SC_MAX_ARGS ? n : SC_MAX_ARGS);
+}
+
 /* The probes' descriptor of call number nr, from the table. */
 static struct sc_desc desc_of(const struct ksyscalls *s, int nr)
 {
@@ -158,9 +200,12 @@ static struct sc_desc desc_of(const struct ksyscalls *s, int nr)
 		memcpy(d.cap[0], c->ev[0].cap, SC_MAX_ARGS);
 		memcpy(d.cap[1], c->ev[1].cap, SC_MAX_ARGS);
 		d.lenarg = c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
+		d.nregs[0] = regs_needed(&c->ev[0], d.lenarg);
+		d.nregs[1] = regs_needed(&c->ev[1], d.lenarg);
 	} else {
 		d.flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
 			  (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
+		d.nregs[0] = d.nregs[1] = SC_MAX_ARGS; /* the unknown events show them all */
 	}
 	return d;
 }
@@ -268,23 +313,61 @@ static size_t aligned(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* Queues a copy of a record of cpu's ring. */
+/*
+ * Expands a ring's record (struct sc_wire, cbytes of counters, ret, its
+ * registers, captures) into r; *caps and *ncaps: its captures (the
+ * counters, then the captures: r->size counts both). 0, or -1 when it is
+ * damaged.
+ */
+static int wire_expand(const uint8_t *data, size_t size, size_t cbytes, struct sc_rec *r,
+		       const uint8_t **caps, size_t *ncaps)
+{
+	struct sc_wire w;
+	size_t off = sizeof(w) + cbytes, nregs;
+
+	if (size < sizeof(w))
+		return -1;
+	memcpy(&w, data, sizeof(w));
+	nregs = (w.flags >> SC_REC_NREGS_SHIFT) & SC_REC_NREGS_MASK;
+	if (w.size > size || nregs > SC_MAX_ARGS || off > w.size)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->ts = w.ts;
+	r->tid = w.tid;
+	r->tgid = w.tgid;
+	r->nr = w.nr;
+	r->flags = w.flags & (SC_REC_EXIT | SC_REC_COMPAT);
+	if (w.flags & SC_REC_EXIT) {
+		if (off + 8 > w.size)
+			return -1;
+		memcpy(&r->ret, data + off, 8);
+		off += 8;
+	}
+	if (off + nregs * 8 > w.size)
+		return -1;
+	memcpy(r->args, data + off, nregs * 8);
+	off += nregs * 8;
+	*caps = data + off;
+	*ncaps = w.size - off;
+	if (sizeof(*r) + cbytes + *ncaps > UINT16_MAX)
+		return -1;
+	r->size = (uint16_t)(sizeof(*r) + cbytes + *ncaps);
+	return 0;
+}
+
+/* Queues cpu's record, expanded (wire_expand). */
 static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct ksyscalls *s = ctx;
 	struct cpu_queue *q;
-	struct sc_rec r; /* (a copy: data need not be aligned) */
-	size_t need;
+	struct sc_rec r;
+	const uint8_t *caps;
+	size_t ncaps, need, cbytes = 8u * s->ncounters;
 
 	if (cpu < 0 || cpu >= s->ncpus)
 		return;
 	q = &s->q[cpu];
-	if (size < sizeof(r)) {
-		s->damaged++;
-		return;
-	}
-	memcpy(&r, data, sizeof(r));
-	if (r.size < sizeof(r) || r.size > size) {
+	if (wire_expand(data, size, cbytes, &r, &caps, &ncaps)) {
 		s->damaged++;
 		return;
 	}
@@ -319,7 +402,11 @@ static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 		q->recs = nr;
 		q->ncap = ncap;
 	}
-	memcpy(q->buf + q->used, data, size);
+	memcpy(q->buf + q->used, &r, sizeof(r));
+	/* the counters (drain_cpu takes them out), then the captures */
+	memcpy(q->buf + q->used + sizeof(r), (const uint8_t *)data + sizeof(struct sc_wire),
+	       cbytes);
+	memcpy(q->buf + q->used + sizeof(r) + cbytes, caps, ncaps);
 	q->recs[q->n++] = (struct pend){r.ts, s->seq++, (uint32_t)q->used, size};
 	q->used += need;
 }
@@ -381,6 +468,48 @@ static int rings_make(struct ksyscalls *s, size_t bytes, char *err, size_t errle
 	return 0;
 }
 
+int ksyscalls_set_counters(struct ksyscalls *s, const int *fds, unsigned int nr_cpus,
+			   unsigned int n)
+{
+	int *copy;
+
+	if (s->skel)
+		return -EBUSY;
+	if (n > SC_MAX_COUNTERS)
+		return -E2BIG;
+	copy = malloc((size_t)nr_cpus * n * sizeof(int) + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, fds, (size_t)nr_cpus * n * sizeof(int));
+	free(s->counter_fds);
+	s->counter_fds = copy;
+	s->ncounters = n;
+	s->counter_cpus = nr_cpus;
+	return 0;
+}
+
+/* The counters in the probes' array (loaded). 0, or -errno. */
+static int counters_write(struct ksyscalls *s, char *err, size_t errlen)
+{
+	int fd = bpf_map__fd(s->skel->maps.counters);
+
+	for (unsigned int c = 0; c < s->counter_cpus && (int)c < s->ncpus; c++)
+		for (unsigned int j = 0; j < s->ncounters; j++) {
+			__u32 key = c * SC_MAX_COUNTERS + j;
+			__u32 v = (__u32)s->counter_fds[c * s->ncounters + j];
+
+			if (bpf_map_update_elem(fd, &key, &v, BPF_ANY)) {
+				int r = -errno;
+
+				snprintf(err, errlen, "counter %u of CPU %u for the probes: %s", j,
+					 c, strerror(errno));
+				return r;
+			}
+		}
+	s->skel->bss->ncounters = s->ncounters;
+	return 0;
+}
+
 int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t errlen)
 {
 	size_t bytes = (size_t)sysconf(_SC_PAGESIZE);
@@ -432,6 +561,8 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		goto fail;
 	/* the array of rings holds rings like CPU 0's */
 	if ((r = bpf_map__set_max_entries(s->skel->maps.rings, (__u32)s->ncpus)) ||
+	    (r = bpf_map__set_max_entries(s->skel->maps.counters,
+					  (__u32)s->ncpus * SC_MAX_COUNTERS)) ||
 	    (r = bpf_map__set_inner_map_fd(s->skel->maps.rings, s->ring_fds[0]))) {
 		snprintf(err, errlen, "sizing the rings: %s", strerror(-r));
 		goto fail;
@@ -453,6 +584,8 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		snprintf(err, errlen, "writing the pid filter: %s", strerror(-r));
 		goto fail;
 	}
+	if (s->ncounters && (r = counters_write(s, err, errlen)))
+		goto fail;
 	for (int c = 0; c < s->ncpus; c++) {
 		__u32 key = (__u32)c;
 
@@ -557,8 +690,27 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 		const struct sc_rec *r = (const struct sc_rec *)(q->buf + q->recs[k].off);
 		const struct sc_event *ev = event_of(s, r);
 		struct kevent_record kr;
-		long len = sc_payload(ev, r, q->recs[k].len, s->payload, SC_PAYLOAD_MAX);
+		/* the counters' values (after the header) */
+		size_t cbytes = 8u * s->ncounters, rlen = q->recs[k].len;
+		uint64_t counters[SC_MAX_COUNTERS];
+		long len = -1;
 		uint64_t ts = q->recs[k].ts;
+
+		if (cbytes && rlen >= sizeof(*r) + cbytes && r->size == rlen) {
+			/*
+			 * The counters follow the header: taken out, the captures
+			 * moved up to it (the queue's copy is this reader's own).
+			 */
+			uint8_t *b = (uint8_t *)r;
+
+			memcpy(counters, b + sizeof(*r), cbytes);
+			memmove(b + sizeof(*r), b + sizeof(*r) + cbytes,
+				rlen - sizeof(*r) - cbytes);
+			rlen -= cbytes;
+			((struct sc_rec *)r)->size = (__u16)rlen;
+		}
+		if (!cbytes || rlen < q->recs[k].len)
+			len = sc_payload(ev, r, rlen, s->payload, SC_PAYLOAD_MAX);
 
 		if (len < 0) {
 			s->damaged++;
@@ -573,7 +725,8 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 					    cpu,
 					    (int32_t)r->tid,
 					    s->payload,
-					    (size_t)len};
+					    (size_t)len,
+					    s->ncounters ? counters : NULL};
 		ret = sink(arg, &kr);
 		if (ret < 0) {
 			k++;
@@ -607,16 +760,12 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 	return ret < 0 ? ret : handed;
 }
 
-long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+/* Reads the buffers and hands over each CPU's records up to horizon. Records handed, or -errno. */
+static long consume(struct ksyscalls *s, uint64_t horizon, kevent_sink_fn sink, void *arg)
 {
-	uint64_t horizon;
 	long total = 0;
 	int r;
 
-	if (!s->rb)
-		return 0;
-	/* what was written before now - HOLDBACK_NS is in the buffers once they are read */
-	horizon = s->attached ? now_ns() - HOLDBACK_NS : UINT64_MAX;
 	r = ring_buffer__consume(s->rb);
 	if (r < 0)
 		return r;
@@ -635,6 +784,21 @@ long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
 		total += n;
 	}
 	return total;
+}
+
+long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+{
+	if (!s->rb)
+		return 0;
+	/* what was written before now - HOLDBACK_NS is in the buffers once they are read */
+	return consume(s, s->attached ? now_ns() - HOLDBACK_NS : UINT64_MAX, sink, arg);
+}
+
+long ksyscalls_consume_now(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+{
+	if (!s->rb)
+		return 0;
+	return consume(s, s->attached ? now_ns() : UINT64_MAX, sink, arg);
 }
 
 uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu)

@@ -54,6 +54,15 @@ int ksyscalls_set_pids(struct ksyscalls *s, const int *pids, unsigned int npids)
  * -errno with err saying what is missing (BPF, BTF, permissions).
  */
 int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t errlen);
+/*
+ * Before the first start: each record carries the values of n counters
+ * (perf:cpu: contexts, n <= 8), read by the probe on its CPU: fds[cpu * n
+ * + j] is CPU cpu's counter j (perf_event_open'ed, per CPU), for nr_cpus
+ * CPUs. Records hand them as their kevent_record's counters. 0, or -errno.
+ */
+int ksyscalls_set_counters(struct ksyscalls *s, const int *fds, unsigned int nr_cpus,
+			   unsigned int n);
+
 /* Detaches them (what was recorded can still be read). */
 void ksyscalls_stop(struct ksyscalls *s);
 
@@ -66,6 +75,13 @@ unsigned int ksyscalls_fds(const struct ksyscalls *s, int *fds, unsigned int max
  * all. Records handed, or -errno (the sink's).
  */
 long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg);
+/*
+ * The same, without waiting: every record time-stamped before now (a
+ * snapshot's). A record that a preempted probe writes after this, with
+ * an earlier time stamp, comes late: it takes the time of the last one
+ * handed over on its CPU.
+ */
+long ksyscalls_consume_now(struct ksyscalls *s, kevent_sink_fn sink, void *arg);
 /* Records the buffers of cpu could not take (lost), since the start. */
 uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu);
 

@@ -69,6 +69,14 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
+/* The perf:cpu: counters, SC_MAX_COUNTERS slots per CPU (user space sizes and fills it). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(max_entries, SC_MAX_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u32);
+} counters SEC(".maps");
+
 /* A record is built here: strings do not fit on the 512-byte stack. */
 struct scratch {
 	__u8 buf[SC_SCRATCH];
@@ -85,6 +93,7 @@ struct {
 __u32 filter_pids;   /* only the tgids in `pids` */
 __u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
 __u32 compat_flags;  /* SC_DESC_*: 32-bit calls */
+__u32 ncounters;     /* counter values after each record's header (set before the start) */
 
 static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, __u64 lenval)
 {
@@ -122,15 +131,35 @@ static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, 
 	return off + 2 + (__u32)n;
 }
 
+/* Argument register i of a native call. */
+static __always_inline __u64 reg_arg(struct pt_regs *regs, int i)
+{
+	switch (i) {
+	case 0:
+		return regs->di;
+	case 1:
+		return regs->si;
+	case 2:
+		return regs->dx;
+	case 3:
+		return regs->r10;
+	case 4:
+		return regs->r8;
+	default:
+		return regs->r9;
+	}
+}
+
 static __always_inline int record(struct pt_regs *regs, long nr, int exit, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tgid = pid_tgid >> 32;
 	struct task_struct *task;
 	const struct sc_desc *d = 0;
-	struct sc_rec *r;
+	struct sc_wire *r;
+	__u64 *regv;
 	void *ring;
-	__u32 key = 0, off, flags, dir = exit ? 1 : 0;
+	__u32 key = 0, off, flags, nregs = SC_MAX_ARGS, dir = exit ? 1 : 0;
 	__u8 *buf;
 	int compat;
 
@@ -146,6 +175,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 		if (!d)
 			return 0;
 		flags = d->flags;
+		nregs = d->nregs[dir];
 	} else {
 		flags = unknown_flags;
 	}
@@ -156,21 +186,53 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	buf = bpf_map_lookup_elem(&scratch, &key);
 	if (!buf)
 		return 0;
-	r = (struct sc_rec *)buf;
+	if (nregs > SC_MAX_ARGS)
+		nregs = SC_MAX_ARGS;
+	r = (struct sc_wire *)buf;
 	r->ts = bpf_ktime_get_ns();
 	r->tid = (__u32)pid_tgid;
 	r->tgid = tgid;
 	r->nr = (__s32)nr;
-	r->flags = (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0);
-	r->ret = exit ? ret : 0;
-	/* (direct loads: tp_btf's arguments are trusted kernel pointers, CO-RE relocated) */
-	r->args[0] = regs->di;
-	r->args[1] = regs->si;
-	r->args[2] = regs->dx;
-	r->args[3] = regs->r10;
-	r->args[4] = regs->r8;
-	r->args[5] = regs->r9;
+	r->flags =
+	    (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0) | (nregs << SC_REC_NREGS_SHIFT);
 	off = sizeof(*r);
+	if (ncounters) {
+		/* the counters' values, right after the header (at fixed places) */
+		__u32 base = bpf_get_smp_processor_id() * SC_MAX_COUNTERS;
+
+		for (__u32 j = 0; j < SC_MAX_COUNTERS; j++) {
+			struct bpf_perf_event_value v = {};
+
+			if (j >= ncounters)
+				break;
+			if (bpf_perf_event_read_value(&counters, base + j, &v, sizeof(v)))
+				v.counter = 0;
+			__builtin_memcpy(buf + sizeof(*r) + 8 * j, &v.counter, 8);
+			off += 8;
+		}
+	}
+	if (exit) {
+		*(__s64 *)(buf + off) = ret;
+		off += 8;
+	}
+	/*
+	 * Only the registers the event shows (direct loads: tp_btf's arguments
+	 * are trusted kernel pointers, CO-RE relocated).
+	 */
+	regv = (__u64 *)(buf + off);
+	if (nregs > 0)
+		regv[0] = regs->di;
+	if (nregs > 1)
+		regv[1] = regs->si;
+	if (nregs > 2)
+		regv[2] = regs->dx;
+	if (nregs > 3)
+		regv[3] = regs->r10;
+	if (nregs > 4)
+		regv[4] = regs->r8;
+	if (nregs > 5)
+		regv[5] = regs->r9;
+	off += nregs * 8;
 
 	if (d && !compat) {
 		__u64 lenval = 0;
@@ -184,7 +246,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 			if (off > SC_CAPTURE_LIMIT)
 				break;
 			if (lenarg < SC_MAX_ARGS) {
-				lenval = r->args[lenarg];
+				lenval = reg_arg(regs, lenarg);
 				if (cap == SC_CAP_SOCKADDR_LENPTR) {
 					__s32 v = 0;
 
@@ -194,7 +256,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 					lenval = (__u64)(__s64)(__s32)lenval; /* an int */
 				}
 			}
-			off = capture(buf, off, cap, r->args[i], lenval);
+			off = capture(buf, off, cap, reg_arg(regs, i), lenval);
 		}
 	}
 	if (off > SC_SCRATCH)

@@ -707,7 +707,11 @@ static void filters_push(struct kchan *ch, uint32_t id, const char *full)
 	struct kfpush_rule *pr = calloc(ch->nrules + 1, sizeof(*pr));
 	unsigned int n = 0, filtered = 0;
 
-	if (!ch->push)
+	/*
+	 * A channel recorded through perf: a perf event's filter is set once
+	 * (then EEXIST), it cannot follow the rules; its LTTng filters run after.
+	 */
+	if (!ch->push || ch->perf)
 		goto out;
 	for (unsigned int i = 0; pr && fs && i < ch->nrules; i++) {
 		const struct krule *r = &ch->rules[i];

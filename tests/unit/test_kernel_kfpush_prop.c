@@ -38,20 +38,23 @@ struct event_def {
 };
 
 static const struct event_def defs[] = {
-    {"sched", "sched_switch",
+    {"sched",
+     "sched_switch",
      COMMON F("char prev_comm[16]", 8, 16, 0) F("pid_t prev_pid", 24, 4, 1)
 	 F("int prev_prio", 28, 4, 1) F("long prev_state", 32, 8, 1)
 	     F("char next_comm[16]", 40, 16, 0) F("pid_t next_pid", 56, 4, 1)
 		 F("int next_prio", 60, 4, 1),
      {"prev_tid", "prev_prio", "prev_state", "next_tid", "next_prio", "$ctx.tid"},
      {"prev_comm", "next_comm"}},
-    {"kmem", "kmalloc",
+    {"kmem",
+     "kmalloc",
      COMMON F("unsigned long call_site", 8, 8, 0) F("const void * ptr", 16, 8, 0)
 	 F("size_t bytes_req", 24, 8, 0) F("size_t bytes_alloc", 32, 8, 0)
 	     F("unsigned long gfp_flags", 40, 8, 0) F("int node", 48, 4, 1),
      {"call_site", "bytes_req", "gfp_flags", "node", "accounted", "ptr"},
      {NULL}},
-    {"test", "gen",
+    {"test",
+     "gen",
      COMMON F("char tag[4]", 8, 4, 0) F("unsigned char small", 12, 1, 0)
 	 F("signed char tiny", 13, 1, 1) F("__data_loc char[] label", 16, 4, 0)
 	     F("unsigned int flags", 20, 4, 0) F("u64 big", 24, 8, 0) F("short half", 32, 2, 1),
@@ -60,16 +63,51 @@ static const struct event_def defs[] = {
 };
 #define NR_DEFS (sizeof(defs) / sizeof(defs[0]))
 
-static const char *const int_consts[] = {
-    "0",	   "1",		 "-1",		      "2",	    "5",	  "20",
-    "100",	   "120",	 "127",		      "128",	    "255",	  "256",
-    "-128",	   "-129",	 "32767",	      "-32768",	    "65535",	  "2147483647",
-    "-2147483648", "2147483648", "-2147483649",	      "4294967295", "4294967296", "0x400000",
-    "0xffffffff81000000",	 "9223372036854775807", "-9223372036854775808",	  "4096"};
-static const char *const str_consts[] = {
-    "\"bash\"",		     "\"kfp-ping\"", "\"kfp*\"", "\"*sh\"", "\"b*h\"", "\"\"", "\"*\"",
-    "\"0123456789abcdef\"", "\"0123456789abcdefX\"",	 "\"ab*\"", "\"abcd\"", "\"abcd*\"",
-    "\"a\\*b*\"",	     "\"x'y\"",	     "\"*?*\"",	 "\"1*\"",  "\"!b*\""};
+static const char *const int_consts[] = {"0",
+					 "1",
+					 "-1",
+					 "2",
+					 "5",
+					 "20",
+					 "100",
+					 "120",
+					 "127",
+					 "128",
+					 "255",
+					 "256",
+					 "-128",
+					 "-129",
+					 "32767",
+					 "-32768",
+					 "65535",
+					 "2147483647",
+					 "-2147483648",
+					 "2147483648",
+					 "-2147483649",
+					 "4294967295",
+					 "4294967296",
+					 "0x400000",
+					 "0xffffffff81000000",
+					 "9223372036854775807",
+					 "-9223372036854775808",
+					 "4096"};
+static const char *const str_consts[] = {"\"bash\"",
+					 "\"kfp-ping\"",
+					 "\"kfp*\"",
+					 "\"*sh\"",
+					 "\"b*h\"",
+					 "\"\"",
+					 "\"*\"",
+					 "\"0123456789abcdef\"",
+					 "\"0123456789abcdefX\"",
+					 "\"ab*\"",
+					 "\"abcd\"",
+					 "\"abcd*\"",
+					 "\"a\\*b*\"",
+					 "\"x'y\"",
+					 "\"*?*\"",
+					 "\"1*\"",
+					 "\"!b*\""};
 static const char *const cmps[] = {"==", "!=", "<", ">", "<=", ">="};
 
 static const int64_t int_values[] = {0,
@@ -94,7 +132,7 @@ static const int64_t int_values[] = {0,
 				     INT64_MIN,
 				     INT64_MAX,
 				     0x100000000ll};
-static const char *const str_values[] = {"bash", "kfp-ping", "sh",  "", "0123456789abcdef",
+static const char *const str_values[] = {"bash", "kfp-ping", "sh",  "",	   "0123456789abcdef",
 					 "abcd", "ab",	     "a*b", "x'y", "b?h",
 					 "1x",	 "!bx",	     "kfp"};
 
@@ -226,8 +264,8 @@ static size_t make_record(const struct tp_event *ev, uint8_t *rec, size_t cap)
 			const char *s = PICK(str_values);
 			size_t n = strlen(s), nl = strlen(f->name);
 			/* task names end with their NUL; other arrays may be full */
-			size_t room = nl >= 4 && !strcmp(f->name + nl - 4, "comm") ? f->size - 1
-										   : f->size;
+			size_t room =
+			    nl >= 4 && !strcmp(f->name + nl - 4, "comm") ? f->size - 1 : f->size;
 
 			memcpy(rec + f->offset, s, n < room ? n : room);
 		} else if (f->kind == TP_FIELD_DATA_LOC) {
@@ -483,11 +521,13 @@ int main(void)
 
 					records++;
 					CHECK(!lttng || kernel,
-					      "%s: the kernel rejects a record LTTng's [%s] accepts: [%s]",
+					      "%s: the kernel rejects a record LTTng's [%s] "
+					      "accepts: [%s]",
 					      d->name, o.buf, kt);
 					if (ex)
 						CHECK(lttng == kernel,
-						      "%s: exact [%s] for [%s], but LTTng %d, kernel %d",
+						      "%s: exact [%s] for [%s], but LTTng %d, "
+						      "kernel %d",
 						      d->name, kt, o.buf, lttng, kernel);
 					if (failures > 20)
 						return CHECK_RESULT();

@@ -28,6 +28,7 @@
 #include "kernel/kfpush.h"
 #include "kernel/kmap.h"
 #include "kernel/krecorder.h"
+#include "kernel/kthreads.h"
 #include "kernel/ktrace.h"
 #include "kernel/perf-record.h"
 #include "kernel/ring-page.h"
@@ -60,7 +61,8 @@ struct kcpu {
 	pthread_t thread;
 	bool started;
 	struct ktrace_streams *ss;
-	uint64_t damaged; /* pages or records that could not be read */
+	struct kthreads *threads; /* the filters' contexts (this reader's own cache) */
+	uint64_t damaged;	  /* pages or records that could not be read */
 };
 
 struct kchan {
@@ -94,6 +96,7 @@ struct kchan {
 	struct krecorder *sys_rec;
 	uint64_t *sys_lost_taken;
 	pthread_mutex_t sys_lock;
+	struct kthreads *sys_threads; /* the system call filters' contexts (under sys_lock) */
 	/* filter sets replaced while recording: freed with the channel */
 	struct kfilter_set **retired;
 	unsigned int nretired;
@@ -113,6 +116,7 @@ struct kdomain {
 	bool active;
 	bool stop; /* asks the reader threads to drain and end */
 	long page_size;
+	char hostname[65];			     /* the filters' $ctx.hostname */
 	uint64_t written_stopped, discarded_stopped; /* totals kept when stopped */
 };
 
@@ -159,6 +163,7 @@ struct kdomain *kdomain_new(const char *session, char *err, size_t errlen)
 		return NULL;
 	}
 	kd->page_size = tracefs_page_size(kd->root);
+	gethostname(kd->hostname, sizeof(kd->hostname) - 1);
 	if (kd->page_size < 4096)
 		kd->page_size = 4096;
 	snprintf(kd->session, sizeof(kd->session), "%s", session);
@@ -759,39 +764,50 @@ static void filters_rebuild(struct kchan *ch)
 			}
 }
 
-/* Whether a record of cls is written (its filters, once set). */
-static inline bool record_passes(const struct kevent_class *cls, const void *payload, size_t len)
+/*
+ * Whether record r is written (its class's filters, once set); threads:
+ * the calling reader's cache, for the contexts a filter names.
+ */
+static inline bool record_passes(const struct kchan *ch, const struct kevent_record *r,
+				 struct kthreads *threads)
 {
-	const struct kfilter_set *fs = __atomic_load_n(&cls->filter, __ATOMIC_ACQUIRE);
+	const struct kfilter_set *fs = __atomic_load_n(&r->cls->filter, __ATOMIC_ACQUIRE);
+	struct kfilter_env env;
 
-	return !fs || fs->unfiltered || kfilter_set_pass(fs, payload, len);
+	if (!fs || fs->unfiltered)
+		return true;
+	env = (struct kfilter_env){r->tid, r->cpu, r->ts, r->pid, threads, ch->kd->hostname, NULL};
+	return kfilter_set_pass(fs, r->payload, r->len, &env);
 }
 
-/* The system call reader's sink: the filters, then the trace. */
+/* The system call reader's sink (arg: the channel, sys_lock held): the filters, then the trace. */
 static int sys_sink(void *arg, const struct kevent_record *r)
 {
-	if (!record_passes(r->cls, r->payload, r->len))
+	struct kchan *ch = arg;
+
+	if (!record_passes(ch, r, ch->sys_threads))
 		return 0;
-	return ktrace_sink(arg, r);
+	return ktrace_sink(ch->ss_sys, r);
 }
 
-/* In snapshot mode: the filters, then the flight recorder (a struct krecorder *). */
+/* In snapshot mode: the filters, then the flight recorder. */
 static int sys_record_sink(void *arg, const struct kevent_record *r)
 {
-	if (!record_passes(r->cls, r->payload, r->len))
+	struct kchan *ch = arg;
+
+	if (!record_passes(ch, r, ch->sys_threads))
 		return 0;
-	return krecorder_sink(arg, r);
+	return krecorder_sink(ch->sys_rec, r);
 }
 
 /* Moves what the probes wrote to the trace, or to the recorder in snapshot mode. */
 static long sys_consume(struct kchan *ch)
 {
 	kevent_sink_fn sink = ch->sys_rec ? sys_record_sink : sys_sink;
-	void *arg = ch->sys_rec ? (void *)ch->sys_rec : (void *)ch->ss_sys;
 	long n;
 
 	pthread_mutex_lock(&ch->sys_lock);
-	n = ksyscalls_consume(ch->sys, sink, arg);
+	n = ksyscalls_consume(ch->sys, sink, ch);
 	pthread_mutex_unlock(&ch->sys_lock);
 	return n;
 }
@@ -832,14 +848,14 @@ static int record_convert(struct kcpu *c, const uint8_t *rec, size_t reclen, uin
 		c->damaged++;
 		return 0;
 	}
-	if (!record_passes(kr.cls, scratch, len))
-		return 0;
 	kr.ts = ts;
 	kr.cpu = c->cpu;
 	kr.tid = tid;
 	kr.payload = scratch;
 	kr.len = len;
 	kr.counters = counters;
+	if (!record_passes(c->ch, &kr, c->threads))
+		return 0;
 	return ktrace_sink(c->ss, &kr) < 0 ? -EIO : 0;
 }
 
@@ -1011,9 +1027,11 @@ static void *sys_thread(void *arg)
 static void chan_release(struct kchan *ch)
 {
 	if (ch->cpus) {
-		for (unsigned int i = 0; i < ch->nr_cpus; i++)
+		for (unsigned int i = 0; i < ch->nr_cpus; i++) {
 			if (ch->cpus[i].fd >= 0)
 				close(ch->cpus[i].fd);
+			kthreads_free(ch->cpus[i].threads);
+		}
 		free(ch->cpus);
 		ch->cpus = NULL;
 	}
@@ -1025,6 +1043,8 @@ static void chan_release(struct kchan *ch)
 	ch->perf = NULL;
 	krecorder_free(ch->sys_rec);
 	ch->sys_rec = NULL;
+	kthreads_free(ch->sys_threads);
+	ch->sys_threads = NULL;
 	free(ch->sys_lost_taken);
 	ch->sys_lost_taken = NULL;
 	if (ch->have_inst) {
@@ -1159,6 +1179,8 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 
 		c->ch = ch;
 		c->cpu = (int)i;
+		/* (without it a filter's $ctx.pid... reads as unknown) */
+		c->threads = kthreads_new("/proc", kd->root);
 		c->fd = tracefs_open_raw(&ch->inst, (int)i, false);
 		if (c->fd < 0) {
 			snprintf(err, errlen, "%s: per_cpu/cpu%u/trace_pipe_raw: %s", ch->inst.path,
@@ -1195,6 +1217,7 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 		if (e)
 			return e;
 		ch->sys_started = true;
+		ch->sys_threads = kthreads_new("/proc", kd->root);
 		if (kd->snapshot) {
 			/* kept in memory, the newest first, until a snapshot takes them */
 			ch->sys_rec =
@@ -1404,7 +1427,7 @@ static int sys_snapshot(struct kchan *ch, struct ktrace_channel *tch, char *err,
 	if (!ss)
 		return -EIO;
 	pthread_mutex_lock(&ch->sys_lock);
-	n = ksyscalls_consume_now(ch->sys, sys_record_sink, ch->sys_rec);
+	n = ksyscalls_consume_now(ch->sys, sys_record_sink, ch);
 	for (unsigned int cpu = 0; n >= 0 && cpu < ch->nr_cpus; cpu++) {
 		uint64_t dropped = 0, lost = ksyscalls_lost(ch->sys, (int)cpu);
 

@@ -726,7 +726,8 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 					    (int32_t)r->tid,
 					    s->payload,
 					    (size_t)len,
-					    s->ncounters ? counters : NULL};
+					    s->ncounters ? counters : NULL,
+					    (int32_t)r->tgid};
 		ret = sink(arg, &kr);
 		if (ret < 0) {
 			k++;

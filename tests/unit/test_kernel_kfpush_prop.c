@@ -516,7 +516,7 @@ int main(void)
 					uint8_t rec[256], pay[1024];
 					size_t rl = make_record(&ev, rec, sizeof(rec));
 					size_t pl = kmap_convert(m, rec, rl, pay, sizeof(pay));
-					int lttng = kf && kfilter_run(kf, pay, pl);
+					int lttng = kf && kfilter_run(kf, pay, pl, NULL);
 					int kernel = kernel_eval(kt, &ev, rec);
 
 					records++;

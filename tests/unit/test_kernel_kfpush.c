@@ -201,13 +201,14 @@ static void test_sched_switch(void)
 	tr(&e, "prev_tid == 1 && prev_prio < 1.5", "prev_pid == 1", 0);
 	/* a field the event lacks: the rule never matches (kfilter's rule) */
 	tr(&e, "nosuch == 1", NEVER, 1);
-	/* contexts: kfilter links none today, so the rule never matches */
-	tr(&e, "prev_tid == 1 && $ctx.procname == \"x\"", NEVER, 1);
+	/* contexts: the thread's is common_pid; the others are not in the record */
+	tr(&e, "prev_tid == 1 && $ctx.procname == \"x\"", "prev_pid == 1", 0);
+	tr(&e, "$ctx.nosuch == 1", NEVER, 1);
 	{
 		struct kfpush_rule r;
 
 		rule(&r, &e, "$ctx.tid == 5 && $ctx.vtid == 5");
-		r.linked = true; /* as it will when kfilter has contexts */
+		CHECK(r.linked, "a filter on the contexts links to the class");
 		check_rules(&e, &r, 1, "$ctx.tid", "common_pid == 5", 0);
 		unrule(&r);
 	}

@@ -516,7 +516,14 @@ int main(void)
 					uint8_t rec[256], pay[1024];
 					size_t rl = make_record(&ev, rec, sizeof(rec));
 					size_t pl = kmap_convert(m, rec, rl, pay, sizeof(pay));
-					int lttng = kf && kfilter_run(kf, pay, pl, NULL);
+					int32_t tid;
+					struct kfilter_env env = {.cpu = 0};
+					int lttng;
+
+					/* $ctx.tid: the record's thread */
+					memcpy(&tid, rec + 4, 4);
+					env.tid = tid;
+					lttng = kf && kfilter_run(kf, pay, pl, &env);
 					int kernel = kernel_eval(kt, &ev, rec);
 
 					records++;

@@ -742,10 +742,32 @@ out:
 }
 
 /* Recomputes the filters of every class the channel records. */
+/*
+ * Whether the system call records must carry their thread's name: the
+ * procname context, or a system call filter naming $ctx.procname (its
+ * bytecode holds the name; a false match costs 16 bytes a record).
+ */
+static bool chan_wants_comm(const struct kchan *ch)
+{
+	for (unsigned int i = 0; i < ch->ncontexts; i++)
+		if (ch->contexts[i] == KCTX_PROCNAME)
+			return true;
+	for (unsigned int i = 0; i < ch->nrules; i++) {
+		const struct krule *r = &ch->rules[i];
+
+		if (r->syscall && r->enabled && r->filter &&
+		    memmem(r->filter, r->filter_len, "procname", 8))
+			return true;
+	}
+	return false;
+}
+
 static void filters_rebuild(struct kchan *ch)
 {
 	char full[300];
 
+	if (ch->sys)
+		ksyscalls_want_comm(ch->sys, chan_wants_comm(ch));
 	for (unsigned int id = 0; ch->by_id && id < KDOMAIN_MAX_IDS; id++) {
 		if (!ch->by_id[id])
 			continue;
@@ -776,7 +798,8 @@ static inline bool record_passes(const struct kchan *ch, const struct kevent_rec
 
 	if (!fs || fs->unfiltered)
 		return true;
-	env = (struct kfilter_env){r->tid, r->cpu, r->ts, r->pid, threads, ch->kd->hostname, NULL};
+	env = (struct kfilter_env){r->tid,  r->cpu,	      r->ts, r->pid, r->comm,
+				   threads, ch->kd->hostname, NULL};
 	return kfilter_set_pass(fs, r->payload, r->len, &env);
 }
 
@@ -830,7 +853,7 @@ static int record_convert(struct kcpu *c, const uint8_t *rec, size_t reclen, uin
 			  const uint64_t *counters, uint8_t *scratch, size_t cap)
 {
 	const struct kmap_event *m;
-	struct kevent_record kr;
+	struct kevent_record kr = {0};
 	uint16_t id;
 	int32_t tid;
 	size_t len;

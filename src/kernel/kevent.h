@@ -63,6 +63,9 @@ struct kevent_record {
 	 * system call probes do), else 0: then it is looked up (kthreads.h).
 	 */
 	int32_t pid;
+	/* The thread's name at the event (16 bytes, NUL-padded) when the source knows it, else
+	 * NULL. */
+	const char *comm;
 };
 
 /*

@@ -107,7 +107,13 @@ KFILTER_THREAD_GETTER(nice, nice)
 
 static void get_procname(struct filter_arg *out, void *priv)
 {
-	const struct kthread_info *ti = env_thread(priv);
+	const struct kthread_info *ti;
+
+	if (((struct kfilter_env *)priv)->comm) {
+		out->str = ((struct kfilter_env *)priv)->comm;
+		return;
+	}
+	ti = env_thread(priv);
 
 	/* comm is NUL-padded to 16 bytes, its last one always NUL */
 	out->str = ti ? ti->comm : "";

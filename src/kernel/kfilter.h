@@ -43,6 +43,7 @@ struct kfilter_env {
 	int32_t tid, cpu;
 	uint64_t ts;
 	int32_t pid;		  /* when the record says (struct kevent_record), else 0 */
+	const char *comm;	  /* likewise, else NULL */
 	struct kthreads *threads; /* NULL: those contexts read as unknown (-1, "") */
 	const char *hostname;
 	const struct kthread_info *ti; /* (filled on first use) */

@@ -93,6 +93,7 @@ struct {
 __u32 filter_pids;   /* only the tgids in `pids` */
 __u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
 __u32 compat_flags;  /* SC_DESC_*: 32-bit calls */
+__u32 want_comm;     /* the thread's name in each record ($ctx.procname, procname) */
 __u32 ncounters;     /* counter values after each record's header (set before the start) */
 
 static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, __u64 lenval)
@@ -233,6 +234,15 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	if (nregs > 5)
 		regv[5] = regs->r9;
 	off += nregs * 8;
+	if (want_comm) {
+		bpf_get_current_comm(buf + off, 16);
+		r->flags |= SC_REC_COMM;
+	}
+	/*
+	 * (by arithmetic, not in the branch: one verifier state with off in a
+	 * range, instead of two through the captures below)
+	 */
+	off += (want_comm & 1) << 4;
 
 	if (d && !compat) {
 		__u64 lenval = 0;

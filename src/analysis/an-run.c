@@ -261,10 +261,10 @@ int an_run(const char *name, const struct an_options *o, const char *const *path
 		goto out;
 	}
 	if (run.def->needs && !(run.kev.kinds_seen & run.def->needs)) {
-		status =
-		    fail(&run, AN_FAIL,
-			 "%s needs %s events, which the trace does not have; record them with: %s",
-			 run.def->name, run.def->needs_names, run.def->record_hint);
+		status = fail(&run, AN_FAIL,
+			      "%s needs %s events, and the trace has none (in the time range); "
+			      "record them with: %s",
+			      run.def->name, run.def->needs_names, run.def->record_hint);
 		goto out;
 	}
 	status = run.def->report(run.an);

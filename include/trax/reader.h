@@ -264,16 +264,15 @@ struct trax_stream_info {
 	int has_bounds;
 	int64_t begin_ns, end_ns;
 	/*
-	 * Events the tracer discarded in this file, as its packets' running
-	 * counter (events_discarded) says: the last packet's value minus the
-	 * first packet's (the count before the file began, in a rotated
-	 * stream, is the previous file's). has_discarded 0 when the packet
-	 * context has no such counter.
+	 * The packets' running count of events the tracer discarded
+	 * (events_discarded), in the file's last packet: what the stream lost
+	 * from its start to the file's end (for the files of a rotated
+	 * stream, the last one's counts the earlier ones' losses too).
+	 * has_discarded 0 when the packet context has no such counter.
 	 */
 	int has_discarded;
 	uint64_t events_discarded;
-	/* Packets missing from the sequence numbers (packet_seq_num) of the file, when it has them.
-	 */
+	/* Packets missing between the file's packets' sequence numbers (packet_seq_num). */
 	int has_seq;
 	uint64_t packets_lost;
 };
@@ -282,9 +281,9 @@ struct trax_stream_info {
  * The number of stream files of the traces (empty files included: they
  * have no packets), each described by trax_reader_stream_info(), in the
  * order the traces were found. The first call reads every file's packet
- * headers (from its LTTng packet index when there is one) and keeps the
- * answers: (size_t)-1 on error (trax_reader_error(r)). The reader's
- * position is not changed.
+ * headers and contexts (not their events) and keeps the answers:
+ * (size_t)-1 on error (trax_reader_error(r)). The reader's position is
+ * not changed.
  */
 size_t trax_reader_stream_count(struct trax_reader *r);
 /* Fills *info (info->size set by the caller) for stream file i: 0, or -1 for a bad index. */

@@ -281,12 +281,21 @@ static int report(void *an)
 	if (run->o->limit > 0 && (size_t)run->o->limit < nprocs)
 		nprocs = (size_t)run->o->limit;
 	for (size_t i = 0; i < nfiles; i++) {
-		struct trax_stream_info si = {.size = sizeof(si)};
+		struct trax_stream_info si = {.size = sizeof(si)}, sj = {.size = sizeof(sj)};
+		int later = 0;
 
 		if (trax_reader_stream_info(r, i, &si))
 			continue;
-		discarded += si.events_discarded;
 		lost += si.packets_lost;
+		/* a stream's running count: its files' largest (a rotated stream's last file) */
+		for (size_t j = 0; j < nfiles && !later && si.has_instance; j++)
+			later = j != i && !trax_reader_stream_info(r, j, &sj) &&
+				sj.trace == si.trace && sj.stream_class_id == si.stream_class_id &&
+				sj.has_instance && sj.instance_id == si.instance_id &&
+				(sj.events_discarded > si.events_discarded ||
+				 (sj.events_discarded == si.events_discarded && j > i));
+		if (!later)
+			discarded += si.events_discarded;
 	}
 
 	if (json) {

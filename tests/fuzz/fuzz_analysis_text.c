@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = 0;
 	err[0] = 0;
-	if (an_parse_time(text, flags & 1, 1795676416175197620LL + (int64_t)(flags >> 2) * 86400000000000LL,
+	if (an_parse_time(text, flags & 1,
+			  1795676416175197620LL + (int64_t)(flags >> 2) * 86400000000000LL,
 			  flags & 2, &ns, err, sizeof(err)))
 		CHECK(err[0] != 0);
 

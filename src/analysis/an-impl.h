@@ -52,12 +52,21 @@ struct an_def {
 	void (*destroy)(void *an);
 	/* every event of the period, before the system state sees it (NULL: none) */
 	int (*event)(void *an, const struct trax_event *ev, const struct kev_class *c, int64_t ts);
+	/*
+	 * every event of the trace (before the period too), after the system
+	 * state saw it: for the state an analysis keeps beside kstate (ksys.h).
+	 * 0, or -1 when memory ran out. NULL: none.
+	 */
+	int (*state_event)(void *an, const struct trax_event *ev, const struct kev_class *c,
+			   int64_t ts);
 	/* prints the results: AN_OK, or AN_FAIL with run->err set */
 	int (*report)(void *an);
 };
 
 extern const struct an_def an_cputop_def;
 extern const struct an_def an_stats_def;
+extern const struct an_def an_syscallstats_def;
+extern const struct an_def an_iolatency_def;
 
 /* --tid, --pid, --procname: whether thread t is one of those asked for (all without them). */
 int an_thread_passes(const struct an_run *run, const struct kthread *t);

@@ -32,6 +32,9 @@ struct an_options {
 	struct an_int_list tids, pids, cpus;
 	char **procnames; /* --procname */
 	size_t nprocnames;
+	/* iolatency: --stats (default), --freq, --top, --log (lttng-iolatency{stats,freq,top}, iolog) */
+	enum { AN_IO_STATS, AN_IO_FREQ, AN_IO_TOP, AN_IO_LOG } io_mode;
+	long top; /* syscallstats --top N: also the N slowest calls (0: not) */
 };
 
 /* Fills o with the defaults (intersection on, text, limit 10). */

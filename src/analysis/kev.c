@@ -24,12 +24,17 @@ static const struct {
     {"softirq_raise", KEV_SOFTIRQ_RAISE},
     {"softirq_entry", KEV_SOFTIRQ_ENTRY},
     {"softirq_exit", KEV_SOFTIRQ_EXIT},
+    {"lttng_statedump_file_descriptor", KEV_STATEDUMP_FD},
+    {"lttng_statedump_block_device", KEV_STATEDUMP_BLOCK},
+    {"block_rq_issue", KEV_BLOCK_RQ_ISSUE},
+    {"block_rq_complete", KEV_BLOCK_RQ_COMPLETE},
 };
 
 /* The field names of each role, tried in order; ctx: in the context scopes only. */
 static const struct {
 	const char *names[2];
-	int ctx; /* 1: in the context scopes only, 2: in the packet context only */
+	int ctx; /* 1: in the context scopes only, 2: in the packet context only, 3: in the stream
+		    event context only */
 } role_names[KR_ROLE_COUNT] = {
     [KR_CPU_ID] = {{"cpu_id"}, 0},
     [KR_PREV_COMM] = {{"prev_comm"}, 0},
@@ -57,6 +62,23 @@ static const struct {
     [KR_CTX_TID] = {{"tid", "vtid"}, 1},
     [KR_CTX_PID] = {{"pid", "vpid"}, 1},
     [KR_PKT_CPU_ID] = {{"cpu_id"}, 2},
+    [KR_FD] = {{"fd"}, 0},
+    [KR_FILENAME] = {{"filename"}, 0},
+    [KR_FLAGS] = {{"flags"}, 0},
+    [KR_COUNT] = {{"count"}, 0},
+    [KR_VLEN] = {{"vlen"}, 0},
+    [KR_SIZE] = {{"size"}, 0},
+    [KR_LEN] = {{"len"}, 0},
+    [KR_NBYTES] = {{"nbytes"}, 0},
+    [KR_OLDFD] = {{"oldfd"}, 0},
+    [KR_NEWFD] = {{"newfd"}, 0},
+    [KR_FILDES] = {{"fildes"}, 0},
+    [KR_CMD] = {{"cmd"}, 0},
+    [KR_DEV] = {{"dev"}, 0},
+    [KR_SECTOR] = {{"sector"}, 0},
+    [KR_NR_SECTOR] = {{"nr_sector"}, 0},
+    [KR_DISKNAME] = {{"diskname"}, 0},
+    [KR_SEC_PID] = {{"pid"}, 3},
 };
 
 /* Babeltrace 1's order of scopes (bt: Event.__getitem__). */
@@ -118,6 +140,8 @@ static struct kev_ref find_field(const struct trax_event *ev, const char *name, 
 		    sc != TRAX_SCOPE_STREAM_EVENT_CONTEXT)
 			continue;
 		if (ctx_only == 2 && sc != TRAX_SCOPE_PACKET_CONTEXT)
+			continue;
+		if (ctx_only == 3 && sc != TRAX_SCOPE_STREAM_EVENT_CONTEXT)
 			continue;
 		n = trax_event_field_count(ev, sc);
 		for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {

@@ -37,6 +37,10 @@ enum kev_kind {
 	KEV_SOFTIRQ_RAISE,
 	KEV_SOFTIRQ_ENTRY,
 	KEV_SOFTIRQ_EXIT,
+	KEV_STATEDUMP_FD,	 /* lttng_statedump_file_descriptor */
+	KEV_STATEDUMP_BLOCK,	 /* lttng_statedump_block_device */
+	KEV_BLOCK_RQ_ISSUE,	 /* block_rq_issue */
+	KEV_BLOCK_RQ_COMPLETE, /* block_rq_complete */
 	KEV_KIND_COUNT
 };
 
@@ -70,6 +74,24 @@ enum kev_role {
 	KR_CTX_PID,    /* pid, else vpid */
 	KR_PKT_CPU_ID, /* the packet context's cpu_id only (a payload's cpu_id may be another CPU)
 			*/
+	/* system calls and I/O (ksys.c) */
+	KR_FD,
+	KR_FILENAME,
+	KR_FLAGS,
+	KR_COUNT,
+	KR_VLEN,
+	KR_SIZE,
+	KR_LEN,
+	KR_NBYTES,
+	KR_OLDFD,
+	KR_NEWFD,
+	KR_FILDES,
+	KR_CMD,
+	KR_DEV,
+	KR_SECTOR,
+	KR_NR_SECTOR,
+	KR_DISKNAME,
+	KR_SEC_PID, /* pid in the stream event context only (lttng-analyses' pid fix) */
 	KR_ROLE_COUNT
 };
 

@@ -99,6 +99,11 @@ oom:
 	return NULL;
 }
 
+struct kthread *kstate_thread_get(struct kstate *st, int64_t tid, int64_t pid, const char *comm)
+{
+	return thread_get(st, tid, pid, comm, NULL);
+}
+
 static struct kcpu *cpu_get(struct kstate *st, int64_t id)
 {
 	if (id < 0 || id >= (int64_t)CPU_ID_MAX)

@@ -78,6 +78,11 @@ void kstate_free(struct kstate *st);
 
 /* The thread tid, NULL when not known. */
 struct kthread *kstate_thread(struct kstate *st, int64_t tid);
+/*
+ * The thread tid, created as lttng-analyses' sv.Process(tid, pid, comm)
+ * when new; NULL when memory ran out.
+ */
+struct kthread *kstate_thread_get(struct kstate *st, int64_t tid, int64_t pid, const char *comm);
 /* The i-th thread in order of creation. */
 struct kthread *kstate_thread_at(struct kstate *st, size_t i);
 /* The thread current on cpu (-1 none). */

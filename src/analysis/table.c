@@ -351,6 +351,13 @@ static struct strbuf *cell(struct an_mi *mi, const char *cls)
 	return sb;
 }
 
+void an_mi_raw(struct an_mi *mi, const char *json)
+{
+	if (mi->cells++)
+		strbuf_puts(&mi->table, ", ");
+	strbuf_puts(&mi->table, json);
+}
+
 void an_mi_number(struct an_mi *mi, const char *cls, int64_t v)
 {
 	strbuf_printf(cell(mi, cls), ", \"value\": %" PRId64 "}", v);

@@ -40,6 +40,11 @@ void usage_analyze(FILE *f)
 	      "  --procname=LIST       only the threads of these names\n"
 	      "  --cpu=LIST            only these CPUs\n"
 	      "  --limit=N             rows of the top tables (default 10; 0: all)\n"
+	      "  --stats, --freq, --top, --log\n"
+	      "                        iolatency: latency statistics (default), histograms,\n"
+	      "                        the slowest calls, every call (lttng-iolatencystats,\n"
+	      "                        -iolatencyfreq, -iolatencytop, lttng-iolog)\n"
+	      "  --top[=N]             syscallstats: also the N (default --limit) slowest calls\n"
 	      "  --no-intersection     also the events outside the time range all the\n"
 	      "                        streams of a trace cover (by default, as Babeltrace 1,\n"
 	      "                        only those inside)\n"
@@ -113,6 +118,10 @@ int cmd_analyze(int argc, char **argv)
 	    {"no-intersection", no_argument, NULL, 'I'},
 	    {"format", required_argument, NULL, 'F'},
 	    {"list", no_argument, NULL, 'L'},
+	    {"stats", no_argument, NULL, 'S'},
+	    {"freq", no_argument, NULL, 'Q'},
+	    {"top", optional_argument, NULL, 'T'},
+	    {"log", no_argument, NULL, 'O'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -173,6 +182,32 @@ int cmd_analyze(int argc, char **argv)
 						       optarg);
 			o.json = !strcmp(optarg, "json");
 			break;
+		case 'S':
+			o.io_mode = AN_IO_STATS;
+			break;
+		case 'Q':
+			o.io_mode = AN_IO_FREQ;
+			break;
+		case 'O':
+			o.io_mode = AN_IO_LOG;
+			break;
+		case 'T': {
+			char *end;
+
+			o.io_mode = AN_IO_TOP;
+			o.top = -1; /* --limit's */
+			/* --top N as well as --top=N */
+			if (!optarg && optind < argc && argv[optind][0] &&
+			    strspn(argv[optind], "0123456789") == strlen(argv[optind]))
+				optarg = argv[optind++];
+			if (!optarg)
+				break;
+			errno = 0;
+			o.top = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o.top <= 0)
+				return cli_usage_error("Wrong value in --top parameter: %s", optarg);
+			break;
+		}
 		case 'L':
 			an_list(stdout);
 			return CLI_OK;
@@ -183,6 +218,8 @@ int cmd_analyze(int argc, char **argv)
 			return cli_option_error("analyze", c, argv);
 		}
 	}
+	if (o.top < 0)
+		o.top = o.limit > 0 ? o.limit : 10;
 	if (optind >= argc)
 		return cli_usage_error("Missing analysis name (see 'trax analyze --list')");
 	name = argv[optind++];

@@ -1,2 +1,956 @@
+/*
+ * an-iolatency.c - `trax analyze iolatency`: the latency of I/O system
+ * calls (open, read, write, sync families) and of block requests, as
+ * lttng-iolatencystats 0.6.1 computes and prints it (default, --stats),
+ * with lttng-iolatencyfreq's histograms (--freq), lttng-iolatencytop's
+ * slowest calls (--top) and lttng-iolog's list (--log):
+ * docs/analyses-reference.md sections 4 and 8. The calls and fds are
+ * ksys.h's; this file keeps what lttng-analyses' I/O analysis keeps of
+ * its own: per thread the requests it accepted, per process the fds it
+ * saw created in the period (a successful read or write on an fd it did
+ * not see is dropped) and their names over time (for the file names of
+ * --top and --log, looked up as lttng-analyses does, oddities included).
+ *
+ * Memory: constant per call for --stats; --freq keeps the durations,
+ * --top and --log the requests (as lttng-analyses; they print them).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analysis/an-impl.h"
-const struct an_def an_iolatency_def = {.name = "iolatency"};
+#include "analysis/durstat.h"
+#include "analysis/ksys.h"
+#include "analysis/table.h"
+
+#define NONE AN_IDMAP_NONE
+#define TOMB (AN_IDMAP_NONE - 1)
+#define FREQ_BUCKETS 20 /* --freq-resolution's default */
+
+enum { CAT_OPEN, CAT_READ, CAT_WRITE, CAT_SYNC, NCAT };
+
+static const char *const cat_row[NCAT] = {"Open", "Read", "Write", "Sync"};
+static const char *const cat_sub[NCAT] = {"open", "read", "write", "sync"};
+
+/* A growable array of durations (for --freq). */
+struct durs {
+	int64_t *v;
+	size_t n, cap;
+};
+
+/* What lttng-analyses' IoAnalysis keeps of a thread or process (ProcessIOStats). */
+struct io_rec {
+	int64_t tid, pid;
+	char comm[KSTATE_COMM_MAX];
+	int64_t *fds; /* the fds it has FDStats lists for */
+	size_t nfds, fdcap;
+};
+
+/* An FDStats: one lifetime of an fd of a process, in a list through prev. */
+struct io_fdstat {
+	int64_t open_ts, close_ts; /* close_ts -1: open */
+	uint32_t filename;
+	uint32_t prev;
+};
+
+struct io_req {
+	int64_t begin, end, size, fd;
+	uint32_t name, rec;
+	uint8_t op, has_size, has_fd;
+	uint64_t seq;
+};
+
+struct io_disk {
+	int64_t dev;
+	uint32_t name;
+	struct durstat d;
+	struct durs durs;
+};
+
+struct iolat {
+	struct an_run *run;
+	struct ksys sys;
+	struct an_idmap recmap; /* tid -> recs */
+	struct io_rec *recs;
+	size_t nrecs, rcap;
+	struct an_idmap fdmap; /* (tid, fd) -> its last FDStats */
+	struct io_fdstat *fdstats;
+	size_t nfdstats, fscap;
+	struct durstat cat[NCAT];
+	struct durs catdurs[NCAT];
+	struct io_req *reqs;
+	size_t nreqs, reqcap;
+	uint64_t seq;
+	struct io_disk *disks;
+	size_t ndisks, dcap;
+	int keep_durs, keep_reqs;
+	int failed;
+};
+
+static int grow(void **v, size_t *cap, size_t n, size_t sz)
+{
+	size_t c = *cap ? *cap : 64;
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	if (!(p = realloc(*v, c * sz)))
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+static void durs_add(struct iolat *io, struct durs *d, int64_t v)
+{
+	if (grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v))) {
+		io->failed = 1;
+		return;
+	}
+	d->v[d->n++] = v;
+}
+
+/* period_data.tids[t]: created as ProcessIOStats.new_from_process(t) when new. */
+static struct io_rec *rec_get(struct iolat *io, const struct kthread *t)
+{
+	uint32_t i = an_idmap_get(&io->recmap, (uint64_t)t->tid);
+	struct io_rec *r;
+
+	if (i != NONE)
+		return &io->recs[i];
+	if (grow((void **)&io->recs, &io->rcap, io->nrecs + 1, sizeof(*r)) ||
+	    an_idmap_put(&io->recmap, (uint64_t)t->tid, (uint32_t)io->nrecs)) {
+		io->failed = 1;
+		return NULL;
+	}
+	r = &io->recs[io->nrecs++];
+	memset(r, 0, sizeof(*r));
+	r->tid = t->tid;
+	r->pid = t->pid;
+	memcpy(r->comm, t->comm, sizeof(r->comm));
+	return r;
+}
+
+static struct io_rec *rec_of_tid(struct iolat *io, int64_t tid)
+{
+	uint32_t i = an_idmap_get(&io->recmap, (uint64_t)tid);
+
+	return i == NONE ? NULL : &io->recs[i];
+}
+
+static uint64_t fd_key(int64_t tid, int64_t fd)
+{
+	return ((uint64_t)tid << 32) ^ (uint32_t)fd;
+}
+
+/* The last FDStats of r's fd, NONE when none. */
+static uint32_t fd_last(struct iolat *io, const struct io_rec *r, int64_t fd)
+{
+	uint32_t i = an_idmap_get(&io->fdmap, fd_key(r->tid, fd));
+
+	return i == TOMB ? NONE : i;
+}
+
+/* get_fd(fd): the current FDStats (the last, if not closed). */
+static uint32_t fd_current(struct iolat *io, const struct io_rec *r, int64_t fd)
+{
+	uint32_t i = fd_last(io, r, fd);
+
+	return i != NONE && io->fdstats[i].close_ts < 0 ? i : NONE;
+}
+
+static void fd_set_last(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t i)
+{
+	if (an_idmap_put(&io->fdmap, fd_key(r->tid, fd), i))
+		io->failed = 1;
+}
+
+/* Appends an FDStats to r's list of fd. */
+static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t filename, int64_t ts)
+{
+	uint32_t last = fd_last(io, r, fd);
+	struct io_fdstat *f;
+
+	if (last == NONE) {
+		if (grow((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds))) {
+			io->failed = 1;
+			return;
+		}
+		r->fds[r->nfds++] = fd;
+	}
+	if (grow((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f))) {
+		io->failed = 1;
+		return;
+	}
+	f = &io->fdstats[io->nfdstats];
+	f->open_ts = ts;
+	f->close_ts = -1;
+	f->filename = filename;
+	f->prev = last;
+	fd_set_last(io, r, fd, (uint32_t)io->nfdstats++);
+}
+
+static void on_create_fd(void *ctx, struct kthread *owner, int64_t fd, uint32_t filename,
+			 int64_t ts)
+{
+	struct iolat *io = ctx;
+	struct io_rec *r = rec_get(io, owner);
+
+	if (r)
+		fd_append(io, r, fd, filename, ts);
+}
+
+static void on_close_fd(void *ctx, struct kthread *owner, int64_t fd, int64_t ts)
+{
+	struct iolat *io = ctx;
+	struct io_rec *r = rec_of_tid(io, owner->tid);
+	uint32_t i;
+
+	if (r && (i = fd_current(io, r, fd)) != NONE)
+		io->fdstats[i].close_ts = ts;
+}
+
+static void on_update_fd(void *ctx, struct kthread *owner, int64_t fd, uint32_t filename,
+			 int64_t ts)
+{
+	struct iolat *io = ctx;
+	struct io_rec *r = rec_get(io, owner);
+	uint32_t i;
+
+	if (!r)
+		return;
+	if (fd_last(io, r, fd) == NONE)
+		fd_append(io, r, fd, filename, ts);
+	if ((i = fd_last(io, r, fd)) != NONE)
+		io->fdstats[i].filename = filename;
+}
+
+/* _assign_fds_to_parent(): t's fd lists become its process's. */
+static void on_parent_proc(void *ctx, struct kthread *t, struct kthread *parent)
+{
+	struct iolat *io = ctx;
+	struct io_rec *r, *p;
+	int64_t ptid = parent->tid, tid = t->tid;
+
+	if (!rec_get(io, t) || !rec_get(io, parent))
+		return;
+	r = rec_of_tid(io, tid);
+	p = rec_of_tid(io, ptid);
+	r->pid = p->tid;
+	if (r == p)
+		return;
+	for (size_t k = 0; k < r->nfds; k++) {
+		int64_t fd = r->fds[k];
+		uint32_t mine = fd_last(io, r, fd), theirs = fd_last(io, p, fd);
+
+		if (mine == NONE)
+			continue;
+		if (theirs == NONE) {
+			if (grow((void **)&p->fds, &p->fdcap, p->nfds + 1, sizeof(*p->fds))) {
+				io->failed = 1;
+				return;
+			}
+			p->fds[p->nfds++] = fd;
+			fd_set_last(io, p, fd, mine);
+		} else {
+			uint32_t pc = fd_current(io, p, fd), mc = fd_current(io, r, fd);
+
+			if (pc != NONE && mc != NONE && !*ksys_str(&io->sys, io->fdstats[pc].filename))
+				io->fdstats[pc].filename = io->fdstats[mc].filename;
+		}
+		fd_set_last(io, r, fd, TOMB);
+	}
+	r->nfds = 0;
+}
+
+static int cat_of(int op)
+{
+	switch (op) {
+	case KSYS_OP_OPEN:
+		return CAT_OPEN;
+	case KSYS_OP_READ:
+		return CAT_READ;
+	case KSYS_OP_WRITE:
+		return CAT_WRITE;
+	case KSYS_OP_SYNC:
+		return CAT_SYNC;
+	default:
+		return -1;
+	}
+}
+
+static void on_io_exit(void *ctx, struct kthread *t, struct kthread *parent,
+		       const struct ksys_call *call)
+{
+	struct iolat *io = ctx;
+	struct io_rec *r, *p;
+	int64_t dur = call->end - call->begin;
+	int cat = cat_of(call->op);
+	uint32_t ri;
+
+	if (!rec_get(io, t) || !rec_get(io, parent))
+		return;
+	r = rec_of_tid(io, t->tid);
+	p = rec_of_tid(io, parent->tid);
+	ri = (uint32_t)(r - io->recs);
+	/* a successful read or write on an fd this period did not see open is dropped */
+	if (call->ret >= 0 && (call->op == KSYS_OP_READ || call->op == KSYS_OP_WRITE) &&
+	    fd_current(io, p, call->fd) == NONE)
+		return;
+	if (cat >= 0) {
+		durstat_add(&io->cat[cat], dur);
+		if (io->keep_durs)
+			durs_add(io, &io->catdurs[cat], dur);
+	}
+	if (io->keep_reqs) {
+		struct io_req *q;
+
+		if (grow((void **)&io->reqs, &io->reqcap, io->nreqs + 1, sizeof(*q))) {
+			io->failed = 1;
+			return;
+		}
+		q = &io->reqs[io->nreqs++];
+		q->begin = call->begin;
+		q->end = call->end;
+		q->size = call->size;
+		q->fd = call->fd;
+		q->name = call->name;
+		q->rec = ri;
+		q->op = (uint8_t)call->op;
+		q->has_size = (uint8_t)call->has_size;
+		q->has_fd = (uint8_t)call->has_fd;
+		q->seq = io->seq++;
+	}
+	memcpy(r->comm, t->comm, sizeof(r->comm));
+	memcpy(p->comm, parent->comm, sizeof(p->comm));
+}
+
+static struct io_disk *disk_get(struct iolat *io, int64_t dev, uint32_t name)
+{
+	for (size_t i = 0; i < io->ndisks; i++)
+		if (io->disks[i].dev == dev)
+			return &io->disks[i];
+	if (grow((void **)&io->disks, &io->dcap, io->ndisks + 1, sizeof(*io->disks))) {
+		io->failed = 1;
+		return NULL;
+	}
+	memset(&io->disks[io->ndisks], 0, sizeof(io->disks[0]));
+	io->disks[io->ndisks].dev = dev;
+	io->disks[io->ndisks].name = name;
+	durstat_init(&io->disks[io->ndisks].d);
+	return &io->disks[io->ndisks++];
+}
+
+static void on_block_complete(void *ctx, int64_t dev, uint32_t diskname, int64_t dur,
+			      int64_t nr_sector, int64_t tid)
+{
+	struct iolat *io = ctx;
+	struct io_disk *d = disk_get(io, dev, diskname);
+
+	(void)nr_sector;
+	(void)tid;
+	if (!d)
+		return;
+	durstat_add(&d->d, dur);
+	if (io->keep_durs)
+		durs_add(io, &d->durs, dur);
+}
+
+static void on_block_device(void *ctx, int64_t dev, uint32_t diskname)
+{
+	struct iolat *io = ctx;
+	struct io_disk *d = disk_get(io, dev, diskname);
+
+	if (d)
+		d->name = diskname;
+}
+
+static const struct ksys_hooks sys_hooks = {
+    .io_exit = on_io_exit,
+    .create_fd = on_create_fd,
+    .close_fd = on_close_fd,
+    .update_fd = on_update_fd,
+    .parent_proc = on_parent_proc,
+    .block_complete = on_block_complete,
+    .block_device = on_block_device,
+};
+
+static void *create(struct an_run *run)
+{
+	struct iolat *io = calloc(1, sizeof(*io));
+
+	if (!io)
+		return NULL;
+	io->run = run;
+	an_idmap_init(&io->recmap);
+	an_idmap_init(&io->fdmap);
+	for (int c = 0; c < NCAT; c++)
+		durstat_init(&io->cat[c]);
+	io->keep_durs = run->o->io_mode == AN_IO_FREQ;
+	io->keep_reqs = run->o->io_mode == AN_IO_TOP || run->o->io_mode == AN_IO_LOG;
+	ksys_init(&io->sys, &run->st, &sys_hooks, io);
+	return io;
+}
+
+static void destroy(void *an)
+{
+	struct iolat *io = an;
+
+	for (size_t i = 0; i < io->nrecs; i++)
+		free(io->recs[i].fds);
+	free(io->recs);
+	free(io->fdstats);
+	free(io->reqs);
+	for (int c = 0; c < NCAT; c++)
+		free(io->catdurs[c].v);
+	for (size_t i = 0; i < io->ndisks; i++)
+		free(io->disks[i].durs.v);
+	free(io->disks);
+	an_idmap_free(&io->recmap);
+	an_idmap_free(&io->fdmap);
+	ksys_free(&io->sys);
+	free(io);
+}
+
+static int state_event(void *an, const struct trax_event *ev, const struct kev_class *c,
+		       int64_t ts)
+{
+	struct iolat *io = an;
+
+	return ksys_event(&io->sys, ev, c, ts) || io->failed ? -1 : 0;
+}
+
+/* ---- output ---- */
+
+static void disk_name(const struct iolat *io, const struct io_disk *d, char *buf, size_t len)
+{
+	if (d->name != KSYS_NO_NAME)
+		snprintf(buf, len, "%s", ksys_str(&io->sys, d->name));
+	else /* (major,minor) as the kernel's kdev_t */
+		snprintf(buf, len, "(%lld,%lld)", (long long)(d->dev >> 20),
+			 (long long)(d->dev & ((1 << 20) - 1)));
+}
+
+static void us3(char *buf, size_t len, double ns)
+{
+	snprintf(buf, len, "%0.03f", ns / 1000);
+}
+
+/* '{:<14} {:>14} {:>14} {:>14} {:>14} {:>14}' */
+static void stats_line(FILE *f, const char *a, const char *b, const char *c, const char *d,
+		       const char *e, const char *g)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	an_pad_left(&sb, a, 14);
+	strbuf_puts(&sb, " ");
+	an_pad_right(&sb, b, 14);
+	strbuf_puts(&sb, " ");
+	an_pad_right(&sb, c, 14);
+	strbuf_puts(&sb, " ");
+	an_pad_right(&sb, d, 14);
+	strbuf_puts(&sb, " ");
+	an_pad_right(&sb, e, 14);
+	strbuf_puts(&sb, " ");
+	an_pad_right(&sb, g, 14);
+	if (sb.buf)
+		fprintf(f, "%s\n", sb.buf);
+	strbuf_free(&sb);
+}
+
+static void stats_row(struct iolat *io, struct an_mi *mi, const char *obj, int is_disk,
+		      const struct durstat *d)
+{
+	FILE *f = io->run->out;
+	double avg = durstat_mean(d);
+	int has_sd = d->count >= 2;
+	double sd = has_sd ? durstat_stdev(d) : 0;
+
+	if (io->run->o->json) {
+		an_mi_row(mi);
+		if (is_disk)
+			an_mi_named(mi, "disk", "name", obj);
+		else
+			an_mi_string(mi, obj);
+		an_mi_number(mi, "number", (int64_t)d->count);
+		an_mi_number(mi, "duration", d->count ? d->min : 0);
+		if (d->count)
+			an_mi_float(mi, "duration", avg);
+		else
+			an_mi_number(mi, "duration", 0);
+		an_mi_number(mi, "duration", d->count ? d->max : 0);
+		if (has_sd)
+			an_mi_float(mi, "duration", sd);
+		else
+			an_mi_unknown(mi);
+		an_mi_row_end(mi);
+	} else {
+		char cnt[32], mn[48], av[48], mx[48], s[48];
+
+		snprintf(cnt, sizeof(cnt), "%llu", (unsigned long long)d->count);
+		us3(mn, sizeof(mn), d->count ? (double)d->min : 0);
+		us3(av, sizeof(av), avg);
+		us3(mx, sizeof(mx), d->count ? (double)d->max : 0);
+		if (has_sd)
+			us3(s, sizeof(s), sd);
+		else
+			snprintf(s, sizeof(s), "?");
+		stats_line(f, obj, cnt, mn, av, mx, s);
+	}
+}
+
+static const char separator[] = "-----------------------------------------------------------------"
+				 "------------------------";
+
+static void report_stats(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
+{
+	FILE *f = io->run->out;
+	int json = io->run->o->json;
+	size_t rows = 0;
+	char name[256];
+
+	if (json)
+		an_mi_table(mi, "syscall-latency-stats", NULL, begin, end);
+	else {
+		fputs("\nSyscalls latency statistics (usec):\n", f);
+		stats_line(f, "Type", "Count", "Min", "Average", "Max", "Stdev");
+		fprintf(f, "%.89s\n", separator);
+	}
+	for (int c = 0; c < NCAT; c++)
+		stats_row(io, mi, cat_row[c], 0, &io->cat[c]);
+	if (json)
+		an_mi_table_end(mi);
+	if (!io->ndisks)
+		return;
+	for (size_t i = 0; i < io->ndisks; i++)
+		rows += io->disks[i].d.count > 0;
+	if (json)
+		an_mi_table(mi, "disk-latency-stats", NULL, begin, end);
+	else if (rows) {
+		fputs("\nDisk latency statistics (usec):\n", f);
+		stats_line(f, "Name", "Count", "Min", "Average", "Max", "Stdev");
+		fprintf(f, "%.89s\n", separator);
+	}
+	for (size_t i = 0; i < io->ndisks; i++) {
+		if (!io->disks[i].d.count)
+			continue;
+		disk_name(io, &io->disks[i], name, sizeof(name));
+		stats_row(io, mi, name, 1, &io->disks[i].d);
+	}
+	if (json)
+		an_mi_table_end(mi);
+}
+
+/* One histogram: 20 buckets from min to max (lttng-iolatencyfreq's arithmetic, in doubles). */
+static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
+			    const struct durs *d, int64_t begin, int64_t end)
+{
+	FILE *f = io->run->out;
+	uint64_t counts[FREQ_BUCKETS] = {0}, maxc = 0;
+	double mn, mx, step;
+	int64_t lo = 0, hi = 0;
+	struct strbuf title;
+	char cs[32];
+	int w = 0;
+
+	if (!d->n)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		if (!i || d->v[i] < lo)
+			lo = d->v[i];
+		if (!i || d->v[i] > hi)
+			hi = d->v[i];
+	}
+	mn = (double)lo / 1000;
+	mx = (double)hi / 1000;
+	step = (mx - mn) / FREQ_BUCKETS;
+	if (step == 0)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		double v = (double)d->v[i] / 1000, x = (v - mn) / step;
+		int64_t k = (int64_t)x;
+
+		if (k > FREQ_BUCKETS - 1)
+			k = FREQ_BUCKETS - 1;
+		counts[k]++;
+	}
+	for (int k = 0; k < FREQ_BUCKETS; k++) {
+		if (counts[k] > maxc)
+			maxc = counts[k];
+		snprintf(cs, sizeof(cs), "%llu", (unsigned long long)counts[k]);
+		if ((int)strlen(cs) > w)
+			w = (int)strlen(cs);
+	}
+	strbuf_init(&title);
+	strbuf_printf(&title, "I/O request latency distribution %s%s%s", io->run->o->json ? "[" : "",
+		      sub, io->run->o->json ? "]" : "");
+	if (io->run->o->json)
+		an_mi_table(mi, "freq", title.buf ? title.buf : "", begin, end);
+	else
+		fprintf(f, "%s (\xc2\xb5s)\n%.80s\n", title.buf ? title.buf : "",
+			"##########################################################################"
+			"######");
+	for (int k = 0; k < FREQ_BUCKETS; k++) {
+		double lower = ((double)k * step + mn) * 1000, upper = ((double)(k + 1) * step + mn) * 1000;
+
+		if (io->run->o->json) {
+			an_mi_row(mi);
+			an_mi_float(mi, "duration", lower);
+			an_mi_float(mi, "duration", upper);
+			an_mi_number(mi, "number", (int64_t)counts[k]);
+			an_mi_row_end(mi);
+		} else {
+			int bar = maxc ? (int)(72 * counts[k] / maxc) : 0;
+
+			fprintf(f, "%7.3f ", lower / 1000);
+			for (int b = 0; b < bar; b++)
+				fputs("\xe2\x96\x88", f);
+			fprintf(f, "%*s %*llu\n", 72 - bar, "", w, (unsigned long long)counts[k]);
+		}
+	}
+	if (io->run->o->json)
+		an_mi_table_end(mi);
+	else
+		fputs("\n", f);
+	strbuf_free(&title);
+}
+
+static void report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
+{
+	char sub[300], name[256];
+
+	for (int c = 0; c < NCAT; c++)
+		report_one_freq(io, mi, cat_sub[c], &io->catdurs[c], begin, end);
+	for (size_t i = 0; i < io->ndisks; i++) {
+		disk_name(io, &io->disks[i], name, sizeof(name));
+		snprintf(sub, sizeof(sub), "disk: %s", name);
+		report_one_freq(io, mi, sub, &io->disks[i].durs, begin, end);
+	}
+}
+
+/* _get_fd_by_timestamp(): lttng-analyses' search, which misses when it meets the open one late */
+static uint32_t fd_at(const struct iolat *io, const uint32_t *list, size_t n, int64_t ts)
+{
+	while (n) {
+		size_t mid = n / 2;
+		const struct io_fdstat *f = &io->fdstats[list[mid]];
+
+		if (f->close_ts < 0)
+			return ts >= f->open_ts ? list[mid] : NONE;
+		if (f->open_ts <= ts && ts <= f->close_ts)
+			return list[mid];
+		if (ts < f->open_ts) {
+			n = mid;
+		} else {
+			list += mid + 1;
+			n -= mid + 1;
+		}
+	}
+	return NONE;
+}
+
+/* The path of q's fd at its end, as io.py's _append_log_row(): NULL for unknown. */
+static const char *req_path(struct iolat *io, const struct io_req *q, uint32_t **tmp,
+			    size_t *tmpcap)
+{
+	const struct io_rec *r = &io->recs[q->rec], *p = r;
+	uint32_t i, hit;
+	size_t n = 0;
+
+	if (r->pid >= 0 && !(p = rec_of_tid(io, r->pid)))
+		p = r;
+	for (i = fd_last(io, p, q->fd); i != NONE; i = io->fdstats[i].prev)
+		n++;
+	if (!n || grow((void **)tmp, tmpcap, n, sizeof(**tmp)))
+		return NULL;
+	/* chronological order */
+	for (i = fd_last(io, p, q->fd); i != NONE; i = io->fdstats[i].prev)
+		(*tmp)[--n] = i;
+	for (i = fd_last(io, p, q->fd); i != NONE; i = io->fdstats[i].prev)
+		n++;
+	hit = fd_at(io, *tmp, n, q->end);
+	return hit == NONE ? NULL : ksys_str(&io->sys, io->fdstats[hit].filename);
+}
+
+/* format_size(): "310   B", "1.37 KiB" */
+static void format_size(char *buf, size_t len, int64_t size)
+{
+	static const char *const units[] = {"  B", "KiB", "MiB", "GiB", "TiB",
+					    "PiB", "EiB", "ZiB", "YiB"};
+	int e = 0;
+	double v = (double)size;
+
+	if (size > 0) {
+		e = (int)(log((double)size) / log(1024.0));
+		if (e > 8)
+			e = 8;
+		v = (double)size / pow(1024.0, e);
+	}
+	if (e == 0)
+		snprintf(buf, len, "%.0f %s", v, units[0]);
+	else
+		snprintf(buf, len, "%.2f %s", v, units[e]);
+}
+
+/* The out-of-range flag as Python's `a and b or c and d` gives it: 1, 0, or -1 (None). */
+static int out_of_range(const struct an_run *run, const struct io_req *q)
+{
+	if (run->has_begin && q->begin < run->begin)
+		return 1;
+	if (run->has_end)
+		return q->end > run->end;
+	return -1;
+}
+
+static int multi_day(const struct an_run *run)
+{
+	char a[64], b[64];
+
+	if (!run->bounds.has_bounds)
+		return 0;
+	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
+	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
+	return strncmp(a, b, 10) != 0;
+}
+
+static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, uint32_t **tmp,
+		    size_t *tmpcap, int *starred)
+{
+	struct an_run *run = io->run;
+	const struct io_rec *r = &io->recs[q->rec];
+	const char *path = q->has_fd ? req_path(io, q, tmp, tmpcap) : NULL;
+	int oor = out_of_range(run, q);
+	char buf[512];
+
+	if (run->o->json) {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		an_mi_row(mi);
+		snprintf(buf, sizeof(buf),
+			 "{\"class\": \"time-range\", \"begin\": {\"class\": \"timestamp\", "
+			 "\"value\": %lld}, \"end\": {\"class\": \"timestamp\", \"value\": %lld}}",
+			 (long long)q->begin, (long long)q->end);
+		an_mi_raw(mi, buf);
+		an_mi_raw(mi, oor < 0	? "{\"class\": \"bool\", \"value\": null}"
+			      : oor ? "{\"class\": \"bool\", \"value\": true}"
+				    : "{\"class\": \"bool\", \"value\": false}");
+		an_mi_number(mi, "duration", q->end - q->begin);
+		an_mi_named(mi, "syscall", "name", ksys_str(&io->sys, q->name));
+		if (q->has_size)
+			an_mi_number(mi, "size", q->size);
+		else
+			an_mi_raw(mi, "null");
+		an_mi_process(mi, r->comm, -1, r->tid);
+		if (!q->has_fd) {
+			an_mi_raw(mi, "null");
+			an_mi_raw(mi, "null");
+		} else {
+			if (path)
+				an_mi_named(mi, "path", "path", path);
+			else
+				an_mi_unknown(mi);
+			snprintf(buf, sizeof(buf), "{\"class\": \"fd\", \"fd\": %lld}",
+				 (long long)q->fd);
+			an_mi_raw(mi, buf);
+		}
+		an_mi_row_end(mi);
+		strbuf_free(&sb);
+	} else {
+		struct strbuf sb;
+		char b[64], e[64], range[160], dur[48], size[48], tid[32];
+		int md = multi_day(run);
+
+		snprintf(range, sizeof(range), "[%s, %s]%s",
+			 an_format_time(b, sizeof(b), q->begin, md, run->o->gmt),
+			 an_format_time(e, sizeof(e), q->end, md, run->o->gmt), oor > 0 ? "*" : " ");
+		snprintf(dur, sizeof(dur), "%0.03f%s", (double)(q->end - q->begin) / 1000,
+			 oor > 0 ? "*" : " ");
+		if (q->has_size)
+			format_size(size, sizeof(size), q->size);
+		else
+			snprintf(size, sizeof(size), "N/A");
+		if (!q->has_fd)
+			snprintf(buf, sizeof(buf), "N/A");
+		else
+			snprintf(buf, sizeof(buf), "%s (fd=%lld)", path ? path : "unknown",
+				 (long long)q->fd);
+		snprintf(tid, sizeof(tid), "%lld", (long long)r->tid);
+		if (oor > 0)
+			*starred = 1;
+		strbuf_init(&sb);
+		an_pad_left(&sb, range, 40);
+		strbuf_puts(&sb, " ");
+		an_pad_left(&sb, ksys_str(&io->sys, q->name), 16);
+		strbuf_puts(&sb, " ");
+		an_pad_right(&sb, dur, 16);
+		strbuf_puts(&sb, " ");
+		an_pad_right(&sb, size, 11);
+		strbuf_puts(&sb, "  ");
+		an_pad_left(&sb, r->comm, 24);
+		strbuf_puts(&sb, " ");
+		an_pad_left(&sb, tid, 8);
+		strbuf_puts(&sb, " ");
+		an_pad_left(&sb, buf, 14);
+		if (sb.buf)
+			fprintf(run->out, "%s\n", sb.buf);
+		strbuf_free(&sb);
+	}
+}
+
+static int cmp_duration(const void *a, const void *b)
+{
+	const struct io_req *x = *(const struct io_req *const *)a, *y = *(const struct io_req *const *)b;
+	int64_t dx = x->end - x->begin, dy = y->end - y->begin;
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	if (x->rec != y->rec)
+		return x->rec < y->rec ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_begin(const void *a, const void *b)
+{
+	const struct io_req *x = *(const struct io_req *const *)a, *y = *(const struct io_req *const *)b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	if (x->rec != y->rec)
+		return x->rec < y->rec ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A list of requests (top: sorted by duration; log: by entry), as _print_log() prints it. */
+static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int top, int cat,
+			int64_t begin, int64_t end, struct io_req **v)
+{
+	struct an_run *run = io->run;
+	size_t n = 0, rows;
+	uint32_t *tmp = NULL;
+	size_t tmpcap = 0;
+	int starred = 0;
+
+	for (size_t i = 0; i < io->nreqs; i++)
+		if (!top || cat_of(io->reqs[i].op) == cat)
+			v[n++] = &io->reqs[i];
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), top ? cmp_duration : cmp_begin);
+	rows = n;
+	/* lttng-iolatencytop prints --limit + 1 rows */
+	if (top && run->o->limit > 0 && (size_t)run->o->limit + 1 < rows)
+		rows = (size_t)run->o->limit + 1;
+	if (run->o->json) {
+		char title[128];
+
+		if (top) {
+			snprintf(title, sizeof(title), "Top system call latencies [%s]", sub);
+			an_mi_table(mi, "top-syscall", title, begin, end);
+		} else
+			an_mi_table(mi, "log", NULL, begin, end);
+	} else {
+		struct strbuf h;
+
+		fprintf(run->out, "\n%s %s (usec)\n", top ? "Top system call latencies" : "I/O operations log",
+			top ? sub : "None");
+		strbuf_init(&h);
+		an_pad_left(&h, "Begin", 20);
+		strbuf_puts(&h, " ");
+		an_pad_left(&h, "End", 20);
+		strbuf_puts(&h, " ");
+		an_pad_left(&h, "Name", 16);
+		strbuf_puts(&h, " ");
+		an_pad_left(&h, "Duration (usec)", 23);
+		strbuf_puts(&h, " ");
+		an_pad_left(&h, "Size", 5);
+		strbuf_puts(&h, " ");
+		an_pad_left(&h, "Proc", 24);
+		strbuf_puts(&h, " ");
+		an_pad_left(&h, "PID", 8);
+		strbuf_puts(&h, " ");
+		an_pad_left(&h, "Filename", 14);
+		if (h.buf)
+			fprintf(run->out, "%s\n", h.buf);
+		strbuf_free(&h);
+	}
+	for (size_t i = 0; i < rows; i++)
+		log_row(io, mi, v[i], &tmp, &tmpcap, &starred);
+	if (run->o->json)
+		an_mi_table_end(mi);
+	else if (starred)
+		fputs("*: Syscalls started and/or completed outside of the range specified\n", run->out);
+	free(tmp);
+}
+
+static int report(void *an)
+{
+	struct iolat *io = an;
+	struct an_run *run = io->run;
+	int64_t begin = run->period_begin, end = run->last_ts;
+	struct an_mi mi;
+	int json = run->o->json;
+
+	if (io->failed || io->sys.failed) {
+		snprintf(run->err, run->errlen, "out of memory");
+		return AN_FAIL;
+	}
+	if (!run->started) {
+		if (json)
+			fputs("{\"results\": []}\n", run->out);
+		return AN_OK;
+	}
+	if (json)
+		an_mi_begin(&mi, run->out);
+	else
+		an_print_timerange(run, begin, end);
+	switch (run->o->io_mode) {
+	case AN_IO_STATS:
+		report_stats(io, &mi, begin, end);
+		break;
+	case AN_IO_FREQ:
+		report_freq(io, &mi, begin, end);
+		break;
+	case AN_IO_TOP:
+	case AN_IO_LOG: {
+		struct io_req **v = malloc((io->nreqs + 1) * sizeof(*v));
+
+		if (!v) {
+			if (json)
+				an_mi_end(&mi);
+			snprintf(run->err, run->errlen, "out of memory");
+			return AN_FAIL;
+		}
+		if (run->o->io_mode == AN_IO_LOG)
+			report_list(io, &mi, NULL, 0, -1, begin, end, v);
+		else
+			for (int c = 0; c < NCAT; c++)
+				report_list(io, &mi, cat_sub[c], 1, c, begin, end, v);
+		free(v);
+		break;
+	}
+	}
+	if (json && an_mi_end(&mi)) {
+		snprintf(run->err, run->errlen, "out of memory");
+		return AN_FAIL;
+	}
+	return AN_OK;
+}
+
+const struct an_def an_iolatency_def = {
+    .name = "iolatency",
+    .summary = "I/O system call and block request latency (as lttng-iolatencystats; "
+	       "--freq, --top, --log)",
+    .needs = 1u << KEV_SYSCALL_EXIT,
+    .needs_names = "syscall_entry_*/syscall_exit_*",
+    .record_hint = "trax enable-event -k --syscall -a && trax enable-event -k "
+		   "sched_switch,sched_process_fork,sched_process_exec,lttng_statedump_*,"
+		   "block_rq_issue,block_rq_complete",
+    .create = create,
+    .destroy = destroy,
+    .state_event = state_event,
+    .report = report,
+};

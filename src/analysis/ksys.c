@@ -415,10 +415,11 @@ static void on_entry(struct ksys *s, const struct trax_event *ev, const struct k
 		call->op = kind == IO_READ ? KSYS_OP_READ : KSYS_OP_WRITE;
 		call->has_fd = 1;
 		call->fd = get_int(ev, c, KR_FD, 0);
-		if (size_role >= 0) {
-			call->has_size = 1;
-			call->size = get_int(ev, c, (enum kev_role)size_role, 0);
-		}
+		/*
+		 * (the size asked for, size_role, is not what lttng-analyses
+		 * keeps: its SyscallIORequest drops it, the exit's ret is the size)
+		 */
+		(void)size_role;
 		break;
 	case IO_SYNC:
 	case IO_FSYNC:
@@ -427,10 +428,6 @@ static void on_entry(struct ksys *s, const struct trax_event *ev, const struct k
 		if (kind != IO_SYNC) {
 			call->has_fd = 1;
 			call->fd = get_int(ev, c, KR_FD, 0);
-		}
-		if (kind == IO_SYNC_RANGE) {
-			call->has_size = 1;
-			call->size = get_int(ev, c, KR_NBYTES, 0);
 		}
 		break;
 	default:
@@ -448,7 +445,7 @@ static void io_exit(struct ksys *s, struct kthread *t, struct ksys_call *call)
 			call->has_fd = 1;
 			call->fd = call->ret;
 		}
-		if ((call->op == KSYS_OP_READ || call->op == KSYS_OP_WRITE) && !call->has_size) {
+		if (call->op == KSYS_OP_READ || call->op == KSYS_OP_WRITE) {
 			call->has_size = 1;
 			call->size = call->ret;
 		}

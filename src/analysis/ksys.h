@@ -50,7 +50,7 @@ struct ksys_call {
 	int has_fd;
 	int64_t fd; /* the fd it acts on; for an open, the new fd (ret >= 0) */
 	int has_size;
-	int64_t size;	   /* bytes asked for (or the exit's ret when the entry has none) */
+	int64_t size;	   /* a read's or write's: the exit's ret when >= 0 (lttng-analyses') */
 	uint32_t filename; /* an open's file (strtab id) */
 	int cloexec;
 };

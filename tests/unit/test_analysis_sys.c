@@ -1,0 +1,518 @@
+/*
+ * test_analysis_sys.c - `trax analyze syscallstats` and `iolatency` on a
+ * kernel trace written here, with the writer, whose answers are known:
+ * system calls of known durations and return values on CPU 0 (thread
+ * alpha, then beta), calls on CPU 1 where no switch says who runs (not
+ * counted), a state dump fd, opens, reads, writes, an fsync, failures.
+ * Every printed value is checked (text and MI), with lttng-analyses'
+ * rules: return-value counts one too high, stdev of syscallstats only
+ * above two calls, iolatency's above one; a read on an fd opened before
+ * --begin dropped.
+ *
+ * With an argument DIR, only writes the trace to DIR/kernel (for
+ * tests/integration/analyze_sys.sh, which gives it to lttng-analyses).
+ *
+ * The story, times in ns from the clock's zero (2023-11-14 22:13:20 UTC),
+ * all on CPU 0 unless said:
+ *   1000  state dump: alpha (100/100), fd 3 of 100 is /data/a
+ *   2000  sched_switch swapper/0 -> alpha (100)
+ *   3000, 3500  CPU 1: getpid entry and exit (nobody runs there: ignored)
+ *   10 000-12 000, 20 000-26 000, 30 000-31 000  getpid (2, 6, 1 us)
+ *   40 000-50 000   read(3) = 4096          10 us
+ *   60 000-64 000   openat(/data/b) = 4      4 us
+ *   70 000-73 000   read(4) = 100            3 us
+ *   80 000-85 000   write(4) = 10            5 us
+ *   90 000-190 000  fsync(4) = 0           100 us
+ *   200 000-202 000 openat(/nope) = -2       2 us
+ *   210 000-211 000 close(4) = 0             1 us
+ *   220 000-224 000 read(9) = -9             4 us
+ *   230 000-231 000 close(4) = -9            1 us
+ *   240 000-241 000 read(3) = -512           1 us
+ *   250 000  sched_switch alpha -> beta (200, pid unknown)
+ *   260 000-270 000 read(5) = 7 (beta)      10 us
+ *   299 000 (CPU 1), 300 000: timer_tick (the end)
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "check.h"
+#include "common/strbuf.h"
+#include "writer/desc.h"
+#include "writer/metadata.h"
+#include "writer/stream-file.h"
+#include "writer/trace-env.h"
+
+#define T0_S 1700000000LL
+
+static const uint8_t uuid[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
+
+#define I32                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
+	}
+#define I64                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
+	}
+static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
+					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
+#define COMM                                                                                       \
+	{                                                                                          \
+		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
+	}
+
+#define STR                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_STRING                                                           \
+	}
+
+static const struct ctfw_field switch_fields[] = {
+    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
+    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
+};
+static const struct ctfw_field dump_fields[] = {
+    {"tid", I32},
+    {"pid", I32},
+    {"name", COMM},
+    {"prio", I32},
+};
+static const struct ctfw_field dumpfd_fields[] = {
+    {"pid", I32}, {"fd", I32}, {"flags", I32}, {"fmode", I32}, {"filename", STR},
+};
+static const struct ctfw_field fd_fields[] = {{"fd", I32}};
+static const struct ctfw_field rw_fields[] = {{"fd", I32}, {"count", I64}};
+static const struct ctfw_field open_fields[] = {
+    {"dfd", I32}, {"filename", STR}, {"flags", I32}, {"mode", I32}};
+static const struct ctfw_field ret_fields[] = {{"ret", I64}};
+static const struct ctfw_field tick_fields[] = {{"x", I32}};
+
+enum {
+	EV_SWITCH,
+	EV_DUMP,
+	EV_DUMPFD,
+	EV_GETPID,
+	EV_GETPID_X,
+	EV_READ,
+	EV_READ_X,
+	EV_WRITE,
+	EV_WRITE_X,
+	EV_OPENAT,
+	EV_OPENAT_X,
+	EV_CLOSE,
+	EV_CLOSE_X,
+	EV_FSYNC,
+	EV_FSYNC_X,
+	EV_TICK
+};
+
+static const struct ctfw_event_class classes[] = {
+    [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
+    [EV_DUMP] = {"lttng_statedump_process_state", -1, NULL, dump_fields, 4},
+    [EV_DUMPFD] = {"lttng_statedump_file_descriptor", -1, NULL, dumpfd_fields, 5},
+    [EV_GETPID] = {"syscall_entry_getpid", -1, NULL, tick_fields, 1},
+    [EV_GETPID_X] = {"syscall_exit_getpid", -1, NULL, ret_fields, 1},
+    [EV_READ] = {"syscall_entry_read", -1, NULL, rw_fields, 2},
+    [EV_READ_X] = {"syscall_exit_read", -1, NULL, ret_fields, 1},
+    [EV_WRITE] = {"syscall_entry_write", -1, NULL, rw_fields, 2},
+    [EV_WRITE_X] = {"syscall_exit_write", -1, NULL, ret_fields, 1},
+    [EV_OPENAT] = {"syscall_entry_openat", -1, NULL, open_fields, 4},
+    [EV_OPENAT_X] = {"syscall_exit_openat", -1, NULL, ret_fields, 1},
+    [EV_CLOSE] = {"syscall_entry_close", -1, NULL, fd_fields, 1},
+    [EV_CLOSE_X] = {"syscall_exit_close", -1, NULL, ret_fields, 1},
+    [EV_FSYNC] = {"syscall_entry_fsync", -1, NULL, fd_fields, 1},
+    [EV_FSYNC_X] = {"syscall_exit_fsync", -1, NULL, ret_fields, 1},
+    [EV_TICK] = {"timer_tick", -1, NULL, tick_fields, 1},
+};
+
+/* Record bytes, little-endian as the writer's native order on x86. */
+struct rec {
+	uint8_t b[128];
+	size_t n;
+};
+
+static void put32(struct rec *r, int32_t v)
+{
+	memcpy(r->b + r->n, &v, 4);
+	r->n += 4;
+}
+
+static void put64(struct rec *r, int64_t v)
+{
+	memcpy(r->b + r->n, &v, 8);
+	r->n += 8;
+}
+
+static void putcomm(struct rec *r, const char *s)
+{
+	memset(r->b + r->n, 0, 16);
+	memcpy(r->b + r->n, s, strlen(s) < 15 ? strlen(s) : 15);
+	r->n += 16;
+}
+
+static void emit(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const struct rec *r)
+{
+	uint8_t *p = ctfw_stream_file_reserve(f, id, ts, r->n);
+
+	CHECK(p != NULL, "reserve at %llu", (unsigned long long)ts);
+	if (p)
+		memcpy(p, r->b, r->n);
+}
+
+static void putstr(struct rec *r, const char *s)
+{
+	memcpy(r->b + r->n, s, strlen(s) + 1);
+	r->n += strlen(s) + 1;
+}
+
+static void sw(struct ctfw_stream_file *f, uint64_t ts, const char *pc, int pt, const char *nc,
+	       int nt)
+{
+	struct rec r = {.n = 0};
+
+	putcomm(&r, pc);
+	put32(&r, pt);
+	put32(&r, 20);
+	put64(&r, 0);
+	putcomm(&r, nc);
+	put32(&r, nt);
+	put32(&r, 20);
+	emit(f, EV_SWITCH, ts, &r);
+}
+
+/* A system call: entry (its fields in r) at b, exit with ret at e. */
+static void call(struct ctfw_stream_file *f, uint32_t id, const struct rec *r, uint64_t b,
+		 uint64_t e, int64_t ret)
+{
+	struct rec x = {.n = 0};
+
+	emit(f, id, b, r);
+	put64(&x, ret);
+	emit(f, id + 1, e, &x);
+}
+
+static struct rec fdrec(int fd)
+{
+	struct rec r = {.n = 0};
+
+	put32(&r, fd);
+	return r;
+}
+
+static struct rec rwrec(int fd, int64_t count)
+{
+	struct rec r = {.n = 0};
+
+	put32(&r, fd);
+	put64(&r, count);
+	return r;
+}
+
+static struct rec openrec(const char *path, int flags)
+{
+	struct rec r = {.n = 0};
+
+	put32(&r, -100);
+	putstr(&r, path);
+	put32(&r, flags);
+	put32(&r, 0);
+	return r;
+}
+
+static int write_file(const char *path, const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	int ok = f && fwrite(buf, 1, len, f) == len;
+
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* Writes the trace into dir (a kernel trace directory, created). */
+static void write_trace(const char *dir)
+{
+	struct ctfw_env_entry env[CTF_ENV_KERNEL_MAX];
+	struct ctf_env_kernel_desc ed = {.hostname = "synth",
+					 .sysname = "Linux",
+					 .kernel_release = "6.18",
+					 .kernel_version = "#1",
+					 .trace_name = "synth",
+					 .creation_datetime = "20231114T221320+0000"};
+	struct ctfw_trace trace = {
+	    .clock = {"monotonic", "Monotonic Clock", 1000000000, T0_S, 0,
+		      "09080706-0504-0302-0100-010203040506"},
+	    .env = env,
+	};
+	struct ctfw_stream stream = {.id = 0};
+	struct ctfw_stream_file c0, c1;
+	struct strbuf sb;
+	char path[4200];
+	struct rec r;
+
+	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
+	memcpy(trace.uuid, uuid, 16);
+	trace.nr_env = ctf_env_kernel(env, &ed);
+	strbuf_init(&sb);
+	ctf_metadata_trace(&sb, &trace);
+	ctf_metadata_stream(&sb, &stream);
+	for (uint32_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		ctf_metadata_event(&sb, &classes[i], i, 0);
+	CHECK(!sb.failed);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	CHECK(write_file(path, sb.buf, sb.len) == 0, "%s", path);
+	strbuf_free(&sb);
+
+	CHECK_EQ(ctfw_stream_file_open(&c0, dir, "channel0_0", uuid, 0, 0, 4 * 4096), 0);
+	CHECK_EQ(ctfw_stream_file_open(&c1, dir, "channel0_1", uuid, 0, 1, 4 * 4096), 0);
+	c0.begin_hint = c1.begin_hint = 1000;
+	r.n = 0;
+	put32(&r, 100);
+	put32(&r, 100);
+	putcomm(&r, "alpha");
+	put32(&r, 20);
+	emit(&c0, EV_DUMP, 1000, &r);
+	r.n = 0;
+	put32(&r, 100);
+	put32(&r, 3);
+	put32(&r, 0);
+	put32(&r, 0);
+	putstr(&r, "/data/a");
+	emit(&c0, EV_DUMPFD, 1000, &r);
+	sw(&c0, 2000, "swapper/0", 0, "alpha", 100);
+	r = fdrec(0);
+	call(&c1, EV_GETPID, &r, 3000, 3500, 1);
+	call(&c0, EV_GETPID, &r, 10000, 12000, 100);
+	call(&c0, EV_GETPID, &r, 20000, 26000, 100);
+	call(&c0, EV_GETPID, &r, 30000, 31000, 100);
+	r = rwrec(3, 4096);
+	call(&c0, EV_READ, &r, 40000, 50000, 4096);
+	r = openrec("/data/b", 02000000);
+	call(&c0, EV_OPENAT, &r, 60000, 64000, 4);
+	r = rwrec(4, 4096);
+	call(&c0, EV_READ, &r, 70000, 73000, 100);
+	r = rwrec(4, 10);
+	call(&c0, EV_WRITE, &r, 80000, 85000, 10);
+	r = fdrec(4);
+	call(&c0, EV_FSYNC, &r, 90000, 190000, 0);
+	r = openrec("/nope", 0);
+	call(&c0, EV_OPENAT, &r, 200000, 202000, -2);
+	r = fdrec(4);
+	call(&c0, EV_CLOSE, &r, 210000, 211000, 0);
+	r = rwrec(9, 1);
+	call(&c0, EV_READ, &r, 220000, 224000, -9);
+	r = fdrec(4);
+	call(&c0, EV_CLOSE, &r, 230000, 231000, -9);
+	r = rwrec(3, 10);
+	call(&c0, EV_READ, &r, 240000, 241000, -512);
+	sw(&c0, 250000, "alpha", 100, "beta", 200);
+	r = rwrec(5, 64);
+	call(&c0, EV_READ, &r, 260000, 270000, 7);
+	r.n = 0;
+	put32(&r, 7);
+	emit(&c1, EV_TICK, 299000, &r);
+	emit(&c0, EV_TICK, 300000, &r);
+	CHECK_EQ(ctfw_stream_file_close(&c0, 300000), 0);
+	CHECK_EQ(ctfw_stream_file_close(&c1, 300000), 0);
+}
+
+/* Runs analysis name with o on dir; its output (NUL-terminated, free()) and status. */
+static char *run(const char *name, struct an_options *o, const char *dir, int *status)
+{
+	char err[1024];
+	const char *paths[1] = {dir};
+	FILE *f = tmpfile();
+	char *buf = NULL;
+	long len;
+
+	*status = -1;
+	if (!f)
+		return NULL;
+	*status = an_run(name, o, paths, 1, f, err, sizeof(err));
+	if (*status)
+		fprintf(stderr, "%s: %s\n", name, err);
+	len = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
+	if (buf && len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)
+		buf[0] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* The text's line that starts with (or holds) what, NULL when none. */
+static int has(const char *text, const char *what)
+{
+	return text && strstr(text, what) != NULL;
+}
+
+/* out holds line (a whole line). */
+static int has_line(const char *out, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = out; p && (p = strstr(p, line)); p++)
+		if ((p == out || p[-1] == '\n') && p[n] == '\n')
+			return 1;
+	return 0;
+}
+
+static void check_syscallstats(const char *dir)
+{
+	struct an_options o;
+	char *out;
+	int st;
+
+	check_part = "syscallstats text";
+	an_options_init(&o);
+	out = run("syscallstats", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has_line(out, "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000300000]"), "%s", out);
+	CHECK(has_line(out, "alpha (100, TID: 100)                           Count            Min        Average          Max      Stdev  Return values "), "%s", out);
+	/* sorted by count; stdev only above two calls; every count one too many */
+	CHECK(has_line(out, " - read                                             4            1.0            4.5         10.0      3.873  {'success': 3, 'EBADF': 2, '-512': 2}"), "%s", out);
+	CHECK(has_line(out, " - getpid                                           3            1.0            3.0          6.0      2.646  {'success': 4}"), "%s", out);
+	CHECK(has_line(out, " - openat                                           2            2.0            3.0          4.0          ?  {'success': 2, 'ENOENT': 2}"), "%s", out);
+	CHECK(has_line(out, " - close                                            2            1.0            1.0          1.0          ?  {'success': 2, 'EBADF': 2}"), "%s", out);
+	CHECK(has_line(out, " - write                                            1            5.0            5.0          5.0          ?  {'success': 2}"), "%s", out);
+	CHECK(has_line(out, " - fsync                                            1          100.0          100.0        100.0          ?  {'success': 2}"), "%s", out);
+	CHECK(has_line(out, "Total:                                             13                                                                      "), "%s", out);
+	CHECK(has_line(out, "beta (?, TID: 200)                              Count            Min        Average          Max      Stdev  Return values "), "%s", out);
+	CHECK(has_line(out, " - read                                             1           10.0           10.0         10.0          ?  {'success': 2}"), "%s", out);
+	CHECK(out && strstr(out, "- read  ") < strstr(out, "- getpid") && strstr(out, "- getpid") < strstr(out, "- openat") && strstr(out, "- openat") < strstr(out, "- close") && strstr(out, "- close") < strstr(out, "- write") && strstr(out, "alpha (") < strstr(out, "beta ("), "order: %s", out);
+	CHECK(has(out, "\nTotal syscalls: 14\n"), "%s", out);
+	free(out);
+
+	check_part = "syscallstats json";
+	o.json = 1;
+	out = run("syscallstats", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out, "{\"results\": [{\"class\": {\"inherit\": \"per-tid\", \"title\": \"System call statistics [alpha (100, TID: 100)]\"}"), "%s", out);
+	CHECK(has(out, "[{\"class\": \"syscall\", \"name\": \"read\"}, {\"class\": \"number\", \"value\": 4}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": \"duration\", \"value\": 4500.0}, {\"class\": \"duration\", \"value\": 10000}, {\"class\": \"duration\", \"value\": 3872.983346207417}, {\"class\": \"string\", \"value\": \"{'success': 3, 'EBADF': 2, '-512': 2}\"}]"), "%s", out);
+	CHECK(has(out, "{\"class\": \"duration\", \"value\": 4000}, {\"class\": \"unknown\"}, {\"class\": \"string\", \"value\": \"{'success': 2, 'ENOENT': 2}\"}]"), "%s", out);
+	CHECK(has(out, "{\"class\": \"total\", "), "%s", out);
+	CHECK(has(out, "\"data\": [[{\"class\": \"process\", \"name\": \"alpha\", \"pid\": 100, \"tid\": 100}, {\"class\": \"number\", \"value\": 13}], [{\"class\": \"process\", \"name\": \"beta\", \"tid\": 200}, {\"class\": \"number\", \"value\": 1}]]}]}\n"), "%s", out);
+	free(out);
+
+	/* --top 2: the two slowest calls, trax's own table */
+	check_part = "syscallstats --top";
+	o.json = 0;
+	o.top = 2;
+	out = run("syscallstats", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has_line(out, "[22:13:20.000090000, 22:13:20.000190000] fsync                     100.000          0  alpha                    100     "), "%s", out);
+	CHECK(has_line(out, "[22:13:20.000040000, 22:13:20.000050000] read                       10.000       4096  alpha                    100     "), "%s", out);
+	CHECK(out && strstr(out, "] fsync") < strstr(out, "] read"), "%s", out);
+	free(out);
+}
+
+static void check_iolatency(const char *dir)
+{
+	struct an_options o;
+	char *out;
+	int st;
+
+	check_part = "iolatency stats";
+	an_options_init(&o);
+	out = run("iolatency", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	/* the read of beta's unknown fd 5 counts: the fd is added at its exit */
+	CHECK(has(out, "\nSyscalls latency statistics (usec):\n"
+		       "Type                    Count            Min        Average            Max          Stdev\n"
+		       "-----------------------------------------------------------------------------------------\n"
+		       "Open                        2          2.000          3.000          4.000          1.414\n"
+		       "Read                        5          1.000          5.600         10.000          4.159\n"
+		       "Write                       1          5.000          5.000          5.000              ?\n"
+		       "Sync                        1        100.000        100.000        100.000              ?\n"),
+	      "%s", out);
+	CHECK(!has(out, "Disk"), "%s", out);
+	free(out);
+
+	check_part = "iolatency json";
+	o.json = 1;
+	out = run("iolatency", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out, "[{\"class\": \"string\", \"value\": \"Read\"}, {\"class\": \"number\", \"value\": 5}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": \"duration\", \"value\": 5600.0}, {\"class\": \"duration\", \"value\": 10000}, {\"class\": \"duration\", \"value\": 4159.326868617084}]"), "%s", out);
+	free(out);
+
+	/* --begin after the open of fd 4: its read and write are not counted, the failed reads are */
+	check_part = "iolatency --begin";
+	o.json = 0;
+	o.begin = "1700000000000065000";
+	out = run("iolatency", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has_line(out, "Read                        3          1.000          5.000         10.000          4.583"), "%s", out);
+	CHECK(has_line(out, "Write                       0          0.000          0.000          0.000              ?"), "%s", out);
+	CHECK(has_line(out, "Open                        1          2.000          2.000          2.000              ?"), "%s", out);
+	free(out);
+	o.begin = NULL;
+
+	check_part = "iolatency --top";
+	o.io_mode = AN_IO_TOP;
+	out = run("iolatency", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out, "\nTop system call latencies read (usec)\n"
+		       "Begin                End                  Name             Duration (usec)         Size  Proc                     PID      Filename      \n"
+		       "[22:13:20.000040000, 22:13:20.000050000]  read                      10.000     4.00 KiB  alpha                    100      /data/a (fd=3)\n"
+		       "[22:13:20.000260000, 22:13:20.000270000]  read                      10.000        7   B  beta                     200      unknown (fd=5)\n"
+		       "[22:13:20.000220000, 22:13:20.000224000]  read                       4.000          N/A  alpha                    100      unknown (fd=9)\n"),
+	      "%s", out);
+	CHECK(has_line(out, "[22:13:20.000060000, 22:13:20.000064000]  openat                     4.000          N/A  alpha                    100      /data/b (fd=4)"), "%s", out);
+	CHECK(has_line(out, "[22:13:20.000200000, 22:13:20.000202000]  openat                     2.000          N/A  alpha                    100      N/A           "), "%s", out);
+	free(out);
+
+	check_part = "iolatency --log";
+	o.io_mode = AN_IO_LOG;
+	out = run("iolatency", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out, "\nI/O operations log None (usec)\n"), "%s", out);
+	CHECK(has_line(out, "[22:13:20.000210000, 22:13:20.000211000]  close                      1.000          N/A  alpha                    100      /data/b (fd=4)"), "%s", out);
+	CHECK(has_line(out, "[22:13:20.000090000, 22:13:20.000190000]  fsync                    100.000          N/A  alpha                    100      /data/b (fd=4)"), "%s", out);
+	CHECK(out && strstr(out, "]  fsync") < strstr(out, "]  close"), "%s", out);
+	free(out);
+
+	check_part = "iolatency --freq";
+	o.io_mode = AN_IO_FREQ;
+	out = run("iolatency", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	/* reads 1..10 us: step 0.45 us; 10 us twice in the last bucket */
+	CHECK(has(out, "I/O request latency distribution read (\xc2\xb5s)\n"), "%s", out);
+	CHECK(has(out, "\n  1.000 "), "%s", out);
+	CHECK(has(out, "\n  9.550 "), "%s", out);
+	CHECK(!has(out, "distribution write"), "one write: no histogram: %s", out);
+	free(out);
+}
+
+int main(int argc, char **argv)
+{
+	char tmp[] = "/tmp/trax-test-analysis-sys.XXXXXX", dir[100];
+
+	setenv("TZ", "UTC", 1);
+	if (argc > 1) {
+		snprintf(dir, sizeof(dir), "%s/kernel", argv[1]);
+		mkdir(argv[1], 0755);
+		write_trace(dir);
+		return CHECK_RESULT();
+	}
+	if (!mkdtemp(tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(dir, sizeof(dir), "%s/kernel", tmp);
+	write_trace(dir);
+	check_syscallstats(dir);
+	check_iolatency(dir);
+	if (!failures) {
+		char cmd[200];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmp);
+	}
+	return CHECK_RESULT();
+}

@@ -46,11 +46,16 @@ struct io_rec {
 	size_t nfds, fdcap;
 };
 
-/* An FDStats: one lifetime of an fd of a process, in a list through prev. */
+/* An FDStats: one lifetime of an fd of a process. */
 struct io_fdstat {
 	int64_t open_ts, close_ts; /* close_ts -1: open */
 	uint32_t filename;
-	uint32_t prev;
+};
+
+/* The FDStats of one fd of one process, in order (lttng-analyses' fds[fd] list). */
+struct io_chain {
+	uint32_t *v;
+	size_t n, cap;
 };
 
 struct io_req {
@@ -73,7 +78,9 @@ struct iolat {
 	struct an_idmap recmap; /* tid -> recs */
 	struct io_rec *recs;
 	size_t nrecs, rcap;
-	struct an_idmap fdmap; /* (tid, fd) -> its last FDStats */
+	struct an_idmap fdmap; /* (tid, fd) -> its chain */
+	struct io_chain *chains;
+	size_t nchains, chcap;
 	struct io_fdstat *fdstats;
 	size_t nfdstats, fscap;
 	struct durstat cat[NCAT];
@@ -145,12 +152,20 @@ static uint64_t fd_key(int64_t tid, int64_t fd)
 	return ((uint64_t)tid << 32) ^ (uint32_t)fd;
 }
 
-/* The last FDStats of r's fd, NONE when none. */
-static uint32_t fd_last(struct iolat *io, const struct io_rec *r, int64_t fd)
+/* The chain of r's fd, NULL when none. */
+static struct io_chain *fd_chain(struct iolat *io, const struct io_rec *r, int64_t fd)
 {
 	uint32_t i = an_idmap_get(&io->fdmap, fd_key(r->tid, fd));
 
-	return i == TOMB ? NONE : i;
+	return i == NONE || i == TOMB ? NULL : &io->chains[i];
+}
+
+/* The last FDStats of r's fd, NONE when none. */
+static uint32_t fd_last(struct iolat *io, const struct io_rec *r, int64_t fd)
+{
+	struct io_chain *c = fd_chain(io, r, fd);
+
+	return c && c->n ? c->v[c->n - 1] : NONE;
 }
 
 /* get_fd(fd): the current FDStats (the last, if not closed). */
@@ -161,26 +176,31 @@ static uint32_t fd_current(struct iolat *io, const struct io_rec *r, int64_t fd)
 	return i != NONE && io->fdstats[i].close_ts < 0 ? i : NONE;
 }
 
-static void fd_set_last(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t i)
+static void fd_set_chain(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t chain)
 {
-	if (an_idmap_put(&io->fdmap, fd_key(r->tid, fd), i))
+	if (an_idmap_put(&io->fdmap, fd_key(r->tid, fd), chain))
 		io->failed = 1;
 }
 
 /* Appends an FDStats to r's list of fd. */
 static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t filename, int64_t ts)
 {
-	uint32_t last = fd_last(io, r, fd);
+	struct io_chain *c = fd_chain(io, r, fd);
 	struct io_fdstat *f;
 
-	if (last == NONE) {
-		if (grow((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds))) {
+	if (!c) {
+		if (grow((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds)) ||
+		    grow((void **)&io->chains, &io->chcap, io->nchains + 1, sizeof(*c))) {
 			io->failed = 1;
 			return;
 		}
 		r->fds[r->nfds++] = fd;
+		c = &io->chains[io->nchains];
+		memset(c, 0, sizeof(*c));
+		fd_set_chain(io, r, fd, (uint32_t)io->nchains++);
 	}
-	if (grow((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f))) {
+	if (grow((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f)) ||
+	    grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v))) {
 		io->failed = 1;
 		return;
 	}
@@ -188,8 +208,7 @@ static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t f
 	f->open_ts = ts;
 	f->close_ts = -1;
 	f->filename = filename;
-	f->prev = last;
-	fd_set_last(io, r, fd, (uint32_t)io->nfdstats++);
+	c->v[c->n++] = (uint32_t)io->nfdstats++;
 }
 
 static void on_create_fd(void *ctx, struct kthread *owner, int64_t fd, uint32_t filename,
@@ -243,24 +262,24 @@ static void on_parent_proc(void *ctx, struct kthread *t, struct kthread *parent)
 		return;
 	for (size_t k = 0; k < r->nfds; k++) {
 		int64_t fd = r->fds[k];
-		uint32_t mine = fd_last(io, r, fd), theirs = fd_last(io, p, fd);
+		struct io_chain *mine = fd_chain(io, r, fd), *theirs = fd_chain(io, p, fd);
 
-		if (mine == NONE)
+		if (!mine)
 			continue;
-		if (theirs == NONE) {
+		if (!theirs) {
 			if (grow((void **)&p->fds, &p->fdcap, p->nfds + 1, sizeof(*p->fds))) {
 				io->failed = 1;
 				return;
 			}
 			p->fds[p->nfds++] = fd;
-			fd_set_last(io, p, fd, mine);
+			fd_set_chain(io, p, fd, (uint32_t)(mine - io->chains));
 		} else {
 			uint32_t pc = fd_current(io, p, fd), mc = fd_current(io, r, fd);
 
 			if (pc != NONE && mc != NONE && !*ksys_str(&io->sys, io->fdstats[pc].filename))
 				io->fdstats[pc].filename = io->fdstats[mc].filename;
 		}
-		fd_set_last(io, r, fd, TOMB);
+		fd_set_chain(io, r, fd, TOMB);
 	}
 	r->nfds = 0;
 }
@@ -402,6 +421,9 @@ static void destroy(void *an)
 		free(io->recs[i].fds);
 	free(io->recs);
 	free(io->fdstats);
+	for (size_t i = 0; i < io->nchains; i++)
+		free(io->chains[i].v);
+	free(io->chains);
 	free(io->reqs);
 	for (int c = 0; c < NCAT; c++)
 		free(io->catdurs[c].v);
@@ -653,25 +675,17 @@ static uint32_t fd_at(const struct iolat *io, const uint32_t *list, size_t n, in
 }
 
 /* The path of q's fd at its end, as io.py's _append_log_row(): NULL for unknown. */
-static const char *req_path(struct iolat *io, const struct io_req *q, uint32_t **tmp,
-			    size_t *tmpcap)
+static const char *req_path(struct iolat *io, const struct io_req *q)
 {
 	const struct io_rec *r = &io->recs[q->rec], *p = r;
-	uint32_t i, hit;
-	size_t n = 0;
+	struct io_chain *c;
+	uint32_t hit;
 
 	if (r->pid >= 0 && !(p = rec_of_tid(io, r->pid)))
 		p = r;
-	for (i = fd_last(io, p, q->fd); i != NONE; i = io->fdstats[i].prev)
-		n++;
-	if (!n || grow((void **)tmp, tmpcap, n, sizeof(**tmp)))
+	if (!(c = fd_chain(io, p, q->fd)))
 		return NULL;
-	/* chronological order */
-	for (i = fd_last(io, p, q->fd); i != NONE; i = io->fdstats[i].prev)
-		(*tmp)[--n] = i;
-	for (i = fd_last(io, p, q->fd); i != NONE; i = io->fdstats[i].prev)
-		n++;
-	hit = fd_at(io, *tmp, n, q->end);
+	hit = fd_at(io, c->v, c->n, q->end);
 	return hit == NONE ? NULL : ksys_str(&io->sys, io->fdstats[hit].filename);
 }
 
@@ -716,12 +730,11 @@ static int multi_day(const struct an_run *run)
 	return strncmp(a, b, 10) != 0;
 }
 
-static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, uint32_t **tmp,
-		    size_t *tmpcap, int *starred)
+static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, int *starred)
 {
 	struct an_run *run = io->run;
 	const struct io_rec *r = &io->recs[q->rec];
-	const char *path = q->has_fd ? req_path(io, q, tmp, tmpcap) : NULL;
+	const char *path = q->has_fd ? req_path(io, q) : NULL;
 	int oor = out_of_range(run, q);
 	char buf[512];
 
@@ -830,8 +843,6 @@ static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int
 {
 	struct an_run *run = io->run;
 	size_t n = 0, rows;
-	uint32_t *tmp = NULL;
-	size_t tmpcap = 0;
 	int starred = 0;
 
 	for (size_t i = 0; i < io->nreqs; i++)
@@ -878,12 +889,11 @@ static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int
 		strbuf_free(&h);
 	}
 	for (size_t i = 0; i < rows; i++)
-		log_row(io, mi, v[i], &tmp, &tmpcap, &starred);
+		log_row(io, mi, v[i], &starred);
 	if (run->o->json)
 		an_mi_table_end(mi);
 	else if (starred)
 		fputs("*: Syscalls started and/or completed outside of the range specified\n", run->out);
-	free(tmp);
 }
 
 static int report(void *an)

@@ -23,8 +23,8 @@
 #include "analysis/ksys.h"
 #include "analysis/table.h"
 
-#define NONE AN_IDMAP_NONE
-#define TOMB (AN_IDMAP_NONE - 1)
+#define NONE	     AN_IDMAP_NONE
+#define TOMB	     (AN_IDMAP_NONE - 1)
 #define FREQ_BUCKETS 20 /* --freq-resolution's default */
 
 enum { CAT_OPEN, CAT_READ, CAT_WRITE, CAT_SYNC, NCAT };
@@ -276,7 +276,8 @@ static void on_parent_proc(void *ctx, struct kthread *t, struct kthread *parent)
 		} else {
 			uint32_t pc = fd_current(io, p, fd), mc = fd_current(io, r, fd);
 
-			if (pc != NONE && mc != NONE && !*ksys_str(&io->sys, io->fdstats[pc].filename))
+			if (pc != NONE && mc != NONE &&
+			    !*ksys_str(&io->sys, io->fdstats[pc].filename))
 				io->fdstats[pc].filename = io->fdstats[mc].filename;
 		}
 		fd_set_chain(io, r, fd, TOMB);
@@ -436,8 +437,7 @@ static void destroy(void *an)
 	free(io);
 }
 
-static int state_event(void *an, const struct trax_event *ev, const struct kev_class *c,
-		       int64_t ts)
+static int state_event(void *an, const struct trax_event *ev, const struct kev_class *c, int64_t ts)
 {
 	struct iolat *io = an;
 
@@ -525,7 +525,7 @@ static void stats_row(struct iolat *io, struct an_mi *mi, const char *obj, int i
 }
 
 static const char separator[] = "-----------------------------------------------------------------"
-				 "------------------------";
+				"------------------------";
 
 static void report_stats(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
 {
@@ -607,8 +607,8 @@ static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
 			w = (int)strlen(cs);
 	}
 	strbuf_init(&title);
-	strbuf_printf(&title, "I/O request latency distribution %s%s%s", io->run->o->json ? "[" : "",
-		      sub, io->run->o->json ? "]" : "");
+	strbuf_printf(&title, "I/O request latency distribution %s%s%s",
+		      io->run->o->json ? "[" : "", sub, io->run->o->json ? "]" : "");
 	if (io->run->o->json)
 		an_mi_table(mi, "freq", title.buf ? title.buf : "", begin, end);
 	else
@@ -616,7 +616,8 @@ static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
 			"##########################################################################"
 			"######");
 	for (int k = 0; k < FREQ_BUCKETS; k++) {
-		double lower = ((double)k * step + mn) * 1000, upper = ((double)(k + 1) * step + mn) * 1000;
+		double lower = ((double)k * step + mn) * 1000,
+		       upper = ((double)(k + 1) * step + mn) * 1000;
 
 		if (io->run->o->json) {
 			an_mi_row(mi);
@@ -748,9 +749,9 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 			 "\"value\": %lld}, \"end\": {\"class\": \"timestamp\", \"value\": %lld}}",
 			 (long long)q->begin, (long long)q->end);
 		an_mi_raw(mi, buf);
-		an_mi_raw(mi, oor < 0	? "{\"class\": \"bool\", \"value\": null}"
-			      : oor ? "{\"class\": \"bool\", \"value\": true}"
-				    : "{\"class\": \"bool\", \"value\": false}");
+		an_mi_raw(mi, oor < 0 ? "{\"class\": \"bool\", \"value\": null}"
+			      : oor   ? "{\"class\": \"bool\", \"value\": true}"
+				      : "{\"class\": \"bool\", \"value\": false}");
 		an_mi_number(mi, "duration", q->end - q->begin);
 		an_mi_named(mi, "syscall", "name", ksys_str(&io->sys, q->name));
 		if (q->has_size)
@@ -779,7 +780,8 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 
 		snprintf(range, sizeof(range), "[%s, %s]%s",
 			 an_format_time(b, sizeof(b), q->begin, md, run->o->gmt),
-			 an_format_time(e, sizeof(e), q->end, md, run->o->gmt), oor > 0 ? "*" : " ");
+			 an_format_time(e, sizeof(e), q->end, md, run->o->gmt),
+			 oor > 0 ? "*" : " ");
 		snprintf(dur, sizeof(dur), "%0.03f%s", (double)(q->end - q->begin) / 1000,
 			 oor > 0 ? "*" : " ");
 		if (q->has_size)
@@ -816,7 +818,8 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 
 static int cmp_duration(const void *a, const void *b)
 {
-	const struct io_req *x = *(const struct io_req *const *)a, *y = *(const struct io_req *const *)b;
+	const struct io_req *x = *(const struct io_req *const *)a,
+			    *y = *(const struct io_req *const *)b;
 	int64_t dx = x->end - x->begin, dy = y->end - y->begin;
 
 	if (dx != dy)
@@ -828,7 +831,8 @@ static int cmp_duration(const void *a, const void *b)
 
 static int cmp_begin(const void *a, const void *b)
 {
-	const struct io_req *x = *(const struct io_req *const *)a, *y = *(const struct io_req *const *)b;
+	const struct io_req *x = *(const struct io_req *const *)a,
+			    *y = *(const struct io_req *const *)b;
 
 	if (x->begin != y->begin)
 		return x->begin < y->begin ? -1 : 1;
@@ -866,7 +870,8 @@ static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int
 	} else {
 		struct strbuf h;
 
-		fprintf(run->out, "\n%s %s (usec)\n", top ? "Top system call latencies" : "I/O operations log",
+		fprintf(run->out, "\n%s %s (usec)\n",
+			top ? "Top system call latencies" : "I/O operations log",
 			top ? sub : "None");
 		strbuf_init(&h);
 		an_pad_left(&h, "Begin", 20);
@@ -893,7 +898,8 @@ static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int
 	if (run->o->json)
 		an_mi_table_end(mi);
 	else if (starred)
-		fputs("*: Syscalls started and/or completed outside of the range specified\n", run->out);
+		fputs("*: Syscalls started and/or completed outside of the range specified\n",
+		      run->out);
 }
 
 static int report(void *an)

@@ -12,8 +12,8 @@
 #include "analysis/an-impl.h"
 #include "analysis/table.h"
 
-static const struct an_def *const analyses[] = {&an_cputop_def, &an_stats_def,
-						&an_syscallstats_def, &an_iolatency_def};
+static const struct an_def *const analyses[] = {&an_cputop_def, &an_stats_def, &an_syscallstats_def,
+						&an_iolatency_def};
 
 #define NANALYSES (sizeof(analyses) / sizeof(analyses[0]))
 
@@ -209,7 +209,8 @@ static int on_event(void *ctx, const struct trax_event *ev)
 	run->st.notify = run->started;
 	if (c->kind != KEV_OTHER && kstate_event(&run->st, ev, c, ts))
 		return 2;
-	if (run->def->state_event && c->kind != KEV_OTHER && run->def->state_event(run->an, ev, c, ts))
+	if (run->def->state_event && c->kind != KEV_OTHER &&
+	    run->def->state_event(run->an, ev, c, ts))
 		return 2;
 	return 0;
 }

@@ -215,8 +215,7 @@ static void destroy(void *an)
 	free(ss);
 }
 
-static int state_event(void *an, const struct trax_event *ev, const struct kev_class *c,
-		       int64_t ts)
+static int state_event(void *an, const struct trax_event *ev, const struct kev_class *c, int64_t ts)
 {
 	struct sysstats *ss = an;
 
@@ -283,8 +282,8 @@ static char *py_us(char *buf, size_t len, double ns)
 }
 
 /* '{:<38} {:>14} {:>14} {:>14} {:>12} {:>10}  {:<14}' */
-static void line(FILE *f, const char *a, const char *b, const char *c, const char *d,
-		 const char *e, const char *g, const char *h)
+static void line(FILE *f, const char *a, const char *b, const char *c, const char *d, const char *e,
+		 const char *g, const char *h)
 {
 	struct strbuf sb;
 
@@ -322,8 +321,8 @@ static void print_top_text(struct sysstats *ss)
 	char b[64], e[64];
 
 	fprintf(run->out, "\nSlowest system calls (usec)\n");
-	fprintf(run->out, "%-40s %-16s %16s %10s  %-24s %-8s\n", "Begin                End",
-		"Name", "Duration (usec)", "Return", "Proc", "TID");
+	fprintf(run->out, "%-40s %-16s %16s %10s  %-24s %-8s\n", "Begin                End", "Name",
+		"Duration (usec)", "Return", "Proc", "TID");
 	for (size_t i = 0; i < ss->ntop; i++) {
 		const struct sc_top *t = &ss->top[i];
 		char range[160], dur[40];
@@ -428,7 +427,8 @@ static int report(void *an)
 				     py_us(b1, sizeof(b1), (double)c->d.min),
 				     py_us(b2, sizeof(b2), avg),
 				     py_us(b3, sizeof(b3), (double)c->d.max),
-				     has_sd ? py_us(b4, sizeof(b4), sd) : "?", rv.buf ? rv.buf : "{}");
+				     has_sd ? py_us(b4, sizeof(b4), sd) : "?",
+				     rv.buf ? rv.buf : "{}");
 				strbuf_free(&nm);
 			}
 		}
@@ -461,11 +461,12 @@ static int report(void *an)
 				const struct sc_top *t = &ss->top[i];
 
 				strbuf_reset(&sb);
-				strbuf_printf(&sb,
-					      "{\"class\": \"time-range\", \"begin\": {\"class\": "
-					      "\"timestamp\", \"value\": %lld}, \"end\": {\"class\": "
-					      "\"timestamp\", \"value\": %lld}}",
-					      (long long)t->begin, (long long)t->end);
+				strbuf_printf(
+				    &sb,
+				    "{\"class\": \"time-range\", \"begin\": {\"class\": "
+				    "\"timestamp\", \"value\": %lld}, \"end\": {\"class\": "
+				    "\"timestamp\", \"value\": %lld}}",
+				    (long long)t->begin, (long long)t->end);
 				an_mi_row(&mi);
 				an_mi_raw(&mi, sb.buf ? sb.buf : "null");
 				an_mi_number(&mi, "duration", t->end - t->begin);

@@ -32,7 +32,8 @@ struct an_options {
 	struct an_int_list tids, pids, cpus;
 	char **procnames; /* --procname */
 	size_t nprocnames;
-	/* iolatency: --stats (default), --freq, --top, --log (lttng-iolatency{stats,freq,top}, iolog) */
+	/* iolatency: --stats (default), --freq, --top, --log (lttng-iolatency{stats,freq,top},
+	 * iolog) */
 	enum { AN_IO_STATS, AN_IO_FREQ, AN_IO_TOP, AN_IO_LOG } io_mode;
 	long top; /* syscallstats --top N: also the N slowest calls (0: not) */
 };

@@ -37,9 +37,9 @@ enum kev_kind {
 	KEV_SOFTIRQ_RAISE,
 	KEV_SOFTIRQ_ENTRY,
 	KEV_SOFTIRQ_EXIT,
-	KEV_STATEDUMP_FD,	 /* lttng_statedump_file_descriptor */
-	KEV_STATEDUMP_BLOCK,	 /* lttng_statedump_block_device */
-	KEV_BLOCK_RQ_ISSUE,	 /* block_rq_issue */
+	KEV_STATEDUMP_FD,      /* lttng_statedump_file_descriptor */
+	KEV_STATEDUMP_BLOCK,   /* lttng_statedump_block_device */
+	KEV_BLOCK_RQ_ISSUE,    /* block_rq_issue */
 	KEV_BLOCK_RQ_COMPLETE, /* block_rq_complete */
 	KEV_KIND_COUNT
 };

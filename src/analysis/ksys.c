@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOMB (AN_IDMAP_NONE - 1) /* a map value: the key's entry was removed */
-#define NONE AN_IDMAP_NONE
+#define TOMB	     (AN_IDMAP_NONE - 1) /* a map value: the key's entry was removed */
+#define NONE	     AN_IDMAP_NONE
 #define PY_O_CLOEXEC 02000000 /* os.O_CLOEXEC on Linux */
 
 struct ksys_thread {
@@ -38,7 +38,7 @@ struct ksys_disk {
 /* The system calls lttng-analyses treats as I/O (sv.SyscallConsts), and what it reads of them. */
 enum io_kind {
 	IO_UNSET = 0,
-	IO_NOT, /* not an I/O call */
+	IO_NOT,	  /* not an I/O call */
 	IO_NOREQ, /* an I/O name without a request: splice, sendfile64 */
 	IO_OPEN,
 	IO_SOCKET,
@@ -59,16 +59,34 @@ static const struct {
 	uint8_t kind;
 	int8_t size_role; /* -1: the size is the exit's ret */
 } io_calls[] = {
-    {"open", IO_OPEN, -1},	     {"openat", IO_OPEN, -1},	     {"socket", IO_SOCKET, -1},
-    {"dup", IO_DUP, -1},	     {"dup2", IO_DUP2, -1},	     {"dup3", IO_DUP3, -1},
-    {"fcntl", IO_FCNTL, -1},	     {"close", IO_CLOSE, -1},	     {"read", IO_READ, KR_COUNT},
-    {"recvmsg", IO_READ, -1},	     {"recvfrom", IO_READ, KR_SIZE}, {"readv", IO_READ, KR_VLEN},
-    {"pread", IO_READ, KR_COUNT},    {"pread64", IO_READ, KR_COUNT}, {"preadv", IO_READ, KR_VLEN},
-    {"write", IO_WRITE, KR_COUNT},   {"sendmsg", IO_WRITE, -1},	     {"sendto", IO_WRITE, KR_LEN},
-    {"writev", IO_WRITE, KR_VLEN},   {"pwrite", IO_WRITE, KR_COUNT}, {"pwrite64", IO_WRITE, KR_COUNT},
-    {"pwritev", IO_WRITE, KR_VLEN},  {"sync", IO_SYNC, -1},	     {"fsync", IO_FSYNC, -1},
-    {"fdatasync", IO_FSYNC, -1},     {"sync_file_range", IO_SYNC_RANGE, KR_NBYTES},
-    {"splice", IO_NOREQ, -1},	     {"sendfile64", IO_NOREQ, -1},
+    {"open", IO_OPEN, -1},
+    {"openat", IO_OPEN, -1},
+    {"socket", IO_SOCKET, -1},
+    {"dup", IO_DUP, -1},
+    {"dup2", IO_DUP2, -1},
+    {"dup3", IO_DUP3, -1},
+    {"fcntl", IO_FCNTL, -1},
+    {"close", IO_CLOSE, -1},
+    {"read", IO_READ, KR_COUNT},
+    {"recvmsg", IO_READ, -1},
+    {"recvfrom", IO_READ, KR_SIZE},
+    {"readv", IO_READ, KR_VLEN},
+    {"pread", IO_READ, KR_COUNT},
+    {"pread64", IO_READ, KR_COUNT},
+    {"preadv", IO_READ, KR_VLEN},
+    {"write", IO_WRITE, KR_COUNT},
+    {"sendmsg", IO_WRITE, -1},
+    {"sendto", IO_WRITE, KR_LEN},
+    {"writev", IO_WRITE, KR_VLEN},
+    {"pwrite", IO_WRITE, KR_COUNT},
+    {"pwrite64", IO_WRITE, KR_COUNT},
+    {"pwritev", IO_WRITE, KR_VLEN},
+    {"sync", IO_SYNC, -1},
+    {"fsync", IO_FSYNC, -1},
+    {"fdatasync", IO_FSYNC, -1},
+    {"sync_file_range", IO_SYNC_RANGE, KR_NBYTES},
+    {"splice", IO_NOREQ, -1},
+    {"sendfile64", IO_NOREQ, -1},
 };
 
 void ksys_init(struct ksys *s, struct kstate *st, const struct ksys_hooks *hooks, void *ctx)
@@ -266,8 +284,8 @@ static void close_fd(struct ksys *s, struct kthread *owner, int64_t fd, int64_t 
 	fd_del(s, i);
 }
 
-static void create_fd(struct ksys *s, struct kthread *owner, int64_t fd, uint32_t name,
-		      int cloexec, int64_t ts)
+static void create_fd(struct ksys *s, struct kthread *owner, int64_t fd, uint32_t name, int cloexec,
+		      int64_t ts)
 {
 	if (fd_add(s, owner->tid, fd, name, cloexec) == NONE)
 		return;
@@ -607,7 +625,8 @@ static uint64_t rq_hash(int64_t dev, int64_t sector)
 	return ((uint64_t)dev * 0x9E3779B97F4A7C15ULL) ^ (uint64_t)sector;
 }
 
-/* The pending request (dev, sector): its index, and in *slot the key that holds it (or a free one). */
+/* The pending request (dev, sector): its index, and in *slot the key that holds it (or a free one).
+ */
 static uint32_t rq_find(struct ksys *s, int64_t dev, int64_t sector, uint64_t *slot)
 {
 	uint64_t h = rq_hash(dev, sector), free_key = 0;

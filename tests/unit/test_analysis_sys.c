@@ -372,19 +372,47 @@ static void check_syscallstats(const char *dir)
 	an_options_init(&o);
 	out = run("syscallstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has_line(out, "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000300000]"), "%s", out);
-	CHECK(has_line(out, "alpha (100, TID: 100)                           Count            Min        Average          Max      Stdev  Return values "), "%s", out);
+	CHECK(has_line(out,
+		       "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000300000]"),
+	      "%s", out);
+	CHECK(has_line(out, "alpha (100, TID: 100)                           Count            Min  "
+			    "      Average          Max      Stdev  Return values "),
+	      "%s", out);
 	/* sorted by count; stdev only above two calls; every count one too many */
-	CHECK(has_line(out, " - read                                             4            1.0            4.5         10.0      3.873  {'success': 3, 'EBADF': 2, '-512': 2}"), "%s", out);
-	CHECK(has_line(out, " - getpid                                           3            1.0            3.0          6.0      2.646  {'success': 4}"), "%s", out);
-	CHECK(has_line(out, " - openat                                           2            2.0            3.0          4.0          ?  {'success': 2, 'ENOENT': 2}"), "%s", out);
-	CHECK(has_line(out, " - close                                            2            1.0            1.0          1.0          ?  {'success': 2, 'EBADF': 2}"), "%s", out);
-	CHECK(has_line(out, " - write                                            1            5.0            5.0          5.0          ?  {'success': 2}"), "%s", out);
-	CHECK(has_line(out, " - fsync                                            1          100.0          100.0        100.0          ?  {'success': 2}"), "%s", out);
-	CHECK(has_line(out, "Total:                                             13                                                                      "), "%s", out);
-	CHECK(has_line(out, "beta (?, TID: 200)                              Count            Min        Average          Max      Stdev  Return values "), "%s", out);
-	CHECK(has_line(out, " - read                                             1           10.0           10.0         10.0          ?  {'success': 2}"), "%s", out);
-	CHECK(out && strstr(out, "- read  ") < strstr(out, "- getpid") && strstr(out, "- getpid") < strstr(out, "- openat") && strstr(out, "- openat") < strstr(out, "- close") && strstr(out, "- close") < strstr(out, "- write") && strstr(out, "alpha (") < strstr(out, "beta ("), "order: %s", out);
+	CHECK(has_line(out,
+		       " - read                                             4            1.0       "
+		       "     4.5         10.0      3.873  {'success': 3, 'EBADF': 2, '-512': 2}"),
+	      "%s", out);
+	CHECK(has_line(out, " - getpid                                           3            1.0  "
+			    "          3.0          6.0      2.646  {'success': 4}"),
+	      "%s", out);
+	CHECK(has_line(out, " - openat                                           2            2.0  "
+			    "          3.0          4.0          ?  {'success': 2, 'ENOENT': 2}"),
+	      "%s", out);
+	CHECK(has_line(out, " - close                                            2            1.0  "
+			    "          1.0          1.0          ?  {'success': 2, 'EBADF': 2}"),
+	      "%s", out);
+	CHECK(has_line(out, " - write                                            1            5.0  "
+			    "          5.0          5.0          ?  {'success': 2}"),
+	      "%s", out);
+	CHECK(has_line(out, " - fsync                                            1          100.0  "
+			    "        100.0        100.0          ?  {'success': 2}"),
+	      "%s", out);
+	CHECK(has_line(out, "Total:                                             13                 "
+			    "                                                     "),
+	      "%s", out);
+	CHECK(has_line(out, "beta (?, TID: 200)                              Count            Min  "
+			    "      Average          Max      Stdev  Return values "),
+	      "%s", out);
+	CHECK(has_line(out, " - read                                             1           10.0  "
+			    "         10.0         10.0          ?  {'success': 2}"),
+	      "%s", out);
+	CHECK(out && strstr(out, "- read  ") < strstr(out, "- getpid") &&
+		  strstr(out, "- getpid") < strstr(out, "- openat") &&
+		  strstr(out, "- openat") < strstr(out, "- close") &&
+		  strstr(out, "- close") < strstr(out, "- write") &&
+		  strstr(out, "alpha (") < strstr(out, "beta ("),
+	      "order: %s", out);
 	CHECK(has(out, "\nTotal syscalls: 14\n"), "%s", out);
 	free(out);
 
@@ -392,11 +420,26 @@ static void check_syscallstats(const char *dir)
 	o.json = 1;
 	out = run("syscallstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "{\"results\": [{\"class\": {\"inherit\": \"per-tid\", \"title\": \"System call statistics [alpha (100, TID: 100)]\"}"), "%s", out);
-	CHECK(has(out, "[{\"class\": \"syscall\", \"name\": \"read\"}, {\"class\": \"number\", \"value\": 4}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": \"duration\", \"value\": 4500.0}, {\"class\": \"duration\", \"value\": 10000}, {\"class\": \"duration\", \"value\": 3872.983346207417}, {\"class\": \"string\", \"value\": \"{'success': 3, 'EBADF': 2, '-512': 2}\"}]"), "%s", out);
-	CHECK(has(out, "{\"class\": \"duration\", \"value\": 4000}, {\"class\": \"unknown\"}, {\"class\": \"string\", \"value\": \"{'success': 2, 'ENOENT': 2}\"}]"), "%s", out);
+	CHECK(has(out, "{\"results\": [{\"class\": {\"inherit\": \"per-tid\", \"title\": \"System "
+		       "call statistics [alpha (100, TID: 100)]\"}"),
+	      "%s", out);
+	CHECK(has(out,
+		  "[{\"class\": \"syscall\", \"name\": \"read\"}, {\"class\": \"number\", "
+		  "\"value\": 4}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": "
+		  "\"duration\", \"value\": 4500.0}, {\"class\": \"duration\", \"value\": "
+		  "10000}, {\"class\": \"duration\", \"value\": 3872.983346207417}, {\"class\": "
+		  "\"string\", \"value\": \"{'success': 3, 'EBADF': 2, '-512': 2}\"}]"),
+	      "%s", out);
+	CHECK(has(out, "{\"class\": \"duration\", \"value\": 4000}, {\"class\": \"unknown\"}, "
+		       "{\"class\": \"string\", \"value\": \"{'success': 2, 'ENOENT': 2}\"}]"),
+	      "%s", out);
 	CHECK(has(out, "{\"class\": \"total\", "), "%s", out);
-	CHECK(has(out, "\"data\": [[{\"class\": \"process\", \"name\": \"alpha\", \"pid\": 100, \"tid\": 100}, {\"class\": \"number\", \"value\": 13}], [{\"class\": \"process\", \"name\": \"beta\", \"tid\": 200}, {\"class\": \"number\", \"value\": 1}]]}]}\n"), "%s", out);
+	CHECK(
+	    has(out,
+		"\"data\": [[{\"class\": \"process\", \"name\": \"alpha\", \"pid\": 100, \"tid\": "
+		"100}, {\"class\": \"number\", \"value\": 13}], [{\"class\": \"process\", "
+		"\"name\": \"beta\", \"tid\": 200}, {\"class\": \"number\", \"value\": 1}]]}]}\n"),
+	    "%s", out);
 	free(out);
 
 	/* --top 2: the two slowest calls, trax's own table */
@@ -405,8 +448,12 @@ static void check_syscallstats(const char *dir)
 	o.top = 2;
 	out = run("syscallstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has_line(out, "[22:13:20.000090000, 22:13:20.000190000] fsync                     100.000          0  alpha                    100     "), "%s", out);
-	CHECK(has_line(out, "[22:13:20.000040000, 22:13:20.000050000] read                       10.000       4096  alpha                    100     "), "%s", out);
+	CHECK(has_line(out, "[22:13:20.000090000, 22:13:20.000190000] fsync                     "
+			    "100.000          0  alpha                    100     "),
+	      "%s", out);
+	CHECK(has_line(out, "[22:13:20.000040000, 22:13:20.000050000] read                       "
+			    "10.000       4096  alpha                    100     "),
+	      "%s", out);
 	CHECK(out && strstr(out, "] fsync") < strstr(out, "] read"), "%s", out);
 	free(out);
 }
@@ -423,12 +470,18 @@ static void check_iolatency(const char *dir)
 	CHECK_EQ(st, AN_OK);
 	/* the read of beta's unknown fd 5 counts: the fd is added at its exit */
 	CHECK(has(out, "\nSyscalls latency statistics (usec):\n"
-		       "Type                    Count            Min        Average            Max          Stdev\n"
-		       "-----------------------------------------------------------------------------------------\n"
-		       "Open                        2          2.000          3.000          4.000          1.414\n"
-		       "Read                        5          1.000          5.600         10.000          4.159\n"
-		       "Write                       1          5.000          5.000          5.000              ?\n"
-		       "Sync                        1        100.000        100.000        100.000              ?\n"),
+		       "Type                    Count            Min        Average            Max "
+		       "         Stdev\n"
+		       "---------------------------------------------------------------------------"
+		       "--------------\n"
+		       "Open                        2          2.000          3.000          4.000 "
+		       "         1.414\n"
+		       "Read                        5          1.000          5.600         10.000 "
+		       "         4.159\n"
+		       "Write                       1          5.000          5.000          5.000 "
+		       "             ?\n"
+		       "Sync                        1        100.000        100.000        100.000 "
+		       "             ?\n"),
 	      "%s", out);
 	CHECK(!has(out, "Disk"), "%s", out);
 	free(out);
@@ -437,18 +490,29 @@ static void check_iolatency(const char *dir)
 	o.json = 1;
 	out = run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "[{\"class\": \"string\", \"value\": \"Read\"}, {\"class\": \"number\", \"value\": 5}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": \"duration\", \"value\": 5600.0}, {\"class\": \"duration\", \"value\": 10000}, {\"class\": \"duration\", \"value\": 4159.326868617084}]"), "%s", out);
+	CHECK(has(out, "[{\"class\": \"string\", \"value\": \"Read\"}, {\"class\": \"number\", "
+		       "\"value\": 5}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": "
+		       "\"duration\", \"value\": 5600.0}, {\"class\": \"duration\", \"value\": "
+		       "10000}, {\"class\": \"duration\", \"value\": 4159.326868617084}]"),
+	      "%s", out);
 	free(out);
 
-	/* --begin after the open of fd 4: its read and write are not counted, the failed reads are */
+	/* --begin after the open of fd 4: its read and write are not counted, the failed reads are
+	 */
 	check_part = "iolatency --begin";
 	o.json = 0;
 	o.begin = "1700000000000065000";
 	out = run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has_line(out, "Read                        3          1.000          5.000         10.000          4.583"), "%s", out);
-	CHECK(has_line(out, "Write                       0          0.000          0.000          0.000              ?"), "%s", out);
-	CHECK(has_line(out, "Open                        1          2.000          2.000          2.000              ?"), "%s", out);
+	CHECK(has_line(out, "Read                        3          1.000          5.000         "
+			    "10.000          4.583"),
+	      "%s", out);
+	CHECK(has_line(out, "Write                       0          0.000          0.000          "
+			    "0.000              ?"),
+	      "%s", out);
+	CHECK(has_line(out, "Open                        1          2.000          2.000          "
+			    "2.000              ?"),
+	      "%s", out);
 	free(out);
 	o.begin = NULL;
 
@@ -457,13 +521,21 @@ static void check_iolatency(const char *dir)
 	out = run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has(out, "\nTop system call latencies read (usec)\n"
-		       "Begin                End                  Name             Duration (usec)         Size  Proc                     PID      Filename      \n"
-		       "[22:13:20.000040000, 22:13:20.000050000]  read                      10.000     4.00 KiB  alpha                    100      /data/a (fd=3)\n"
-		       "[22:13:20.000260000, 22:13:20.000270000]  read                      10.000        7   B  beta                     200      unknown (fd=5)\n"
-		       "[22:13:20.000220000, 22:13:20.000224000]  read                       4.000          N/A  alpha                    100      unknown (fd=9)\n"),
+		       "Begin                End                  Name             Duration (usec) "
+		       "        Size  Proc                     PID      Filename      \n"
+		       "[22:13:20.000040000, 22:13:20.000050000]  read                      10.000 "
+		       "    4.00 KiB  alpha                    100      /data/a (fd=3)\n"
+		       "[22:13:20.000260000, 22:13:20.000270000]  read                      10.000 "
+		       "       7   B  beta                     200      unknown (fd=5)\n"
+		       "[22:13:20.000220000, 22:13:20.000224000]  read                       4.000 "
+		       "         N/A  alpha                    100      unknown (fd=9)\n"),
 	      "%s", out);
-	CHECK(has_line(out, "[22:13:20.000060000, 22:13:20.000064000]  openat                     4.000          N/A  alpha                    100      /data/b (fd=4)"), "%s", out);
-	CHECK(has_line(out, "[22:13:20.000200000, 22:13:20.000202000]  openat                     2.000          N/A  alpha                    100      N/A           "), "%s", out);
+	CHECK(has_line(out, "[22:13:20.000060000, 22:13:20.000064000]  openat                     "
+			    "4.000          N/A  alpha                    100      /data/b (fd=4)"),
+	      "%s", out);
+	CHECK(has_line(out, "[22:13:20.000200000, 22:13:20.000202000]  openat                     "
+			    "2.000          N/A  alpha                    100      N/A           "),
+	      "%s", out);
 	free(out);
 
 	check_part = "iolatency --log";
@@ -471,8 +543,13 @@ static void check_iolatency(const char *dir)
 	out = run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has(out, "\nI/O operations log None (usec)\n"), "%s", out);
-	CHECK(has_line(out, "[22:13:20.000210000, 22:13:20.000211000]  close                      1.000          N/A  alpha                    100      /data/b (fd=4)"), "%s", out);
-	CHECK(has_line(out, "[22:13:20.000090000, 22:13:20.000190000]  fsync                    100.000          N/A  alpha                    100      /data/b (fd=4)"), "%s", out);
+	CHECK(has_line(out, "[22:13:20.000210000, 22:13:20.000211000]  close                      "
+			    "1.000          N/A  alpha                    100      /data/b (fd=4)"),
+	      "%s", out);
+	CHECK(has_line(out,
+		       "[22:13:20.000090000, 22:13:20.000190000]  fsync                    "
+		       "100.000          N/A  alpha                    100      /data/b (fd=4)"),
+	      "%s", out);
 	CHECK(out && strstr(out, "]  fsync") < strstr(out, "]  close"), "%s", out);
 	free(out);
 

@@ -38,7 +38,8 @@
 #define EX_CPU_PID   1000000000 /* the CPUs' pseudo-process; CPU n is tid EX_CPU_PID + 1 + n */
 #define EX_OTHER_TID EX_CPU_PID /* its track for events of no known thread nor CPU */
 #define EX_DEPTH     16		/* open slices per thread (more are written as instants) */
-#define EX_PERF_MAX  8
+#define EX_PERF_MAX  8 /* perf_* contexts of an event class read */
+#define EX_CTR_MAX   8 /* --counter fields of an event class read */
 #define EX_BLOCK     1024
 
 enum ex_role { ER_OTHER, ER_SWITCH, ER_SYS_ENTRY, ER_SYS_EXIT, ER_SPAN_BEGIN, ER_SPAN_END };
@@ -48,8 +49,9 @@ struct ex_class {
 	int init;
 	enum ex_role role;
 	uint16_t kind; /* slice kind on a thread's stack: 0 system call, 1 + i span i */
-	int counter;   /* --counter index, -1: none */
-	struct kev_ref counter_ref;
+	unsigned nctr; /* --counter fields of the class: */
+	uint16_t ctr[EX_CTR_MAX]; /* their --counter indexes */
+	struct kev_ref ctr_ref[EX_CTR_MAX];
 	int64_t env_pid;	  /* a user-space trace's env vpid, -1: none */
 	const char *env_procname; /* and procname (valid until the reader closes) */
 	unsigned nperf;
@@ -393,12 +395,29 @@ static void instant(struct ex *x, int64_t pid, int64_t tid, int64_t ts, const st
 	put_payload_args(x, ev);
 }
 
+/* Closes t's open slices down to depth, unfinished (their ends were lost). */
+static void close_to(struct ex *x, struct ex_thread *t, int depth, int64_t ts)
+{
+	while (t->depth > depth) {
+		head(x, "E", t->track_pid, t->tid, ts);
+		ex_puts(&x->out, ",\"args\":{\"unfinished\":true}}");
+		t->depth--;
+	}
+}
+
 /* Opens a slice of kind on t: 0, or -1 when too many are open (not written). */
 static int slice_begin(struct ex *x, struct ex_thread *t, uint16_t kind, const char *name,
 		       const char *cat, int64_t ts, const struct trax_event *ev)
 {
 	int64_t pid;
 
+	/* a system call inside another one: the first one's exit was lost */
+	if (kind == 0)
+		for (int i = t->depth - 1; i >= 0; i--)
+			if (t->stack[i] == 0) {
+				close_to(x, t, i, ts);
+				break;
+			}
 	if (t->depth == EX_DEPTH)
 		return -1;
 	pid = thread_track(x, t);
@@ -425,11 +444,7 @@ static int slice_end(struct ex *x, struct ex_thread *t, uint16_t kind, int64_t t
 		i--;
 	if (i < 0)
 		return -1;
-	while (t->depth > i + 1) {
-		head(x, "E", t->track_pid, t->tid, ts);
-		ex_puts(&x->out, ",\"args\":{\"unfinished\":true}}");
-		t->depth--;
-	}
+	close_to(x, t, i + 1, ts);
 	head(x, "E", t->track_pid, t->tid, ts);
 	put_payload_args(x, ev);
 	t->depth--;
@@ -548,7 +563,6 @@ static void class_init(struct ex *x, struct ex_class *e, const struct kev_class 
 	const char *domain = trax_reader_env_string(x->r, c->trace, "domain");
 
 	e->init = 1;
-	e->counter = -1;
 	e->env_pid = -1;
 	e->role = c->kind == KEV_SCHED_SWITCH	 ? ER_SWITCH
 		  : c->kind == KEV_SYSCALL_ENTRY ? ER_SYS_ENTRY
@@ -566,13 +580,12 @@ static void class_init(struct ex *x, struct ex_class *e, const struct kev_class 
 			break;
 		}
 	}
-	for (size_t i = 0; i < x->o->ncounters; i++)
+	for (size_t i = 0; i < x->o->ncounters && e->nctr < EX_CTR_MAX; i++)
 		if (!strcmp(c->name, x->ctr_ev[i])) {
-			e->counter_ref = field_ref(ev, x->ctr_field[i]);
-			if (e->counter_ref.scope >= 0) {
-				e->counter = (int)i;
+			e->ctr_ref[e->nctr] = field_ref(ev, x->ctr_field[i]);
+			if (e->ctr_ref[e->nctr].scope >= 0) {
+				e->ctr[e->nctr++] = (uint16_t)i;
 				x->ctr_found[i] = 1;
-				break;
 			}
 		}
 	if (domain && !strcmp(domain, "ust")) {
@@ -742,12 +755,9 @@ static int on_event(void *ctx, const struct trax_event *ev)
 	}
 	instant(x, track_pid, track_tid, ts, c, ev);
 counters:
-	if (e->counter >= 0) {
-		char name[8] = "";
-
-		counter(x, t ? thread_track(x, t) : EX_CPU_PID, ts, x->o->counters[e->counter], name,
-			ref_field(ev, e->counter_ref));
-	}
+	for (unsigned i = 0; i < e->nctr; i++)
+		counter(x, t ? thread_track(x, t) : EX_CPU_PID, ts, x->o->counters[e->ctr[i]], "",
+			ref_field(ev, e->ctr_ref[i]));
 	for (unsigned i = 0; i < e->nperf; i++) {
 		char prefix[48];
 
@@ -772,12 +782,7 @@ static void close_all(struct ex *x)
 			run_slice(x, (int64_t)i, x->cpus[i].begin, x->last_ts, x->cpus[i].tid, NULL,
 				  1);
 	for (size_t i = 0; i < x->nthreads; i++) {
-		struct ex_thread *t = thread_at(x, i);
-
-		for (; t->depth; t->depth--) {
-			head(x, "E", t->track_pid, t->tid, x->last_ts);
-			ex_puts(&x->out, ",\"args\":{\"unfinished\":true}}");
-		}
+		close_to(x, thread_at(x, i), 0, x->last_ts);
 	}
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""chrome-check.py VIEW.jsonl EXPORT.json [--span B,E]... [--counter N.F]... [--env-pid N]
+"""chrome-check.py VIEW.jsonl EXPORT.json [--span B,E]... [--counter N.F]... [--env-pid N --env-name S]
 
 Checks the values of `trax export --format=chrome` (EXPORT.json) against
 the events as `trax view --format=json` prints them (VIEW.jsonl), computed
@@ -19,7 +19,8 @@ here independently:
  - thread names: each tid's names are names the trace gives it (procname
    context, sched_switch comms, state dump, fork).
 The thread of an event: its tid/vtid context, else the tid sched_switch
-put on its CPU, else the trace's vpid (--env-pid: the env's vpid). Prints a summary line.
+put on its CPU, else the trace's vpid (--env-pid: the env's vpid, whose name may be the
+env's procname, --env-name). Prints a summary line.
 """
 import json
 import sys
@@ -35,12 +36,15 @@ def fail(msg):
 
 args = sys.argv[1:]
 spans, counters = [], []
-env_pid = None
+env_pid = env_name = None
 pos = []
 i = 0
 while i < len(args):
     if args[i] == "--span":
         spans.append(tuple(args[i + 1].split(",")))
+        i += 2
+    elif args[i] == "--env-name":
+        env_name = args[i + 1]
         i += 2
     elif args[i] == "--env-pid":
         env_pid = int(args[i + 1])
@@ -103,6 +107,8 @@ cpu_first, cpu_run, switched = {}, {}, set()
 open_sys, open_span = {}, {}
 v_sys, v_span, v_run, v_ctr = [], [], [], {}
 given = {}  # tid -> names the trace gives
+if env_pid is not None and env_name is not None:
+    given[env_pid] = {env_name}
 nevents = nswitch = 0
 span_b = {b: k for k, (b, _) in enumerate(spans)}
 span_e = {e: k for k, (_, e) in enumerate(spans)}

@@ -11,8 +11,9 @@ Rules checked:
    process_* and C) integers; ts a number; names strings; args objects;
  - the raw text's ts and dur are microseconds with exactly three decimals
    (nanoseconds kept);
- - per track (pid, tid), in file order: ts non-decreasing for B, E, X and
-   i events; every E closes an open B, every B is closed; X has dur >= 0;
+ - per track (pid, tid), in file order: ts non-decreasing for B and E
+   events (viewers pair them in this order; they sort X, i and C events by
+   time); every E closes an open B, every B is closed; X has dur >= 0;
    slices (B/E pairs and X) nest: a slice that starts inside another ends
    inside it;
  - C events: args of numbers;
@@ -133,9 +134,11 @@ def main():
                 err("event %d: (pid %d, tid %d) used before its thread_name" % (i, pid, tid))
             if pid not in named_procs:
                 err("event %d: pid %d used before its process_name" % (i, pid))
-        if ts < last_ts.get(track, ts):
-            err("event %d (%s): ts %s before the track's previous %s" % (i, ph, ts, last_ts[track]))
-        last_ts[track] = ts
+        if ph in "BE":
+            if ts < last_ts.get(track, ts):
+                err("event %d (%s): ts %s before the track's previous B/E at %s" %
+                    (i, ph, ts, last_ts[track]))
+            last_ts[track] = ts
         if ph == "B":
             stacks.setdefault(track, []).append(ts)
         elif ph == "E":

@@ -43,7 +43,7 @@ static inline char *room(struct ex_out *o, size_t n)
 	return o->buf + o->len;
 }
 
-void ex_put(struct ex_out *o, const char *s, size_t n)
+void ex_put_slow(struct ex_out *o, const char *s, size_t n)
 {
 	while (n) {
 		size_t k = n < EX_OUT_SIZE ? n : EX_OUT_SIZE;
@@ -55,20 +55,35 @@ void ex_put(struct ex_out *o, const char *s, size_t n)
 	}
 }
 
-void ex_puts(struct ex_out *o, const char *s)
-{
-	ex_put(o, s, strlen(s));
-}
-
 void ex_uint(struct ex_out *o, uint64_t v)
 {
 	char tmp[24];
 	int i = sizeof(tmp);
 
-	do {
+	if (v < 10) {
+		char c = (char)('0' + v);
+
+		ex_put(o, &c, 1);
+		return;
+	}
+	/* two digits at a time */
+	while (v >= 100) {
+		static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+					    "25262728293031323334353637383940414243444546474849"
+					    "50515253545556575859606162636465666768697071727374"
+					    "75767778798081828384858687888990919293949596979899";
+		unsigned k = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		tmp[--i] = pairs[k + 1];
+		tmp[--i] = pairs[k];
+	}
+	if (v >= 10) {
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
-	} while (v);
+	}
+	if (v || i == (int)sizeof(tmp))
+		tmp[--i] = (char)('0' + v);
 	ex_put(o, tmp + i, sizeof(tmp) - (size_t)i);
 }
 

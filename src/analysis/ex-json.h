@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "trax/reader.h"
 
@@ -29,8 +30,23 @@ int ex_out_flush(struct ex_out *o);
 /* Flushes and releases the buffer: 0, or -1 as ex_out_flush(). */
 int ex_out_close(struct ex_out *o);
 
-void ex_put(struct ex_out *o, const char *s, size_t n);
-void ex_puts(struct ex_out *o, const char *s);
+/* Writes out the buffer, then appends s (the slow path of ex_put). */
+void ex_put_slow(struct ex_out *o, const char *s, size_t n);
+
+/* (inline: most pieces are a few bytes, often of a known length) */
+static inline void ex_put(struct ex_out *o, const char *s, size_t n)
+{
+	if (__builtin_expect(o->len + n <= EX_OUT_SIZE, 1)) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	} else
+		ex_put_slow(o, s, n);
+}
+
+static inline void ex_puts(struct ex_out *o, const char *s)
+{
+	ex_put(o, s, strlen(s));
+}
 void ex_int(struct ex_out *o, int64_t v);
 void ex_uint(struct ex_out *o, uint64_t v);
 /* A double as JSON: shortest round-trip digits ("%.17g"), null for NaN and infinities. */

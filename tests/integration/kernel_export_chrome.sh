@@ -12,7 +12,9 @@
 #  - kwork: its track named "kwork" in its own process, its 20 reads of
 #    64 bytes as slices returning 64, and the time it ran on the CPUs'
 #    tracks within 25% of the CPU time getrusage gave it (+ 20 ms);
-#  - without contexts, traxd's threads (state dump) are in traxd's process.
+#  - without contexts, traxd's threads (state dump) are in traxd's process;
+ - with a perf:cpu:cpu-clock context: valid, every event, a counter track
+   per CPU holding every value, in order.
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 
@@ -88,3 +90,32 @@ done
 traxd=$(json noctx.json "sorted({e['pid'] for e in ev if e.get('name') == 'thread_name' and e['args']['name'] == 'traxd' and e['pid'] != e['tid']})")
 [ "$traxd" != "[]" ] || fail "noctx: no traxd thread in its process (pids from the state dump)"
 ok "without contexts, traxd's threads are in process $traxd"
+
+# (a trace of its own: with a perf context, this kernel domain records no
+# sched_switch at all (seen 2026-11-26), which the checks above need)
+record perf -t tid -t pid -t procname -t perf:cpu:cpu-clock
+name=perf
+K=$P/$name/kernel
+trax export --format=chrome -o $name.json "$K" 2>err.txt || fail "$name: trax export: $(cat err.txt)"
+python3 "$D/chrome-validate.py" $name.json >valid.txt || fail "$name: $(cat valid.txt)"
+trax view --format=json "$K" >$name.jsonl || fail "$name: trax view"
+python3 "$D/chrome-check.py" $name.jsonl $name.json >check.txt || fail "$name: $(cat check.txt)"
+# the perf counter context: a counter track per CPU, every value in order
+python3 -c "
+import json, sys
+want, got = {}, {}
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    v = (e.get('context') or {}).get('perf_cpu_cpu_clock')
+    if v is not None:
+        want.setdefault('CPU %d perf_cpu_cpu_clock' % e['packet_context']['cpu_id'], []).append(v)
+for e in json.load(open(sys.argv[2]))['traceEvents']:
+    if e['ph'] == 'C' and e['name'].endswith('perf_cpu_cpu_clock'):
+        got.setdefault(e['name'], []).append(e['args']['value'])
+n = sum(len(v) for v in want.values())
+if not n or got != want:
+    print('perf counter: %d values in the trace, %d in the export' % (n, sum(len(v) for v in got.values())))
+    sys.exit(1)
+print('%d perf_cpu_cpu_clock values on %d CPU counter tracks' % (n, len(want)))" $name.jsonl $name.json >perf.txt ||
+	fail "$name: $(cat perf.txt)"
+ok "$name: $(cat valid.txt); $(cat perf.txt)"

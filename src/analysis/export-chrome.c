@@ -38,8 +38,8 @@
 #define EX_CPU_PID   1000000000 /* the CPUs' pseudo-process; CPU n is tid EX_CPU_PID + 1 + n */
 #define EX_OTHER_TID EX_CPU_PID /* its track for events of no known thread nor CPU */
 #define EX_DEPTH     16		/* open slices per thread (more are written as instants) */
-#define EX_PERF_MAX  8 /* perf_* contexts of an event class read */
-#define EX_CTR_MAX   8 /* --counter fields of an event class read */
+#define EX_PERF_MAX  8		/* perf_* contexts of an event class read */
+#define EX_CTR_MAX   8		/* --counter fields of an event class read */
 #define EX_BLOCK     1024
 
 enum ex_role { ER_OTHER, ER_SWITCH, ER_SYS_ENTRY, ER_SYS_EXIT, ER_SPAN_BEGIN, ER_SPAN_END };
@@ -48,8 +48,8 @@ enum ex_role { ER_OTHER, ER_SWITCH, ER_SYS_ENTRY, ER_SYS_EXIT, ER_SPAN_BEGIN, ER
 struct ex_class {
 	int init;
 	enum ex_role role;
-	uint16_t kind; /* slice kind on a thread's stack: 0 system call, 1 + i span i */
-	unsigned nctr; /* --counter fields of the class: */
+	uint16_t kind;		  /* slice kind on a thread's stack: 0 system call, 1 + i span i */
+	unsigned nctr;		  /* --counter fields of the class: */
 	uint16_t ctr[EX_CTR_MAX]; /* their --counter indexes */
 	struct kev_ref ctr_ref[EX_CTR_MAX];
 	int64_t env_pid;	  /* a user-space trace's env vpid, -1: none */
@@ -451,7 +451,8 @@ static int slice_end(struct ex *x, struct ex_thread *t, uint16_t kind, int64_t t
 	return 0;
 }
 
-/* The running slice of cpu, from its begin to ts, named after the thread (comm: NULL its record's). */
+/* The running slice of cpu, from its begin to ts, named after the thread (comm: NULL its record's).
+ */
 static void run_slice(struct ex *x, int64_t cpu, int64_t begin, int64_t ts, int64_t tid,
 		      const char *comm, int unfinished)
 {
@@ -492,7 +493,8 @@ static void on_switch(struct ex *x, const struct trax_event *ev, const struct ke
 		k->first_ts = ts;
 	}
 	if (k->running)
-		run_slice(x, cpu, k->begin, ts, k->tid, k->tid == prev ? kev_str(ev, c, KR_PREV_COMM) : NULL, 0);
+		run_slice(x, cpu, k->begin, ts, k->tid,
+			  k->tid == prev ? kev_str(ev, c, KR_PREV_COMM) : NULL, 0);
 	else if (!k->switched && prev != 0 && ts > k->first_ts)
 		/* the CPU's first switch: prev ran since the CPU's first event at least */
 		run_slice(x, cpu, k->first_ts, ts, prev, kev_str(ev, c, KR_PREV_COMM), 0);
@@ -525,9 +527,9 @@ static void counter(struct ex *x, int64_t pid, int64_t ts, const char *name1, co
 
 /* ---- event classes ---- */
 
-static const enum trax_scope scopes[] = {
-    TRAX_SCOPE_PAYLOAD, TRAX_SCOPE_EVENT_CONTEXT, TRAX_SCOPE_STREAM_EVENT_CONTEXT,
-    TRAX_SCOPE_PACKET_CONTEXT};
+static const enum trax_scope scopes[] = {TRAX_SCOPE_PAYLOAD, TRAX_SCOPE_EVENT_CONTEXT,
+					 TRAX_SCOPE_STREAM_EVENT_CONTEXT,
+					 TRAX_SCOPE_PACKET_CONTEXT};
 
 static struct kev_ref field_ref(const struct trax_event *ev, const char *name)
 {
@@ -537,7 +539,8 @@ static struct kev_ref field_ref(const struct trax_event *ev, const char *name)
 		size_t n = trax_event_field_count(ev, scopes[s]);
 
 		for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-			const char *fn = trax_field_name(trax_event_field_by_index(ev, scopes[s], i));
+			const char *fn =
+			    trax_field_name(trax_event_field_by_index(ev, scopes[s], i));
 
 			if (fn && !strcmp(fn, name)) {
 				ref.scope = (int8_t)scopes[s];
@@ -639,11 +642,10 @@ static struct ex_class *class_of(struct ex *x, const struct kev_class *c,
 /* ---- the events ---- */
 
 /* After the system state took a sched_* or state dump event: what it learnt of its threads. */
-static void sync_event_threads(struct ex *x, const struct trax_event *ev,
-			       const struct kev_class *c)
+static void sync_event_threads(struct ex *x, const struct trax_event *ev, const struct kev_class *c)
 {
-	static const enum kev_role roles[] = {KR_PREV_TID, KR_NEXT_TID, KR_CHILD_TID,
-					      KR_PARENT_PID, KR_TID, KR_PID};
+	static const enum kev_role roles[] = {KR_PREV_TID,   KR_NEXT_TID, KR_CHILD_TID,
+					      KR_PARENT_PID, KR_TID,	  KR_PID};
 
 	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
 		int64_t tid;
@@ -764,7 +766,8 @@ counters:
 		if (!strncmp(e->perf_name[i], "perf_cpu_", 9) && cpu >= 0) {
 			cpus_process(x);
 			snprintf(prefix, sizeof(prefix), "CPU %lld ", (long long)cpu);
-			counter(x, EX_CPU_PID, ts, prefix, e->perf_name[i], ref_field(ev, e->perf[i]));
+			counter(x, EX_CPU_PID, ts, prefix, e->perf_name[i],
+				ref_field(ev, e->perf[i]));
 		} else if (t) {
 			snprintf(prefix, sizeof(prefix), "tid %lld ", (long long)t->tid);
 			counter(x, thread_track(x, t), ts, prefix, e->perf_name[i],
@@ -802,7 +805,8 @@ static int parse_options(struct ex *x, char *err, size_t errlen)
 		const char *comma = strchr(o->spans[i], ',');
 
 		if (!comma || comma == o->spans[i] || !comma[1] || strchr(comma + 1, ','))
-			return snprintf(err, errlen, "--span %s: BEGIN,END (two event names) expected",
+			return snprintf(err, errlen,
+					"--span %s: BEGIN,END (two event names) expected",
 					o->spans[i]),
 			       AN_USAGE;
 		x->span_b[i] = strndup(o->spans[i], (size_t)(comma - o->spans[i]));
@@ -886,8 +890,9 @@ int ex_chrome(const struct ex_options *o, const char *const *paths, size_t npath
 	st = trax_reader_each(x.r, on_event, &x);
 	if (st == 0 || st == 1)
 		close_all(&x);
-	ex_puts(&x.out, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"producer\":\"trax export\","
-			"\"time_origin_ns\":");
+	ex_puts(&x.out,
+		"\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"producer\":\"trax export\","
+		"\"time_origin_ns\":");
 	ex_int(&x.out, x.origin);
 	ex_puts(&x.out, ",\"cpu_pid\":");
 	ex_int(&x.out, EX_CPU_PID);

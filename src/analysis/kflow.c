@@ -359,6 +359,18 @@ static int64_t get_ref(const struct trax_event *ev, struct kev_ref ref, int64_t 
 	return dflt;
 }
 
+/* The switch that put tid (0: the idle task) on cpu is not in the trace: the old thread's state is unknown. */
+static void lost_switch(struct kflow *f, struct kflow_cpu *cpu, int32_t cpu_id, int64_t tid,
+			int64_t ts)
+{
+	struct kflow_thread *old;
+
+	if (cpu->current > 0 && (old = thread_get(f, cpu->current)) && running(old) &&
+	    old->cur.cpu == cpu_id)
+		move(f, old, ts, KFLOW_UNKNOWN, -1, -1, KFLOW_R_NONE, -1);
+	cpu->current = tid > 0 ? tid : -1;
+}
+
 static void on_switch(struct kflow *f, const struct trax_event *ev, const struct kev_class *c,
 		      const struct kflow_cls *k, int64_t ts, int64_t cpu_id, struct kflow_cpu *cpu)
 {
@@ -366,6 +378,9 @@ static void on_switch(struct kflow *f, const struct trax_event *ev, const struct
 	int64_t st = get_ref(ev, k->ref[KFF_PREV_STATE], 0);
 	struct kflow_thread *t;
 
+	/* the CPU ran another thread than prev: a switch was lost */
+	if (cpu && cpu->current > 0 && cpu->current != prev_tid)
+		lost_switch(f, cpu, (int32_t)cpu_id, prev_tid, ts);
 	if (prev_tid > 0 && (t = thread_get(f, prev_tid))) {
 		set_comm(t, kev_str(ev, c, KR_PREV_COMM));
 		if (t->exiting || (st & TASK_DEAD))
@@ -498,9 +513,14 @@ int kflow_event(struct kflow *f, const struct trax_event *ev, const struct kev_c
 		cpu = cpu_get(f, cpu_id);
 	else
 		cpu_id = -1;
-	/* an event with a tid context: that thread runs on the event's CPU (an IRQ's interrupts it) */
-	if (kev_int(ev, c, KR_CTX_TID, &ctx_tid) == 0 && ctx_tid > 0 && k->kind != KF_SWITCH &&
-	    (t = thread_get(f, ctx_tid))) {
+	/*
+	 * an event with a tid context: that thread runs on the event's CPU
+	 * (an IRQ's interrupts it), whatever the switches said (one was lost)
+	 */
+	if (kev_int(ev, c, KR_CTX_TID, &ctx_tid) == 0 && ctx_tid >= 0 && cpu &&
+	    k->kind != KF_SWITCH && cpu->current != (ctx_tid > 0 ? ctx_tid : -1))
+		lost_switch(f, cpu, (int32_t)cpu_id, ctx_tid, ts);
+	if (ctx_tid > 0 && k->kind != KF_SWITCH && (t = thread_get(f, ctx_tid))) {
 		if (!t->comm[0])
 			set_comm(t, kev_str(ev, c, KR_CTX_PROCNAME));
 		if (!running(t) || t->cur.cpu != (int32_t)cpu_id)

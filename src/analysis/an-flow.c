@@ -33,13 +33,50 @@ struct flow {
 	struct strbuf sb; /* a line */
 	int64_t tsec;	  /* the second whose text is in tbuf */
 	char tbuf[64];
+	size_t tlen;
 	int failed;
 };
+
+/* (per interval: digits written by hand, printf's parsing costs more than the rest) */
+static void put_int(struct strbuf *sb, int64_t v)
+{
+	char b[24], *p = b + sizeof(b);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (v < 0)
+		*--p = '-';
+	strbuf_add(sb, p, (size_t)(b + sizeof(b) - p));
+}
+
+/* v with exactly n digits (leading zeros). */
+static void put_digits(char *p, uint64_t v, int n)
+{
+	while (n--) {
+		p[n] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
+static void put_spaces(struct strbuf *sb, size_t n)
+{
+	static const char sp[] = "                                ";
+
+	while (n) {
+		size_t k = n < sizeof(sp) - 1 ? n : sizeof(sp) - 1;
+
+		strbuf_add(sb, sp, k);
+		n -= k;
+	}
+}
 
 /* A time as lttng-analyses prints it, the second's text computed once per second. */
 static void put_time(struct flow *fl, int64_t ns)
 {
 	int64_t s = ns / 1000000000, r = ns % 1000000000;
+	char frac[10];
 
 	if (r < 0) {
 		r += 1000000000;
@@ -53,17 +90,30 @@ static void put_time(struct flow *fl, int64_t ns)
 		if ((dot = strrchr(fl->tbuf, '.')))
 			*dot = 0;
 		fl->tsec = s;
+		fl->tlen = strlen(fl->tbuf);
 	}
-	strbuf_printf(&fl->sb, "%s.%09" PRId64, fl->tbuf, r);
+	strbuf_add(&fl->sb, fl->tbuf, fl->tlen);
+	frac[0] = '.';
+	put_digits(frac + 1, (uint64_t)r, 9);
+	strbuf_add(&fl->sb, frac, 10);
 }
 
-/* Nanoseconds as microseconds with 3 decimals, exactly (no double). */
+/* Nanoseconds (>= 0) as microseconds with 3 decimals, right-aligned in width, exactly. */
 static void put_us(struct strbuf *sb, int64_t ns, int width)
 {
-	char b[40];
+	char b[40], *p = b + sizeof(b) - 4;
+	uint64_t u = (uint64_t)ns / 1000;
+	size_t n;
 
-	snprintf(b, sizeof(b), "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
-	strbuf_printf(sb, "%*s", width, b);
+	p[0] = '.';
+	put_digits(p + 1, (uint64_t)ns % 1000, 3);
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10));
+	n = (size_t)(b + sizeof(b) - p);
+	if ((size_t)width > n)
+		put_spaces(sb, (size_t)width - n);
+	strbuf_add(sb, p, n);
 }
 
 static void put_detail(struct flow *fl, const struct kflow_interval *iv)
@@ -75,38 +125,56 @@ static void put_detail(struct flow *fl, const struct kflow_interval *iv)
 	case KFLOW_SYSCALL:
 	case KFLOW_IRQ:
 	case KFLOW_SOFTIRQ:
-		strbuf_printf(sb, "CPU %d", iv->cpu);
-		if (iv->state == KFLOW_SYSCALL)
-			strbuf_printf(sb, ", %s", iv->syscall);
-		else if (iv->state == KFLOW_IRQ)
-			strbuf_printf(sb, ", IRQ %d", iv->irq);
-		else if (iv->state == KFLOW_SOFTIRQ) {
+		strbuf_add(sb, "CPU ", 4);
+		put_int(sb, iv->cpu);
+		if (iv->state == KFLOW_SYSCALL) {
+			strbuf_add(sb, ", ", 2);
+			strbuf_puts(sb, iv->syscall);
+		} else if (iv->state == KFLOW_IRQ) {
+			strbuf_add(sb, ", IRQ ", 6);
+			put_int(sb, iv->irq);
+		} else if (iv->state == KFLOW_SOFTIRQ) {
 			const char *n = kflow_softirq_name(iv->irq);
 
-			strbuf_printf(sb, ", softirq %d%s%s", iv->irq, n ? " " : "", n ? n : "");
+			strbuf_add(sb, ", softirq ", 10);
+			put_int(sb, iv->irq);
+			if (n) {
+				strbuf_add(sb, " ", 1);
+				strbuf_puts(sb, n);
+			}
 		}
-		if (iv->state >= KFLOW_IRQ && iv->syscall)
-			strbuf_printf(sb, " (in %s)", iv->syscall);
+		if (iv->state >= KFLOW_IRQ && iv->syscall) {
+			strbuf_add(sb, " (in ", 5);
+			strbuf_puts(sb, iv->syscall);
+			strbuf_add(sb, ")", 1);
+		}
 		break;
 	case KFLOW_RUNNABLE:
 		if (iv->reason == KFLOW_R_WOKEN) {
 			const struct kflow_thread *w =
 			    iv->waker > 0 ? kflow_thread(&fl->kf, iv->waker) : NULL;
 
-			strbuf_puts(sb, "woken");
-			if (w)
-				strbuf_printf(sb, " by %s (%" PRId64 ")", w->comm, w->tid);
-		} else if (iv->reason == KFLOW_R_PREEMPTED)
-			strbuf_printf(sb, "preempted from CPU %d", iv->cpu);
-		else if (iv->reason == KFLOW_R_FORKED)
+			strbuf_add(sb, "woken", 5);
+			if (w) {
+				strbuf_add(sb, " by ", 4);
+				strbuf_puts(sb, w->comm);
+				strbuf_add(sb, " (", 2);
+				put_int(sb, w->tid);
+				strbuf_add(sb, ")", 1);
+			}
+		} else if (iv->reason == KFLOW_R_PREEMPTED) {
+			strbuf_puts(sb, "preempted from CPU ");
+			put_int(sb, iv->cpu);
+		} else if (iv->reason == KFLOW_R_FORKED)
 			strbuf_puts(sb, "forked");
 		else if (iv->reason == KFLOW_R_STATEDUMP)
 			strbuf_puts(sb, "state dump");
 		break;
 	case KFLOW_BLOCKED:
-		if (iv->syscall)
-			strbuf_printf(sb, "in %s", iv->syscall);
-		else if (iv->reason == KFLOW_R_STATEDUMP)
+		if (iv->syscall) {
+			strbuf_add(sb, "in ", 3);
+			strbuf_puts(sb, iv->syscall);
+		} else if (iv->reason == KFLOW_R_STATEDUMP)
 			strbuf_puts(sb, "state dump");
 		break;
 	case KFLOW_EXITED:
@@ -123,30 +191,38 @@ static void text_line(struct flow *fl, const struct kflow_thread *t,
 		      const struct kflow_interval *iv)
 {
 	struct strbuf *sb = &fl->sb;
-	size_t mark;
+	const char *state = kflow_state_name(iv->state);
+	size_t mark, n;
 
 	strbuf_reset(sb);
 	if (fl->group)
-		strbuf_puts(sb, "  ");
+		strbuf_add(sb, "  ", 2);
 	put_time(fl, iv->begin);
-	strbuf_puts(sb, " ");
+	strbuf_add(sb, " ", 1);
 	put_time(fl, iv->end);
 	put_us(sb, iv->end - iv->begin, 15);
-	strbuf_puts(sb, "  ");
+	strbuf_add(sb, "  ", 2);
 	if (t) {
 		mark = sb->len;
-		strbuf_printf(sb, "%s (%" PRId64 ")", t->comm, t->tid);
-		while (sb->len < mark + 24)
-			strbuf_puts(sb, " ");
-		strbuf_puts(sb, " ");
+		strbuf_puts(sb, t->comm);
+		strbuf_add(sb, " (", 2);
+		put_int(sb, t->tid);
+		strbuf_add(sb, ")", 1);
+		put_spaces(sb, sb->len < mark + 24 ? mark + 24 - sb->len : 0);
+		strbuf_add(sb, " ", 1);
 	}
-	strbuf_printf(sb, "%-8s ", kflow_state_name(iv->state));
+	mark = sb->len;
+	n = strlen(state);
+	strbuf_add(sb, state, n);
+	put_spaces(sb, n < 9 ? 9 - n : 1);
 	put_detail(fl, iv);
-	while (sb->len && sb->buf[sb->len - 1] == ' ')
-		sb->buf[--sb->len] = 0;
-	strbuf_puts(sb, "\n");
+	/* no trailing blank when there is no detail */
+	if (sb->len == mark + (n < 9 ? 9 : n + 1))
+		while (sb->len && sb->buf[sb->len - 1] == ' ')
+			sb->buf[--sb->len] = 0;
+	strbuf_add(sb, "\n", 1);
 	if (sb->buf)
-		fputs(sb->buf, fl->run->out);
+		fwrite(sb->buf, 1, sb->len, fl->run->out);
 }
 
 /* One interval as a JSON object (no newline). */
@@ -156,25 +232,41 @@ static void json_interval(struct flow *fl, const struct kflow_thread *t,
 	struct strbuf *sb = &fl->sb;
 	const char *reason = kflow_reason_name(iv->reason);
 
-	strbuf_printf(sb,
-		      "{\"tid\": %" PRId64 ", \"begin\": %" PRId64 ", \"end\": %" PRId64
-		      ", \"state\": \"%s\"",
-		      t->tid, iv->begin, iv->end, kflow_state_name(iv->state));
-	if (iv->cpu >= 0)
-		strbuf_printf(sb, ", \"cpu\": %d", iv->cpu);
+	strbuf_add(sb, "{\"tid\": ", 8);
+	put_int(sb, t->tid);
+	strbuf_add(sb, ", \"begin\": ", 11);
+	put_int(sb, iv->begin);
+	strbuf_add(sb, ", \"end\": ", 9);
+	put_int(sb, iv->end);
+	strbuf_add(sb, ", \"state\": \"", 12);
+	strbuf_puts(sb, kflow_state_name(iv->state));
+	strbuf_add(sb, "\"", 1);
+	if (iv->cpu >= 0) {
+		strbuf_add(sb, ", \"cpu\": ", 9);
+		put_int(sb, iv->cpu);
+	}
 	if (iv->syscall) {
-		strbuf_puts(sb, ", \"syscall\": ");
+		strbuf_add(sb, ", \"syscall\": ", 13);
 		an_json_string(sb, iv->syscall);
 	}
-	if (iv->state == KFLOW_IRQ)
-		strbuf_printf(sb, ", \"irq\": %d", iv->irq);
-	if (iv->state == KFLOW_SOFTIRQ)
-		strbuf_printf(sb, ", \"softirq\": %d", iv->irq);
-	if (reason)
-		strbuf_printf(sb, ", \"reason\": \"%s\"", reason);
-	if (iv->reason == KFLOW_R_WOKEN && iv->waker > 0)
-		strbuf_printf(sb, ", \"waker\": %" PRId64, iv->waker);
-	strbuf_puts(sb, "}");
+	if (iv->state == KFLOW_IRQ) {
+		strbuf_add(sb, ", \"irq\": ", 9);
+		put_int(sb, iv->irq);
+	}
+	if (iv->state == KFLOW_SOFTIRQ) {
+		strbuf_add(sb, ", \"softirq\": ", 13);
+		put_int(sb, iv->irq);
+	}
+	if (reason) {
+		strbuf_add(sb, ", \"reason\": \"", 13);
+		strbuf_puts(sb, reason);
+		strbuf_add(sb, "\"", 1);
+	}
+	if (iv->reason == KFLOW_R_WOKEN && iv->waker > 0) {
+		strbuf_add(sb, ", \"waker\": ", 11);
+		put_int(sb, iv->waker);
+	}
+	strbuf_add(sb, "}", 1);
 }
 
 static struct fl_row *row_of(struct flow *fl, struct kflow_thread *t)
@@ -234,7 +326,7 @@ static void on_interval(void *ctx, const struct kflow_thread *ct, const struct k
 			strbuf_puts(&fl->sb, ",\n");
 		json_interval(fl, t, iv);
 		if (fl->sb.buf)
-			fputs(fl->sb.buf, fl->run->out);
+			fwrite(fl->sb.buf, 1, fl->sb.len, fl->run->out);
 	} else {
 		if (!fl->printed)
 			fprintf(fl->run->out, "%-*s %-*s %14s  %-24s %-8s %s\n", fl->date ? 29 : 18,

@@ -423,7 +423,8 @@ static int report(void *an)
 
 	if (!run->started) {
 		if (fl->json)
-			fputs("{\"analysis\": \"flow\", \"intervals\": [], \"threads\": []}\n", out);
+			fputs("{\"analysis\": \"flow\", \"intervals\": [], \"threads\": []}\n",
+			      out);
 		else
 			fputs("No event in the time range.\n", out);
 		return AN_OK;

@@ -50,9 +50,9 @@ struct sp_bin {
 struct sp_top {
 	int64_t dur, begin, end;
 	uint8_t key;
-	int64_t id;	 /* tid, stream id, or the field's integer */
-	char label[48];	 /* the field's string */
-	uint64_t order;	 /* of completion: ties keep the earliest */
+	int64_t id;	/* tid, stream id, or the field's integer */
+	char label[48]; /* the field's string */
+	uint64_t order; /* of completion: ties keep the earliest */
 };
 
 struct spans {
@@ -99,7 +99,8 @@ static struct kev_ref find_field(const struct trax_event *ev, const char *name)
 		size_t n = trax_event_field_count(ev, order[s]);
 
 		for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-			const char *fn = trax_field_name(trax_event_field_by_index(ev, order[s], i));
+			const char *fn =
+			    trax_field_name(trax_event_field_by_index(ev, order[s], i));
 
 			if (fn && !strcmp(fn, name)) {
 				ref.scope = (int8_t)order[s];
@@ -424,7 +425,8 @@ static size_t buckets(const struct spans *s, uint64_t *counts, double *step)
 
 			if (!b->count)
 				continue;
-			/* a bin spans at most 1/1024 of its values: counted where its smallest is */
+			/* a bin spans at most 1/1024 of its values: counted where its smallest is
+			 */
 			if (n > 1) {
 				double x = (double)(b->min - s->min) / *step;
 
@@ -532,8 +534,8 @@ static int report_json(struct spans *s, int64_t begin, int64_t end, double sd, u
 	for (size_t i = 0; s->count && i < nb; i++) {
 		an_mi_row(&mi);
 		an_mi_float(&mi, "duration", (double)s->min + (double)i * step);
-		an_mi_float(&mi, "duration", nb > 1 ? (double)s->min + (double)(i + 1) * step
-						    : (double)s->max);
+		an_mi_float(&mi, "duration",
+			    nb > 1 ? (double)s->min + (double)(i + 1) * step : (double)s->max);
 		an_mi_number(&mi, "number", (int64_t)counts[i]);
 		an_mi_row_end(&mi);
 	}
@@ -549,9 +551,8 @@ static int report_json(struct spans *s, int64_t begin, int64_t end, double sd, u
 		if (t->key == KEY_TID)
 			an_mi_process(&mi, NULL, -1, t->id);
 		else if (t->key == KEY_STREAM)
-			an_mi_named(&mi, "stream", "id", (snprintf(hbuf, sizeof(hbuf), "%" PRId64,
-								   t->id),
-							  hbuf));
+			an_mi_named(&mi, "stream", "id",
+				    (snprintf(hbuf, sizeof(hbuf), "%" PRId64, t->id), hbuf));
 		else if (t->label[0])
 			an_mi_string(&mi, t->label);
 		else
@@ -587,8 +588,8 @@ static void report_text(struct spans *s, int64_t begin, int64_t end, double sd, 
 		us(d, sizeof(d), sd);
 	else
 		snprintf(d, sizeof(d), "?");
-	fprintf(out, "Span duration (us)\n%-12s %14s %14s %14s %14s\n", "Count", "Min", "Avg", "Max",
-		"Stdev");
+	fprintf(out, "Span duration (us)\n%-12s %14s %14s %14s %14s\n", "Count", "Min", "Avg",
+		"Max", "Stdev");
 	fprintf(out, "%-12" PRIu64 " %14s %14s %14s %14s\n", s->count, a, b, c, d);
 	if (s->count) {
 		fprintf(out, "\nPercentiles (us)\n");
@@ -632,8 +633,7 @@ static void report_text(struct spans *s, int64_t begin, int64_t end, double sd, 
 		" end events without a begin",
 		open_begins(s), s->unmatched_ends);
 	if (run->o->match)
-		fprintf(out, ", %" PRIu64 " events without the field %s", s->no_key,
-			run->o->match);
+		fprintf(out, ", %" PRIu64 " events without the field %s", s->no_key, run->o->match);
 	else if (s->no_key)
 		fprintf(out, ", %" PRIu64 " events without a thread", s->no_key);
 	fputc('\n', out);

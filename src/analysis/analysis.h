@@ -36,8 +36,8 @@ struct an_options {
 	int group; /* --group: the intervals grouped per thread (kept in memory) */
 	/* spans */
 	const char *begin_event, *end_event; /* --begin-event, --end-event: full names */
-	const char *match;		     /* --match FIELD: pairs by its value (NULL: per thread) */
-	long top;			     /* --top: the slowest spans listed (default 10) */
+	const char *match; /* --match FIELD: pairs by its value (NULL: per thread) */
+	long top;	   /* --top: the slowest spans listed (default 10) */
 };
 
 /* Fills o with the defaults (intersection on, text, limit 10, top 10). */

@@ -48,9 +48,9 @@ struct kflow_cls {
 };
 
 static const char *const state_names[KFLOW_STATE_COUNT] = {
-    [KFLOW_UNKNOWN] = "unknown",   [KFLOW_USER] = "running",	      [KFLOW_SYSCALL] = "syscall",
-    [KFLOW_IRQ] = "irq",	   [KFLOW_SOFTIRQ] = "softirq",	      [KFLOW_RUNNABLE] = "runnable",
-    [KFLOW_BLOCKED] = "blocked",   [KFLOW_EXITED] = "exited",
+    [KFLOW_UNKNOWN] = "unknown", [KFLOW_USER] = "running",    [KFLOW_SYSCALL] = "syscall",
+    [KFLOW_IRQ] = "irq",	 [KFLOW_SOFTIRQ] = "softirq", [KFLOW_RUNNABLE] = "runnable",
+    [KFLOW_BLOCKED] = "blocked", [KFLOW_EXITED] = "exited",
 };
 
 const char *kflow_state_name(enum kflow_state s)
@@ -257,7 +257,8 @@ static struct kev_ref find_payload(const struct trax_event *ev, const char *name
 	size_t n = trax_event_field_count(ev, TRAX_SCOPE_PAYLOAD);
 
 	for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-		const char *fn = trax_field_name(trax_event_field_by_index(ev, TRAX_SCOPE_PAYLOAD, i));
+		const char *fn =
+		    trax_field_name(trax_event_field_by_index(ev, TRAX_SCOPE_PAYLOAD, i));
 
 		if (fn && !strcmp(fn, name)) {
 			ref.scope = TRAX_SCOPE_PAYLOAD;
@@ -359,7 +360,8 @@ static int64_t get_ref(const struct trax_event *ev, struct kev_ref ref, int64_t 
 	return dflt;
 }
 
-/* The switch that put tid (0: the idle task) on cpu is not in the trace: the old thread's state is unknown. */
+/* The switch that put tid (0: the idle task) on cpu is not in the trace: the old thread's state is
+ * unknown. */
 static void lost_switch(struct kflow *f, struct kflow_cpu *cpu, int32_t cpu_id, int64_t tid,
 			int64_t ts)
 {
@@ -374,7 +376,8 @@ static void lost_switch(struct kflow *f, struct kflow_cpu *cpu, int32_t cpu_id, 
 static void on_switch(struct kflow *f, const struct trax_event *ev, const struct kev_class *c,
 		      const struct kflow_cls *k, int64_t ts, int64_t cpu_id, struct kflow_cpu *cpu)
 {
-	int64_t prev_tid = get_int(ev, c, KR_PREV_TID, 0), next_tid = get_int(ev, c, KR_NEXT_TID, 0);
+	int64_t prev_tid = get_int(ev, c, KR_PREV_TID, 0),
+		next_tid = get_int(ev, c, KR_NEXT_TID, 0);
 	int64_t st = get_ref(ev, k->ref[KFF_PREV_STATE], 0);
 	struct kflow_thread *t;
 
@@ -411,8 +414,8 @@ static void on_wakeup(struct kflow *f, const struct trax_event *ev, const struct
 		return;
 	set_comm(t, kev_str(ev, c, KR_COMM));
 	{
-		int64_t waker = cpu_id >= 0 && (size_t)cpu_id < f->ncpus ? f->cpus[cpu_id].current
-									  : -1;
+		int64_t waker =
+		    cpu_id >= 0 && (size_t)cpu_id < f->ncpus ? f->cpus[cpu_id].current : -1;
 		move(f, t, ts, KFLOW_RUNNABLE, -1, -1, KFLOW_R_WOKEN, waker);
 	}
 }
@@ -495,8 +498,7 @@ static struct kflow_thread *subject(struct kflow *f, int64_t ctx_tid, struct kfl
 	return tid > 0 ? thread_get(f, tid) : NULL;
 }
 
-int kflow_event(struct kflow *f, const struct trax_event *ev, const struct kev_class *c,
-		int64_t ts)
+int kflow_event(struct kflow *f, const struct trax_event *ev, const struct kev_class *c, int64_t ts)
 {
 	const struct kflow_cls *k = cls_of(f, ev, c);
 	int64_t cpu_id = -1, ctx_tid = -1, v;

@@ -37,18 +37,18 @@ enum kflow_state {
 	KFLOW_UNKNOWN = 0, /* nothing said yet (from the trace's first event) */
 	KFLOW_USER,	   /* running on cpu, user mode */
 	KFLOW_SYSCALL,	   /* running on cpu, in system call syscall */
-	KFLOW_IRQ,	   /* on cpu, interrupted by hard IRQ irq (syscall: the call it interrupted) */
-	KFLOW_SOFTIRQ,	   /* on cpu, in soft IRQ vector irq */
-	KFLOW_RUNNABLE,	   /* waiting for a CPU (reason) */
-	KFLOW_BLOCKED,	   /* waiting for something (syscall: in that call) */
-	KFLOW_EXITED,	   /* exited, not freed yet */
+	KFLOW_IRQ,	/* on cpu, interrupted by hard IRQ irq (syscall: the call it interrupted) */
+	KFLOW_SOFTIRQ,	/* on cpu, in soft IRQ vector irq */
+	KFLOW_RUNNABLE, /* waiting for a CPU (reason) */
+	KFLOW_BLOCKED,	/* waiting for something (syscall: in that call) */
+	KFLOW_EXITED,	/* exited, not freed yet */
 	KFLOW_STATE_COUNT
 };
 
 /* Why a thread is runnable (or, for KFLOW_BLOCKED/RUNNABLE from the state dump, who said so). */
 enum kflow_reason {
 	KFLOW_R_NONE = 0,
-	KFLOW_R_WOKEN,	   /* a sched_wak* event (waker: the thread current where it was recorded) */
+	KFLOW_R_WOKEN, /* a sched_wak* event (waker: the thread current where it was recorded) */
 	KFLOW_R_PREEMPTED, /* switched out while runnable */
 	KFLOW_R_FORKED,	   /* created by sched_process_fork */
 	KFLOW_R_STATEDUMP, /* the state dump's process status */
@@ -57,9 +57,10 @@ enum kflow_reason {
 struct kflow_interval {
 	int64_t begin, end;
 	enum kflow_state state;
-	int32_t cpu;	     /* running states (and preempted: the CPU it left); -1 otherwise */
-	int32_t irq;	     /* KFLOW_IRQ: its number; KFLOW_SOFTIRQ: its vector; -1 otherwise */
-	const char *syscall; /* the system call the thread is in, NULL: none (valid during the run) */
+	int32_t cpu; /* running states (and preempted: the CPU it left); -1 otherwise */
+	int32_t irq; /* KFLOW_IRQ: its number; KFLOW_SOFTIRQ: its vector; -1 otherwise */
+	const char
+	    *syscall; /* the system call the thread is in, NULL: none (valid during the run) */
 	enum kflow_reason reason;
 	int64_t waker; /* KFLOW_R_WOKEN: tid, -1: none known */
 };
@@ -96,9 +97,9 @@ struct kflow {
 	struct kflow_cls *cls; /* per kev class id */
 	size_t ncls;
 	int has_origin;
-	int64_t origin;	   /* the first event's time: where the unknown intervals start */
-	int reporting;	   /* kflow_start() was called */
-	int64_t clip;	   /* intervals are reported from there (kflow_start's time) */
+	int64_t origin;	    /* the first event's time: where the unknown intervals start */
+	int reporting;	    /* kflow_start() was called */
+	int64_t clip;	    /* intervals are reported from there (kflow_start's time) */
 	uint64_t intervals; /* reported so far */
 	int failed;	    /* memory ran out */
 };

@@ -198,7 +198,8 @@ int cmd_analyze(int argc, char **argv)
 			errno = 0;
 			o.top = strtol(optarg, &end, 10);
 			if (end == optarg || *end || errno || o.top < 0)
-				return cli_usage_error("Wrong value in --top parameter: %s", optarg);
+				return cli_usage_error("Wrong value in --top parameter: %s",
+						       optarg);
 			break;
 		}
 		case 'F':

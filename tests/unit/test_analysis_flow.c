@@ -93,8 +93,20 @@ static const struct ctfw_field fork_fields[] = {
 };
 static const struct ctfw_field tick_fields[] = {{"x", I32}};
 
-enum { EV_SWITCH, EV_WAKEUP, EV_ENTRY, EV_EXIT, EV_IRQ_IN, EV_IRQ_OUT, EV_SOFT_IN, EV_SOFT_OUT,
-       EV_FORK, EV_PEXIT, EV_FREE, EV_TICK };
+enum {
+	EV_SWITCH,
+	EV_WAKEUP,
+	EV_ENTRY,
+	EV_EXIT,
+	EV_IRQ_IN,
+	EV_IRQ_OUT,
+	EV_SOFT_IN,
+	EV_SOFT_OUT,
+	EV_FORK,
+	EV_PEXIT,
+	EV_FREE,
+	EV_TICK
+};
 
 static const struct ctfw_event_class kclasses[] = {
     [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
@@ -368,8 +380,7 @@ static void check_flow(const char *dir)
 	strbuf_init(&want);
 	for (size_t i = 0; grouped_lines[i]; i++)
 		strbuf_puts(&want, grouped_lines[i]);
-	CHECK(out && want.buf && !strcmp(out, want.buf), "got:\n%s\nexpected:\n%s", out,
-	      want.buf);
+	CHECK(out && want.buf && !strcmp(out, want.buf), "got:\n%s\nexpected:\n%s", out, want.buf);
 	strbuf_free(&want);
 	free(out);
 
@@ -392,23 +403,26 @@ static void check_flow(const char *dir)
 	o.json = 1;
 	out = run("flow", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "{\"analysis\": \"flow\", \"intervals\": [\n{\"tid\": 200, \"begin\": "
-		       "1700000000000001000, \"end\": 1700000000000001500, \"state\": \"unknown\"},\n"
-		       "{\"tid\": 100, \"begin\": "
-		       "1700000000000001000, \"end\": 1700000000000002000, \"state\": \"running\", "
-		       "\"cpu\": 0},\n"),
+	CHECK(has(out,
+		  "{\"analysis\": \"flow\", \"intervals\": [\n{\"tid\": 200, \"begin\": "
+		  "1700000000000001000, \"end\": 1700000000000001500, \"state\": \"unknown\"},\n"
+		  "{\"tid\": 100, \"begin\": "
+		  "1700000000000001000, \"end\": 1700000000000002000, \"state\": \"running\", "
+		  "\"cpu\": 0},\n"),
 	      "%s", out);
 	CHECK(has(out, "{\"tid\": 100, \"begin\": 1700000000000003000, \"end\": "
 		       "1700000000000003500, \"state\": \"irq\", \"cpu\": 0, \"syscall\": "
 		       "\"read\", \"irq\": 36}"),
 	      "%s", out);
-	CHECK(has(out, "\"state\": \"runnable\", \"syscall\": \"read\", \"reason\": \"woken\", \"waker\": 200}"), "%s",
-	      out);
+	CHECK(has(out, "\"state\": \"runnable\", \"syscall\": \"read\", \"reason\": \"woken\", "
+		       "\"waker\": 200}"),
+	      "%s", out);
 	CHECK(has(out, "\"state\": \"runnable\", \"cpu\": 1, \"reason\": \"preempted\"}"), "%s",
 	      out);
-	CHECK(has(out, "\n], \"threads\": [{\"tid\": 100, \"name\": \"A\"}, {\"tid\": 200, \"name\": "
-		       "\"B\"}, {\"tid\": 300, \"pid\": 100, \"name\": \"C\"}], \"time-range\": "
-		       "{\"begin\": 1700000000000001000, \"end\": 1700000000000013000}}\n"),
+	CHECK(has(out,
+		  "\n], \"threads\": [{\"tid\": 100, \"name\": \"A\"}, {\"tid\": 200, \"name\": "
+		  "\"B\"}, {\"tid\": 300, \"pid\": 100, \"name\": \"C\"}], \"time-range\": "
+		  "{\"begin\": 1700000000000001000, \"end\": 1700000000000013000}}\n"),
 	      "%s", out);
 	free(out);
 
@@ -448,13 +462,15 @@ static void check_spans(const char *dir)
 		       "stream\n"),
 	      "%s", out);
 	/* stdev: sqrt(((1000-3750)^2 + (4000-3750)^2 + (8000-3750)^2 + (2000-3750)^2) / 3) */
-	CHECK(has(out, "\n4                     1.000          3.750          8.000          3.096\n"),
+	CHECK(has(out,
+		  "\n4                     1.000          3.750          8.000          3.096\n"),
 	      "%s", out);
 	CHECK(has(out, "\np50                   2.000\np90                   8.000\n"
 		       "p95                   8.000\np99                   8.000\n"
 		       "p99.9                 8.000\n"),
 	      "%s", out);
-	/* 20 buckets from 1 to 8 us, step 0.35: 1000 -> 0, 2000 -> 2 (1.7), 4000 -> 8, 8000 -> 19 */
+	/* 20 buckets from 1 to 8 us, step 0.35: 1000 -> 0, 2000 -> 2 (1.7), 4000 -> 8, 8000 -> 19
+	 */
 	CHECK(has(out, "\n         1.000 \u2588"), "%s", out);
 	CHECK(has(out, "\n         1.350                                        "), "%s", out);
 	CHECK(has(out, "\n         1.700 \u2588"), "%s", out);
@@ -467,8 +483,9 @@ static void check_spans(const char *dir)
 		       "2023-11-14 22:13:20.000011000 2023-11-14 22:13:20.000013000          2.000"
 		       "  tid 2\n"),
 	      "%s", out);
-	CHECK(has(out, "\nUnmatched: 1 begin events without an end, 1 end events without a begin\n"),
-	      "%s", out);
+	CHECK(
+	    has(out, "\nUnmatched: 1 begin events without an end, 1 end events without a begin\n"),
+	    "%s", out);
 	free(out);
 
 	check_part = "spans --match";
@@ -477,10 +494,11 @@ static void check_spans(const char *dir)
 	out = run("spans", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	/* 3000, 4000, 6000, 2000: stdev sqrt(8750000 / 3) */
-	CHECK(has(out, "{\"class\": \"string\", \"value\": \"by field id\"}, {\"class\": "
-		       "\"number\", \"value\": 4}, {\"class\": \"duration\", \"value\": 2000}, "
-		       "{\"class\": \"duration\", \"value\": 3750.0}, {\"class\": \"duration\", "
-		       "\"value\": 6000}, {\"class\": \"duration\", \"value\": 1707.825127659933}]"),
+	CHECK(has(out,
+		  "{\"class\": \"string\", \"value\": \"by field id\"}, {\"class\": "
+		  "\"number\", \"value\": 4}, {\"class\": \"duration\", \"value\": 2000}, "
+		  "{\"class\": \"duration\", \"value\": 3750.0}, {\"class\": \"duration\", "
+		  "\"value\": 6000}, {\"class\": \"duration\", \"value\": 1707.825127659933}]"),
 	      "%s", out);
 	CHECK(has(out, "[{\"class\": \"number\", \"value\": 50.0}, {\"class\": \"duration\", "
 		       "\"value\": 3000}]"),

@@ -175,7 +175,7 @@ static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call,
 	durstat_add(&c->d, call->end - call->begin);
 	add_ret(ss, c, call->ret);
 	th->total++;
-	if (ss->run->o->top > 0 && ss->top)
+	if (ss->top)
 		keep_top(ss, t, call);
 	return;
 oom:
@@ -194,7 +194,7 @@ static void *create(struct an_run *run)
 	an_idmap_init(&ss->tmap);
 	an_idmap_init(&ss->cmap);
 	ksys_init(&ss->sys, &run->st, &sys_hooks, ss);
-	if (run->o->top > 0 && run->o->top < (1L << 24) &&
+	if (run->o->top_set && run->o->top > 0 && run->o->top < (1L << 24) &&
 	    !(ss->top = calloc((size_t)run->o->top, sizeof(*ss->top))))
 		ss->failed = 1;
 	return ss;

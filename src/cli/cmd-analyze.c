@@ -44,11 +44,20 @@ void usage_analyze(FILE *f)
 	      "                        iolatency: latency statistics (default), histograms,\n"
 	      "                        the slowest calls, every call (lttng-iolatencystats,\n"
 	      "                        -iolatencyfreq, -iolatencytop, lttng-iolog)\n"
-	      "  --top[=N]             syscallstats: also the N (default --limit) slowest calls\n"
+	      "  --top[=N]             syscallstats: also the N (default 10) slowest calls\n"
 	      "  --no-intersection     also the events outside the time range all the\n"
 	      "                        streams of a trace cover (by default, as Babeltrace 1,\n"
 	      "                        only those inside)\n"
 	      "  --format=FORMAT       text (default) or json (lttng-analyses' MI document)\n"
+	      "flow:\n"
+	      "  --group               the intervals per thread, sorted (kept in memory until\n"
+	      "                        the end; without it each prints as it closes)\n"
+	      "spans:\n"
+	      "  --begin-event=NAME    the event that begins a span (e.g. prov:enter)\n"
+	      "  --end-event=NAME      the event that ends it (e.g. prov:exit)\n"
+	      "  --match=FIELD         pair them by this field's value (default: per thread,\n"
+	      "                        from the vtid/tid context, else per stream)\n"
+	      "  --top[=N]             list the N slowest spans (default 10; 0: none)\n"
 	      "  --list                list the analyses\n"
 	      "  -h, --help            print this help\n",
 	      f);
@@ -117,10 +126,14 @@ int cmd_analyze(int argc, char **argv)
 	    {"limit", required_argument, NULL, 'l'},
 	    {"no-intersection", no_argument, NULL, 'I'},
 	    {"format", required_argument, NULL, 'F'},
+	    {"group", no_argument, NULL, 'G'},
+	    {"begin-event", required_argument, NULL, 'B'},
+	    {"end-event", required_argument, NULL, 'E'},
+	    {"match", required_argument, NULL, 'M'},
+	    {"top", optional_argument, NULL, 'T'},
 	    {"list", no_argument, NULL, 'L'},
 	    {"stats", no_argument, NULL, 'S'},
 	    {"freq", no_argument, NULL, 'Q'},
-	    {"top", optional_argument, NULL, 'T'},
 	    {"log", no_argument, NULL, 'O'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -175,6 +188,18 @@ int cmd_analyze(int argc, char **argv)
 		case 'I':
 			o.intersect = 0;
 			break;
+		case 'G':
+			o.group = 1;
+			break;
+		case 'B':
+			o.begin_event = optarg;
+			break;
+		case 'E':
+			o.end_event = optarg;
+			break;
+		case 'M':
+			o.match = optarg;
+			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				return cli_usage_error("Wrong value in --format parameter: %s "
@@ -195,8 +220,8 @@ int cmd_analyze(int argc, char **argv)
 			char *end;
 
 			o.io_mode = AN_IO_TOP;
-			o.top = -1; /* --limit's */
-			/* --top N as well as --top=N */
+			o.top_set = 1;
+			/* --top N as well as --top=N (without N: the default, 10) */
 			if (!optarg && optind < argc && argv[optind][0] &&
 			    strspn(argv[optind], "0123456789") == strlen(argv[optind]))
 				optarg = argv[optind++];
@@ -204,7 +229,7 @@ int cmd_analyze(int argc, char **argv)
 				break;
 			errno = 0;
 			o.top = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || o.top <= 0)
+			if (end == optarg || *end || errno || o.top < 0)
 				return cli_usage_error("Wrong value in --top parameter: %s",
 						       optarg);
 			break;
@@ -219,8 +244,6 @@ int cmd_analyze(int argc, char **argv)
 			return cli_option_error("analyze", c, argv);
 		}
 	}
-	if (o.top < 0)
-		o.top = o.limit > 0 ? o.limit : 10;
 	if (optind >= argc)
 		return cli_usage_error("Missing analysis name (see 'trax analyze --list')");
 	name = argv[optind++];

@@ -446,6 +446,7 @@ static void check_syscallstats(const char *dir)
 	check_part = "syscallstats --top";
 	o.json = 0;
 	o.top = 2;
+	o.top_set = 1;
 	out = run("syscallstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has_line(out, "[22:13:20.000090000, 22:13:20.000190000] fsync                     "

@@ -958,8 +958,7 @@ static int report(void *an)
 
 const struct an_def an_iolatency_def = {
     .name = "iolatency",
-    .summary = "I/O system call and block request latency (as lttng-iolatencystats; "
-	       "--freq, --top, --log)",
+    .summary = "I/O call and block request latency (as lttng-iolatencystats, -freq, -top, iolog)",
     .needs = 1u << KEV_SYSCALL_EXIT,
     .needs_names = "syscall_entry_*/syscall_exit_*",
     .record_hint = "trax enable-event -k --syscall -a && trax enable-event -k "

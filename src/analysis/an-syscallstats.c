@@ -502,8 +502,7 @@ oom:
 
 const struct an_def an_syscallstats_def = {
     .name = "syscallstats",
-    .summary = "system calls per thread: count, min/avg/max/stdev, return values (as "
-	       "lttng-syscallstats); --top N: the slowest",
+    .summary = "system calls per thread: durations, return values (as lttng-syscallstats)",
     .needs = 1u << KEV_SYSCALL_EXIT,
     .needs_names = "syscall_entry_*/syscall_exit_*",
     .record_hint = "trax enable-event -k --syscall -a && trax enable-event -k "

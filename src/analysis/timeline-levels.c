@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timeline-impl.h"
+#include "analysis/timeline-levels.h"
 
 void tl_put_varint(struct strbuf *sb, uint64_t v)
 {
@@ -79,8 +79,7 @@ int tl_state_has_detail(enum tl_state s)
 	       s == TL_EXIT;
 }
 
-long tl_decimate(const struct tl_change *ch, size_t n, int64_t span, int k,
-		 struct tl_change **out)
+long tl_decimate(const struct tl_change *ch, size_t n, int64_t span, int k, struct tl_change **out)
 {
 	double w = tl_level_width(span, k);
 	size_t nb = (size_t)((double)span / w) + 1, i = 0, cap = 64, len = 0;
@@ -152,8 +151,7 @@ void tl_encode_changes(struct strbuf *raw, const struct tl_change *ch, size_t n,
 	}
 }
 
-size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, int64_t span,
-		       int k)
+size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, int64_t span, int k)
 {
 	double w = k < 0 ? 0 : tl_level_width(span, k);
 	int64_t last = 0;

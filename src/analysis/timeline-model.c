@@ -220,6 +220,7 @@ void tl_model_finish(struct tl_model *m)
 			v[r->nspans] = r->open[--r->nopen];
 			v[r->nspans].end = m->t1 - m->t0;
 			r->nspans++;
+			m->spans++;
 		}
 		if (r->nspans > 1)
 			qsort(r->spans, r->nspans, sizeof(*r->spans), cmp_spans);

@@ -58,9 +58,8 @@ struct timeline {
 };
 
 /* The kernel's softirq names (include/linux/interrupt.h, softirq_to_name). */
-static const char *const softirq_names[] = {"HI",	 "TIMER",    "NET_TX", "NET_RX",
-					    "BLOCK",	 "IRQ_POLL", "TASKLET", "SCHED",
-					    "HRTIMER", "RCU"};
+static const char *const softirq_names[] = {"HI",	"TIMER",   "NET_TX", "NET_RX",	"BLOCK",
+					    "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
 
 static int is_user_trace(struct timeline *tl, size_t trace)
 {
@@ -198,7 +197,7 @@ static void cpu_refresh(struct tl_model *m, struct tl_row *cpu, int64_t t)
 		const struct tl_row *th = m->rows[cpu->current];
 
 		tl_set(m, cpu, t,
-		       th->exited	? TL_EXIT
+		       th->exited   ? TL_EXIT
 		       : th->in_sys ? TL_SYSCALL
 				    : TL_USER,
 		       (uint32_t)cpu->current + 1);
@@ -328,8 +327,8 @@ static uint32_t irq_name(struct timeline *tl, const struct trax_event *ev,
 	if (id != AN_IDMAP_NONE)
 		return id;
 	if (soft)
-		snprintf(buf, sizeof(buf), "softirq %lld%s%s", (long long)n, n >= 0 && n < 10 ? " " : "",
-			 n >= 0 && n < 10 ? softirq_names[n] : "");
+		snprintf(buf, sizeof(buf), "softirq %lld%s%s", (long long)n,
+			 n >= 0 && n < 10 ? " " : "", n >= 0 && n < 10 ? softirq_names[n] : "");
 	else {
 		const char *name = kev_str(ev, c, KR_NAME);
 
@@ -344,8 +343,7 @@ static uint32_t irq_name(struct timeline *tl, const struct trax_event *ev,
 	return id;
 }
 
-static void span_event(struct timeline *tl, struct tl_row *r, const struct tl_class *k,
-		       int64_t ts)
+static void span_event(struct timeline *tl, struct tl_row *r, const struct tl_class *k, int64_t ts)
 {
 	struct tl_model *m = &tl->m;
 
@@ -398,6 +396,28 @@ static void span_event(struct timeline *tl, struct tl_row *r, const struct tl_cl
 	}
 }
 
+/* A stream row's name: the end of its trace's path, its stream class and id. */
+static uint32_t stream_name(struct timeline *tl, const struct trax_event *ev)
+{
+	const char *path = trax_reader_trace_path(tl->run->r, trax_event_trace_index(ev));
+	const char *tail = path ? path + strlen(path) : "";
+	char buf[200];
+	uint32_t id;
+	int slashes = 0;
+
+	/* the last two components: ".../pid/10352", "kernel", "ust/uid/0/64-bit" shortened */
+	while (path && tail > path && slashes < 2)
+		if (*--tail == '/')
+			slashes++;
+	if (*tail == '/')
+		tail++;
+	snprintf(buf, sizeof(buf), "%.120s %llu:%llu", tail,
+		 (unsigned long long)trax_event_stream_class_id(ev),
+		 (unsigned long long)trax_event_stream_id(ev));
+	id = tl_intern(&tl->m.str, buf);
+	return id == UINT32_MAX ? 0 : id;
+}
+
 static int on_event(void *an, const struct trax_event *ev, const struct kev_class *c, int64_t ts)
 {
 	struct timeline *tl = an;
@@ -434,10 +454,13 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 				if (kev_int(ev, c, KR_CTX_PID, &pid) == 0)
 					th->pid = pid;
 			}
-		} else
+		} else {
 			th = tl_stream_row(m, ((uint64_t)trax_event_trace_index(ev) << 48) ^
 						  (trax_event_stream_class_id(ev) << 40) ^
 						  trax_event_stream_id(ev));
+			if (th && !th->comm)
+				th->comm = stream_name(tl, ev);
+		}
 		if (th) {
 			tl_add_mark(m, th, ts, k->name);
 			span_event(tl, th, k, ts);
@@ -577,9 +600,7 @@ static void label_rows(struct timeline *tl)
 		if (r->kind == TL_ROW_CPU)
 			snprintf(buf, sizeof(buf), "CPU %lld", (long long)r->id);
 		else if (r->kind == TL_ROW_STREAM)
-			snprintf(buf, sizeof(buf), "stream %llu:%llu",
-				 (unsigned long long)((uint64_t)r->id >> 40 & 0xff),
-				 (unsigned long long)((uint64_t)r->id & 0xffffffffffull));
+			snprintf(buf, sizeof(buf), "%.150s", m->str.v[r->comm]);
 		else {
 			struct kthread *t = kstate_thread(&tl->run->st, r->id);
 			const char *comm = t && t->comm[0] ? t->comm : m->str.v[r->comm];
@@ -613,7 +634,8 @@ static int report(void *an)
 	for (size_t i = 0; i < tl->m.nrows; i++) {
 		struct tl_row *r = tl->m.rows[i];
 
-		if (r->kind == TL_ROW_THREAD && !an_thread_passes(run, kstate_thread(&run->st, r->id)))
+		if (r->kind == TL_ROW_THREAD &&
+		    !an_thread_passes(run, kstate_thread(&run->st, r->id)))
 			r->nch = r->nmarks = r->nspans = 0;
 		if (r->kind == TL_ROW_CPU && !an_cpu_passes(run, r->id))
 			r->nch = r->nmarks = r->nspans = 0;

@@ -89,20 +89,13 @@ static int add_span(const char *s, struct an_span_pair **v, size_t *n)
 int cmd_timeline(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"span", required_argument, NULL, 's'},
-	    {"title", required_argument, NULL, 'T'},
-	    {"begin", required_argument, NULL, 'b'},
-	    {"end", required_argument, NULL, 'e'},
-	    {"gmt", no_argument, NULL, 'g'},
-	    {"tid", required_argument, NULL, 't'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"procname", required_argument, NULL, 'n'},
-	    {"cpu", required_argument, NULL, 'c'},
-	    {"limit", required_argument, NULL, 'l'},
-	    {"no-intersection", no_argument, NULL, 'I'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},	{"span", required_argument, NULL, 's'},
+	    {"title", required_argument, NULL, 'T'},	{"begin", required_argument, NULL, 'b'},
+	    {"end", required_argument, NULL, 'e'},	{"gmt", no_argument, NULL, 'g'},
+	    {"tid", required_argument, NULL, 't'},	{"pid", required_argument, NULL, 'p'},
+	    {"procname", required_argument, NULL, 'n'}, {"cpu", required_argument, NULL, 'c'},
+	    {"limit", required_argument, NULL, 'l'},	{"no-intersection", no_argument, NULL, 'I'},
+	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
 	};
 	struct an_options o;
 	struct an_timeline_options to = {0};

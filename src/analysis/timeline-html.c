@@ -87,9 +87,21 @@ static int write_rows(FILE *f, struct tl_model *m, struct tl_row **rows, size_t 
 			: r->kind == TL_ROW_THREAD ? 't'
 						   : 's',
 			r->kind == TL_ROW_STREAM ? (int64_t)i : r->id, r->pid, r->label);
-		fprintf(f, ",\"nch\":%zu,\"ch\":[", r->nch);
-		tl_encode_changes(&raw, r->ch, r->nch, 0);
-		put_b64(f, &raw, &b64);
+		/* the raw changes in chunks (the page decodes those it shows), with their first
+		 * times */
+		fprintf(f, ",\"nch\":%zu,\"ct\":[", r->nch);
+		for (size_t c = 0; c < r->nch; c += TL_RAW_CHUNK)
+			fprintf(f, "%s%" PRId64, c ? "," : "", r->ch[c].t);
+		fputs("],\"raw\":[", f);
+		for (size_t c = 0; c < r->nch; c += TL_RAW_CHUNK) {
+			size_t len = r->nch - c < TL_RAW_CHUNK ? r->nch - c : TL_RAW_CHUNK;
+
+			if (c)
+				fputc(',', f);
+			tl_encode_changes(&raw, r->ch + c, len, 0);
+			put_b64(f, &raw, &b64);
+		}
+		fputs("],\"ch\":[", f);
 		for (int k = 0; k < lc; k++) {
 			struct tl_change *d = NULL;
 			long nd = tl_decimate(r->ch, r->nch, span, k, &d);
@@ -100,7 +112,8 @@ static int write_rows(FILE *f, struct tl_model *m, struct tl_row **rows, size_t 
 			}
 			tl_encode_changes(&raw, d, (size_t)nd, 1);
 			free(d);
-			fputc(',', f);
+			if (k)
+				fputc(',', f);
 			put_b64(f, &raw, &b64);
 		}
 		fprintf(f, "],\"nmk\":%zu,\"mk\":[", r->nmarks);

@@ -59,7 +59,9 @@ struct tl_span {
  * more (the raw changes are then about as cheap to draw).
  */
 #define TL_LEVEL0_BUCKETS 1024
-#define TL_MAX_LEVELS	  12
+/* Raw changes are written in chunks of this many, each decoded by the page when shown. */
+#define TL_RAW_CHUNK  4096
+#define TL_MAX_LEVELS 12
 
 void tl_put_varint(struct strbuf *sb, uint64_t v);
 void tl_base64(struct strbuf *out, const unsigned char *p, size_t n);
@@ -73,16 +75,14 @@ int tl_level_count(int64_t span, size_t n);
  * detail: the state that covers most of the rest of the bucket, 0: none).
  * Returns the number of changes, -1 when memory ran out.
  */
-long tl_decimate(const struct tl_change *ch, size_t n, int64_t span, int k,
-		 struct tl_change **out);
+long tl_decimate(const struct tl_change *ch, size_t n, int64_t span, int k, struct tl_change **out);
 /*
  * Changes as varints: (delta t << 4 | state), then the detail when the
  * state has one (raw changes) or always (coarse, the runner-up state).
  */
 void tl_encode_changes(struct strbuf *raw, const struct tl_change *ch, size_t n, int coarse);
 /* Marks of level k (k < 0: all): (delta t, name, count) per bucket's first mark. */
-size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, int64_t span,
-		       int k);
+size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, int64_t span, int k);
 /* Spans sorted by begin: (delta begin, duration, name, depth). */
 void tl_encode_spans(struct strbuf *raw, const struct tl_span *sp, size_t n);
 /* Whether a state's changes carry a detail. */

@@ -77,7 +77,7 @@ static int add_span(const char *s, struct an_span_pair **v, size_t *n)
 	if (!nv)
 		return cli_error("out of memory");
 	*v = nv;
-	/* (kept until exit) */
+	/* (freed by cmd_timeline) */
 	nv[*n].begin = strndup(s, (size_t)(comma - s));
 	nv[*n].end = comma + 1;
 	if (!nv[*n].begin)
@@ -86,7 +86,39 @@ static int add_span(const char *s, struct an_span_pair **v, size_t *n)
 	return 0;
 }
 
+/* What the options allocate, freed whatever the outcome. */
+struct timeline_args {
+	struct an_options o;
+	struct an_timeline_options to;
+	struct an_span_pair *spans;
+	char **copies; /* --procname's strings */
+	size_t ncopies;
+};
+
+static int timeline(int argc, char **argv, struct timeline_args *a);
+
 int cmd_timeline(int argc, char **argv)
+{
+	struct timeline_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	an_options_init(&a.o);
+	rc = timeline(argc, argv, &a);
+	for (size_t i = 0; i < a.to.nspans; i++)
+		free((char *)a.spans[i].begin);
+	free(a.spans);
+	for (size_t i = 0; i < a.ncopies; i++)
+		free(a.copies[i]);
+	free(a.copies);
+	free(a.o.tids.v);
+	free(a.o.pids.v);
+	free(a.o.cpus.v);
+	free(a.o.procnames);
+	return rc;
+}
+
+static int timeline(int argc, char **argv, struct timeline_args *a)
 {
 	static const struct option opts[] = {
 	    {"output", required_argument, NULL, 'o'},	{"span", required_argument, NULL, 's'},
@@ -97,17 +129,14 @@ int cmd_timeline(int argc, char **argv)
 	    {"limit", required_argument, NULL, 'l'},	{"no-intersection", no_argument, NULL, 'I'},
 	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
 	};
-	struct an_options o;
-	struct an_timeline_options to = {0};
-	struct an_span_pair *spans = NULL;
+	struct an_options *o = &a->o;
 	const char *output = NULL;
 	char err[2048], *current = NULL;
 	const char *one[1];
 	FILE *f;
 	int c, rc;
 
-	an_options_init(&o);
-	o.limit = 20;
+	o->limit = 20;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -116,20 +145,20 @@ int cmd_timeline(int argc, char **argv)
 			output = optarg;
 			break;
 		case 's':
-			if ((rc = add_span(optarg, &spans, &to.nspans)))
+			if ((rc = add_span(optarg, &a->spans, &a->to.nspans)))
 				return rc;
 			break;
 		case 'T':
-			to.title = optarg;
+			a->to.title = optarg;
 			break;
 		case 'b':
-			o.begin = optarg;
+			o->begin = optarg;
 			break;
 		case 'e':
-			o.end = optarg;
+			o->end = optarg;
 			break;
 		case 'g':
-			o.gmt = 1;
+			o->gmt = 1;
 			break;
 		case 't':
 		case 'p':
@@ -138,24 +167,30 @@ int cmd_timeline(int argc, char **argv)
 					     : c == 'p' ? "pid"
 							: "cpu",
 					     optarg,
-					     c == 't'	? &o.tids
-					     : c == 'p' ? &o.pids
-							: &o.cpus)))
+					     c == 't'	? &o->tids
+					     : c == 'p' ? &o->pids
+							: &o->cpus)))
 				return rc;
 			break;
 		case 'n': {
 			char *copy = strdup(optarg), *save = NULL;
+			char **cv =
+			    copy ? realloc(a->copies, (a->ncopies + 1) * sizeof(*cv)) : NULL;
 
-			if (!copy)
+			if (!cv) {
+				free(copy);
 				return cli_error("out of memory");
+			}
+			a->copies = cv;
+			a->copies[a->ncopies++] = copy;
 			for (char *t = strtok_r(copy, ",", &save); t;
 			     t = strtok_r(NULL, ",", &save)) {
-				char **v = realloc(o.procnames, (o.nprocnames + 1) * sizeof(*v));
+				char **v = realloc(o->procnames, (o->nprocnames + 1) * sizeof(*v));
 
 				if (!v)
 					return cli_error("out of memory");
-				o.procnames = v;
-				o.procnames[o.nprocnames++] = t;
+				o->procnames = v;
+				o->procnames[o->nprocnames++] = t;
 			}
 			break;
 		}
@@ -163,14 +198,14 @@ int cmd_timeline(int argc, char **argv)
 			char *end;
 
 			errno = 0;
-			o.limit = strtol(optarg, &end, 10);
+			o->limit = strtol(optarg, &end, 10);
 			if (end == optarg || *end || errno)
 				return cli_usage_error("Wrong value in --limit parameter: %s",
 						       optarg);
 			break;
 		}
 		case 'I':
-			o.intersect = 0;
+			o->intersect = 0;
 			break;
 		case 'h':
 			usage_timeline(stdout);
@@ -181,12 +216,12 @@ int cmd_timeline(int argc, char **argv)
 	}
 	if (!output)
 		return cli_usage_error("Missing the page to write (-o FILE.html)");
-	to.spans = spans;
+	a->to.spans = a->spans;
 	f = strcmp(output, "-") ? fopen(output, "w") : stdout;
 	if (!f)
 		return cli_error("%s: %s", output, strerror(errno));
 	if (optind < argc) {
-		rc = an_timeline(&o, &to, (const char *const *)argv + optind,
+		rc = an_timeline(o, &a->to, (const char *const *)argv + optind,
 				 (size_t)(argc - optind), f, err, sizeof(err));
 	} else {
 		char why[1280];
@@ -199,7 +234,7 @@ int cmd_timeline(int argc, char **argv)
 			return cli_usage_error("%s", why);
 		}
 		one[0] = current;
-		rc = an_timeline(&o, &to, one, 1, f, err, sizeof(err));
+		rc = an_timeline(o, &a->to, one, 1, f, err, sizeof(err));
 		free(current);
 	}
 	if (f != stdout) {

@@ -10,6 +10,7 @@
 #  - a user-space trace of the conformance corpus (session-rotation): as
 #    many marks as events (`trax view --count`), the state dump's start/end
 #    pairs as spans (--span);
+#  - the mouse: synthetic wheel, drag and hover events (page#selftest);
 #  - the page is self-contained: no src=, href= or url( to fetch;
 #  - the errors: no -o, an unwritable page, a path without traces (no page
 #    left behind).
@@ -31,7 +32,7 @@ cd "$TEST_TMP"
 browse() {
 	timeout 120 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TEST_TMP/chrome-$2" \
 		--enable-logging=stderr --v=0 --window-size=1400,900 --virtual-time-budget=5000 \
-		--dump-dom "file://$1" >"$2.dom" 2>"$2.console" || fail "$2: chromium failed: $(tail -5 "$2.console")"
+		--dump-dom "file://$1#selftest" >"$2.dom" 2>"$2.console" || fail "$2: chromium failed: $(tail -5 "$2.console")"
 	timeout 120 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TEST_TMP/chrome-$2" \
 		--hide-scrollbars --window-size=1400,900 --virtual-time-budget=5000 \
 		--screenshot="$ART/$2.png" "file://$1" >/dev/null 2>&1 || fail "$2: no screenshot"
@@ -73,6 +74,11 @@ for want in c:0 c:1 t:6909 t:6904; do
 done
 case $ids in *" t:0 "*) fail "kernel: a row for the idle task (tid 0)" ;; esac
 [ "$(attr marks)" = 0 ] || fail "kernel: $(attr marks) marks in a kernel trace"
+# the mouse (synthetic events, page.html#selftest): the wheel zooms in, a
+# drag to the left moves the view right, hovering CPU 0 tells its state
+[ "$(attr wheel-zoom)" != "1.00" ] && [ -n "$(attr wheel-zoom)" ] || fail "kernel: the wheel did not zoom ($(attr wheel-zoom))"
+[ "$(attr drag-pan)" = right ] || fail "kernel: a drag did not pan ($(attr drag-pan))"
+case $(attr hover) in "CPU 0 | at +"*) ;; *) fail "kernel: hovering CPU 0 shows: $(attr hover)" ;; esac
 # the statistics tables are on the page
 grep -q 'Per event' kernel.dom || fail "kernel: no stats table"
 kload=$(attr load-ms) krender=$(attr render-ms) kdraw=$(attr zoom-redraw-ms)

@@ -362,7 +362,7 @@ static void string_at(const char *page, unsigned id, char *out, size_t cap)
 /* A row's raw changes as "t:state:detail " with details as strings (or row numbers) . */
 static void changes_text(const char *page, const char *r, char *out, size_t cap, int cpu)
 {
-	const char *ch = r ? strstr(r, "\"ch\":[\"") : NULL;
+	const char *ch = r ? strstr(r, "\"raw\":[\"") : NULL;
 	unsigned char b[4096];
 	size_t n, p = 0, len = 0;
 	uint64_t t = 0;
@@ -370,7 +370,7 @@ static void changes_text(const char *page, const char *r, char *out, size_t cap,
 	out[0] = 0;
 	if (!ch)
 		return;
-	n = unb64(ch + 7, b, sizeof(b));
+	n = unb64(ch + 8, b, sizeof(b));
 	while (p < n && len + 80 < cap) {
 		uint64_t v = varint(b, n, &p), d = 0;
 		unsigned st = (unsigned)(v & 15);
@@ -424,13 +424,15 @@ static void check_page(const char *kdir, const char *udir)
 	CHECK(page && strstr(page, "\"t0\":\"1700000000000001000\",\"span\":10000,"));
 	/* rows: the CPUs, then the threads by pid (unknown: tid); nothing else */
 	CHECK(page && (r = row(page, 'c', 0)) && r < row(page, 'c', 1) &&
-	      row(page, 'c', 1) < row(page, 't', 100) && row(page, 't', 100) < row(page, 't', 200) &&
+	      row(page, 'c', 1) < row(page, 't', 100) &&
+	      row(page, 't', 100) < row(page, 't', 200) &&
 	      row(page, 't', 200) < row(page, 't', 300) && !row(page, 't', 0) &&
 	      !strstr(page, "{\"k\":\"s\""));
 	if (!page)
 		return;
 	changes_text(page, row(page, 't', 100), text, sizeof(text), 0);
-	/* user, read, irq 5, read, blocked in read, woken, read again, user, softirq, user, preempted */
+	/* user, read, irq 5, read, blocked in read, woken, read again, user, softirq, user,
+	 * preempted */
 	CHECK(!strcmp(text, "0:1 1000:2:read 2000:3:irq 5 eth0 2500:2:read 3000:6:read 5000:5 "
 			    "6000:2:read 7000:1 8000:4:softirq 1 TIMER 8500:1 9000:5 "),
 	      "A: %s", text);
@@ -464,9 +466,10 @@ static void check_page(const char *kdir, const char *udir)
 			depth = varint(b, n, &p);
 			string_at(page, (unsigned)name, s, sizeof(s));
 			d = t;
-			len += (size_t)snprintf(text + len, sizeof(text) - len, "%llu+%llu:%s:%llu ",
-						(unsigned long long)d, (unsigned long long)dur, s,
-						(unsigned long long)depth);
+			len +=
+			    (size_t)snprintf(text + len, sizeof(text) - len, "%llu+%llu:%s:%llu ",
+					     (unsigned long long)d, (unsigned long long)dur, s,
+					     (unsigned long long)depth);
 		}
 		CHECK(!strcmp(text, "1000+3000:app:enter:0 2000+1000:app:enter:1 "
 				    "6000+4000:app:enter:0 "),

@@ -83,7 +83,7 @@ struct tl_row *tl_thread_row(struct tl_model *m, int64_t tid);
 struct tl_row *tl_stream_row(struct tl_model *m, uint64_t key);
 /* Sets a row's state from time t (absolute ns) on. */
 void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, uint32_t detail);
-void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name);
+void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args);
 /* Closes what is open at the end (spans, states) and sorts spans by begin. */
 void tl_model_finish(struct tl_model *m);
 

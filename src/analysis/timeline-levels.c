@@ -169,6 +169,8 @@ size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, i
 		tl_put_varint(raw, (uint64_t)(mk[i].t - last));
 		tl_put_varint(raw, mk[i].name);
 		tl_put_varint(raw, j - i);
+		if (k < 0)
+			tl_put_varint(raw, mk[i].args);
 		last = mk[i].t;
 		out++;
 		i = j;

@@ -42,7 +42,11 @@ struct tl_change {
 struct tl_mark {
 	int64_t t;
 	uint32_t name; /* string id */
+	uint32_t args; /* string id of its fields as text, 0: none (after TL_MARK_ARGS_MAX marks) */
 };
+
+/* Marks whose fields the page shows on hover (the first ones of the trace: the page's size). */
+#define TL_MARK_ARGS_MAX 50000
 
 struct tl_span {
 	int64_t begin, end;
@@ -81,7 +85,10 @@ long tl_decimate(const struct tl_change *ch, size_t n, int64_t span, int k, stru
  * state has one (raw changes) or always (coarse, the runner-up state).
  */
 void tl_encode_changes(struct strbuf *raw, const struct tl_change *ch, size_t n, int coarse);
-/* Marks of level k (k < 0: all): (delta t, name, count) per bucket's first mark. */
+/*
+ * Marks of level k: (delta t, name, count) per bucket's first mark; k < 0:
+ * every mark, (delta t, name, count 1, args).
+ */
 size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, int64_t span, int k);
 /* Spans sorted by begin: (delta begin, duration, name, depth). */
 void tl_encode_spans(struct strbuf *raw, const struct tl_span *sp, size_t n);

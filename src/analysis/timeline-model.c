@@ -182,7 +182,7 @@ void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, ui
 	c->detail = detail;
 }
 
-void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name)
+void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args)
 {
 	struct tl_mark *v = grow(r->marks, &r->capmarks, r->nmarks + 1, sizeof(*v), &m->failed);
 
@@ -191,6 +191,7 @@ void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name)
 	r->marks = v;
 	v[r->nmarks].t = t - m->t0;
 	v[r->nmarks].name = name;
+	v[r->nmarks].args = args;
 	r->nmarks++;
 	m->marks++;
 }

@@ -396,6 +396,63 @@ static void span_event(struct timeline *tl, struct tl_row *r, const struct tl_cl
 	}
 }
 
+/* An event's payload as "name = value, ..." (scalars; "..." for the rest), interned. */
+static uint32_t mark_args(struct timeline *tl, const struct trax_event *ev)
+{
+	size_t n = trax_event_field_count(ev, TRAX_SCOPE_PAYLOAD), len = 0;
+	char buf[240];
+	uint32_t id;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && len + 40 < sizeof(buf); i++) {
+		const struct trax_field *f = trax_event_field_by_index(ev, TRAX_SCOPE_PAYLOAD, i);
+		const char *name = trax_field_name(f), *str;
+		int64_t v;
+		uint64_t u;
+		double d;
+		int w;
+
+		switch (trax_field_kind(f)) {
+		case TRAX_FIELD_SIGNED:
+		case TRAX_FIELD_UNSIGNED:
+		case TRAX_FIELD_ENUM: /* (an enum's integer: signed or not) */
+			u = 0;
+			if (trax_field_int(f, &v) == 0)
+				w = snprintf(buf + len, sizeof(buf) - len, "%s%s = %lld",
+					     i ? ", " : "", name ? name : "?", (long long)v);
+			else {
+				trax_field_uint(f, &u);
+				w = snprintf(buf + len, sizeof(buf) - len, "%s%s = %llu",
+					     i ? ", " : "", name ? name : "?",
+					     (unsigned long long)u);
+			}
+			break;
+		case TRAX_FIELD_FLOAT:
+			d = 0;
+			trax_field_double(f, &d);
+			w = snprintf(buf + len, sizeof(buf) - len, "%s%s = %g", i ? ", " : "",
+				     name ? name : "?", d);
+			break;
+		case TRAX_FIELD_STRING:
+			str = trax_field_string(f, NULL);
+			w = snprintf(buf + len, sizeof(buf) - len, "%s%s = \"%.60s\"",
+				     i ? ", " : "", name ? name : "?", str ? str : "");
+			break;
+		default:
+			w = snprintf(buf + len, sizeof(buf) - len, "%s%s = ...", i ? ", " : "",
+				     name ? name : "?");
+			break;
+		}
+		if (w < 0 || (size_t)w >= sizeof(buf) - len)
+			break;
+		len += (size_t)w;
+	}
+	if (!buf[0])
+		return 0;
+	id = tl_intern(&tl->m.str, buf);
+	return id == UINT32_MAX ? 0 : id;
+}
+
 /* A stream row's name: the end of its trace's path, its stream class and id. */
 static uint32_t stream_name(struct timeline *tl, const struct trax_event *ev)
 {
@@ -462,7 +519,8 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 				th->comm = stream_name(tl, ev);
 		}
 		if (th) {
-			tl_add_mark(m, th, ts, k->name);
+			tl_add_mark(m, th, ts, k->name,
+				    m->marks < TL_MARK_ARGS_MAX ? mark_args(tl, ev) : 0);
 			span_event(tl, th, k, ts);
 		}
 		return m->failed ? -1 : 0;

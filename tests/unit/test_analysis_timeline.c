@@ -475,6 +475,8 @@ static void check_page(const char *kdir, const char *udir)
 				    "6000+4000:app:enter:0 "),
 		      "spans: %s", text);
 	}
+	/* the marks' fields, for the hover (every app:* event has x = 0) */
+	CHECK(strstr(page, ",\"x = 0\","));
 	/* the stats tables are on the page, the template's markers are not */
 	CHECK(strstr(page, "Events: 20 in ") && !strstr(page, "TRAX-DATA") &&
 	      !strstr(page, "TRAX-STATS") && !strstr(page, "TRAX-TITLE"));

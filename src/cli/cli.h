@@ -129,6 +129,8 @@ int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *f);
 int cmd_timeline(int argc, char **argv);
 void usage_timeline(FILE *f);
+int cmd_export(int argc, char **argv);
+void usage_export(FILE *f);
 int cmd_track(int argc, char **argv);
 void usage_track(FILE *f);
 int cmd_untrack(int argc, char **argv);

@@ -143,16 +143,16 @@ const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i)
 	return i < s->t.ncalls ? s->t.calls[i].signature : NULL;
 }
 
-/* The probes' descriptor of call number nr, from the table. */
-static struct sc_desc desc_of(const struct ksyscalls *s, int nr)
+/* The probes' descriptor of call number nr (of the 32-bit table: compat), from the table. */
+static struct sc_desc desc_of(const struct ksyscalls *s, int nr, bool compat)
 {
 	struct sc_desc d;
-	int i = s->t.by_nr[nr];
+	int i = compat ? s->t.by_nr32[nr] : s->t.by_nr[nr];
 
 	memset(&d, 0, sizeof(d));
 	d.lenarg = SC_MAX_ARGS;
 	if (i >= 0) {
-		const struct sc_call *c = &s->t.calls[i];
+		const struct sc_call *c = compat ? &s->t.compat[i] : &s->t.calls[i];
 
 		d.flags = (c->enabled[0] ? SC_DESC_ENTRY : 0) | (c->enabled[1] ? SC_DESC_EXIT : 0);
 		memcpy(d.cap[0], c->ev[0].cap, SC_MAX_ARGS);
@@ -165,17 +165,19 @@ static struct sc_desc desc_of(const struct ksyscalls *s, int nr)
 	return d;
 }
 
-/* Writes the descriptors of the numbers in [from, to) the probes read (when loaded). 0, or -errno.
+/*
+ * Writes the descriptors of the numbers in [from, to) of the 64-bit or
+ * the 32-bit (compat) table the probes read (when loaded). 0, or -errno.
  */
-static int descs_write(struct ksyscalls *s, int from, int to)
+static int descs_write_abi(struct ksyscalls *s, int from, int to, bool compat)
 {
 	int fd;
 
 	if (!s->skel)
 		return 0;
-	fd = bpf_map__fd(s->skel->maps.descs);
+	fd = bpf_map__fd(compat ? s->skel->maps.descs32 : s->skel->maps.descs);
 	for (int nr = from; nr < to; nr++) {
-		struct sc_desc d = desc_of(s, nr);
+		struct sc_desc d = desc_of(s, nr, compat);
 		__u32 key = (__u32)nr;
 
 		if (bpf_map_update_elem(fd, &key, &d, BPF_ANY))
@@ -185,6 +187,25 @@ static int descs_write(struct ksyscalls *s, int from, int to)
 				      (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
 	s->skel->bss->compat_flags = s->skel->bss->unknown_flags;
 	return 0;
+}
+
+/* The same for both tables. */
+static int descs_write(struct ksyscalls *s, int from, int to)
+{
+	int e = descs_write_abi(s, from, to, false);
+
+	return e ? e : descs_write_abi(s, from, to, true);
+}
+
+static int by_call_name(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct sc_call *)elem)->name);
+}
+
+/* Whether a 64-bit call has this name (the table is sorted by name). */
+static bool native_named(const struct ksyscalls *s, const char *name)
+{
+	return bsearch(name, s->t.calls, s->t.ncalls, sizeof(*s->t.calls), by_call_name) != NULL;
 }
 
 int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool exit)
@@ -200,7 +221,25 @@ int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool 
 		c->enabled[0] = entry;
 		c->enabled[1] = exit;
 		n++;
-		if ((e = descs_write(s, c->nr, c->nr + 1)))
+		if ((e = descs_write_abi(s, c->nr, c->nr + 1, false)))
+			return e;
+	}
+	/*
+	 * The 32-bit calls of the names matched: LTTng-modules 2.13 matches
+	 * an enabler's name against both ABIs' events (lttng-tools always
+	 * asks for ABI "all"), so `--syscall openat` records
+	 * compat_syscall_entry_openat too.
+	 */
+	for (unsigned int i = 0; i < s->t.ncompat; i++) {
+		struct sc_call *c = &s->t.compat[i];
+
+		if (!trax_glob_match(pattern, c->name))
+			continue;
+		c->enabled[0] = entry;
+		c->enabled[1] = exit;
+		if (!native_named(s, c->name))
+			n++; /* a 32-bit-only call (socketcall) */
+		if ((e = descs_write_abi(s, c->nr, c->nr + 1, true)))
 			return e;
 	}
 	/* LTTng's unknown-call events (and the 32-bit calls, recorded as such) */
@@ -507,8 +546,11 @@ static const struct sc_event *event_of(const struct ksyscalls *s, const struct s
 {
 	int exit = (r->flags & SC_REC_EXIT) != 0;
 
-	if (r->flags & SC_REC_COMPAT)
+	if (r->flags & SC_REC_COMPAT) {
+		if (r->nr >= 0 && r->nr < SC_NR_SLOTS && s->t.by_nr32[r->nr] >= 0)
+			return &s->t.compat[s->t.by_nr32[r->nr]].ev[exit];
 		return &s->t.unknown[1][exit];
+	}
 	if (r->nr >= 0 && r->nr < SC_NR_SLOTS && s->t.by_nr[r->nr] >= 0)
 		return &s->t.calls[s->t.by_nr[r->nr]].ev[exit];
 	return &s->t.unknown[0][exit];

@@ -35,6 +35,14 @@ struct {
 	__type(value, struct sc_desc);
 } descs SEC(".maps");
 
+/* The same for the 32-bit calls (int $0x80, the ia32 entry), by their numbers. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SC_NR_SLOTS);
+	__type(key, __u32);
+	__type(value, struct sc_desc);
+} descs32 SEC(".maps");
+
 /* The processes recorded when filter_pids is set (trackers). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -84,7 +92,7 @@ struct {
 /* Settings user space changes while the programs run (the .bss map is mapped). */
 __u32 filter_pids;   /* only the tgids in `pids` */
 __u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
-__u32 compat_flags;  /* SC_DESC_*: 32-bit calls */
+__u32 compat_flags;  /* SC_DESC_*: 32-bit numbers without a descriptor */
 
 static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, __u64 lenval)
 {
@@ -138,16 +146,14 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 		return 0;
 	task = bpf_get_current_task_btf();
 	compat = (task->thread_info.status & TS_COMPAT) != 0;
-	if (compat) {
-		flags = compat_flags;
-	} else if (nr >= 0 && nr < SC_NR_SLOTS) {
+	if (nr >= 0 && nr < SC_NR_SLOTS) {
 		key = (__u32)nr;
-		d = bpf_map_lookup_elem(&descs, &key);
+		d = bpf_map_lookup_elem(compat ? (void *)&descs32 : (void *)&descs, &key);
 		if (!d)
 			return 0;
 		flags = d->flags;
 	} else {
-		flags = unknown_flags;
+		flags = compat ? compat_flags : unknown_flags;
 	}
 	if (!(flags & (exit ? SC_DESC_EXIT : SC_DESC_ENTRY)))
 		return 0;
@@ -164,15 +170,29 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	r->flags = (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0);
 	r->ret = exit ? ret : 0;
 	/* (direct loads: tp_btf's arguments are trusted kernel pointers, CO-RE relocated) */
-	r->args[0] = regs->di;
-	r->args[1] = regs->si;
-	r->args[2] = regs->dx;
-	r->args[3] = regs->r10;
-	r->args[4] = regs->r8;
-	r->args[5] = regs->r9;
+	if (compat) {
+		/*
+		 * i386's argument registers, 32 bits each (the kernel's compat
+		 * entry uses their low halves: a 64-bit program's int $0x80
+		 * may leave the high halves set)
+		 */
+		r->args[0] = (__u32)regs->bx;
+		r->args[1] = (__u32)regs->cx;
+		r->args[2] = (__u32)regs->dx;
+		r->args[3] = (__u32)regs->si;
+		r->args[4] = (__u32)regs->di;
+		r->args[5] = (__u32)regs->bp;
+	} else {
+		r->args[0] = regs->di;
+		r->args[1] = regs->si;
+		r->args[2] = regs->dx;
+		r->args[3] = regs->r10;
+		r->args[4] = regs->r8;
+		r->args[5] = regs->r9;
+	}
 	off = sizeof(*r);
 
-	if (d && !compat) {
+	if (d) {
 		__u64 lenval = 0;
 		__u8 lenarg = d->lenarg;
 

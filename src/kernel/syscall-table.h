@@ -50,12 +50,13 @@ struct sc_event {
 	uint8_t lenarg;		  /* socket address captures: the argument with its length */
 	bool lenptr;		  /* that argument points to the length (accept) */
 	char *name;		  /* "syscall_entry_openat" */
-	bool compat;		  /* of a 32-bit call: its 64-bit signed arguments are sign-extended */
+	bool compat; /* of a 32-bit call: its 64-bit signed arguments are sign-extended */
 };
 
 struct sc_call {
 	char *name; /* "openat" (a 32-bit call: its kernel name, "llseek") */
-	int nr;	    /* its number (of its table), -1 when the headers trax was built with do not know it */
+	int nr; /* its number (of its table), -1 when the headers trax was built with do not know it
+		 */
 	unsigned int nargs;
 	char *arg_name[SC_MAX_ARGS];
 	char *arg_type[SC_MAX_ARGS]; /* as tracefs writes them: "const char *" */
@@ -74,7 +75,7 @@ struct sc_table {
 	unsigned int ncompat;
 	int by_nr32[SC_NR_SLOTS]; /* index in compat, -1 */
 	struct sc_event unknown[2][2];
-	bool unknown_enabled[2]; /* [exit]: calls without a description, native or 32-bit */
+	bool unknown_enabled[2];     /* [exit]: calls without a description, native or 32-bit */
 	unsigned int fallback_types; /* arguments whose C type no rule knows (recorded as uint64) */
 };
 

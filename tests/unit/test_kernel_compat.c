@@ -155,14 +155,16 @@ static void test_table(void)
 	CHECK(c && n);
 	if (c && n) {
 		for (int e = 0; e < 2; e++) {
-			snprintf(want, sizeof(want), "compat_syscall_%s_openat", e ? "exit" : "entry");
+			snprintf(want, sizeof(want), "compat_syscall_%s_openat",
+				 e ? "exit" : "entry");
 			CHECK(!strcmp(c->ev[e].name, want), "%s", c->ev[e].name);
 			CHECK(!strcmp(c->ev[e].kc.cls.name, want));
 			CHECK(c->ev[e].compat && !n->ev[e].compat);
 			CHECK_EQ(c->ev[e].nfields, n->ev[e].nfields);
 			for (unsigned int i = 0; i < c->ev[e].nfields && i < n->ev[e].nfields; i++)
 				CHECK(!strcmp(c->ev[e].fields[i].name, n->ev[e].fields[i].name) &&
-					  !memcmp(&c->ev[e].fields[i].type, &n->ev[e].fields[i].type,
+					  !memcmp(&c->ev[e].fields[i].type,
+						  &n->ev[e].fields[i].type,
 						  sizeof(c->ev[e].fields[i].type)),
 				      "openat field %u", i);
 		}

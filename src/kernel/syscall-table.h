@@ -55,8 +55,7 @@ struct sc_event {
 
 struct sc_call {
 	char *name; /* "openat" (a 32-bit call: its kernel name, "llseek") */
-	int nr; /* its number (of its table), -1 when the headers trax was built with do not know it
-		 */
+	int nr;	    /* its number (in its ABI's table), -1 when trax's headers do not know it */
 	unsigned int nargs;
 	char *arg_name[SC_MAX_ARGS];
 	char *arg_type[SC_MAX_ARGS]; /* as tracefs writes them: "const char *" */

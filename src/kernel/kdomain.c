@@ -375,6 +375,10 @@ long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern
 
 		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
 			m += trax_glob_match(pattern, ksyscalls_name(ch->sys, i));
+		/* a 32-bit-only call ("llseek") */
+		for (unsigned int i = 0; !m && i < ksyscalls_compat_count(ch->sys); i++)
+			m += trax_glob_match(pattern,
+					     ksyscalls_name(ch->sys, ksyscalls_count(ch->sys) + i));
 		n = m;
 		if (m && (!kd->active || ch->sys_started))
 			n = rule_apply(ch, &r, true, err, errlen);
@@ -576,8 +580,12 @@ static void class_filters(struct kchan *ch, struct kevent_class *cls, const char
 	if (!fs)
 		return;
 	if (syscall) {
-		/* syscall rules name the call: "openat" for syscall_entry_openat */
-		const char *u = strchr(name + strlen("syscall_"), '_');
+		/* syscall rules name the call: "openat" for (compat_)syscall_entry_openat */
+		const char *u;
+
+		if (!strncmp(name, "compat_", 7))
+			name += 7;
+		u = strchr(name + strlen("syscall_"), '_');
 
 		snprintf(sysname, sizeof(sysname), "%s", u ? u + 1 : name);
 		name = sysname;
@@ -631,7 +639,8 @@ static void filters_rebuild(struct kchan *ch)
 		class_filters(ch, kmap_event_class(ch->by_id[id]), full, false);
 	}
 	if (ch->sys)
-		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
+		for (unsigned int i = 0;
+		     i < ksyscalls_count(ch->sys) + ksyscalls_compat_count(ch->sys); i++)
 			for (int exit = 0; exit < 2; exit++) {
 				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
 
@@ -1237,7 +1246,8 @@ void kdomain_free(struct kdomain *kd)
 		struct kchan *ch = kd->chans[i];
 
 		chan_release(ch);
-		for (unsigned int i = 0; ch->sys && i < ksyscalls_count(ch->sys); i++)
+		for (unsigned int i = 0;
+		     ch->sys && i < ksyscalls_count(ch->sys) + ksyscalls_compat_count(ch->sys); i++)
 			for (int exit = 0; exit < 2; exit++) {
 				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
 

@@ -73,6 +73,9 @@ struct ksyscalls {
 	uint8_t *payload;
 	int *pids;
 	unsigned int npids;
+	int *ids[2]; /* the uid and gid trackers' sets (KSYSCALLS_UID, KSYSCALLS_GID) */
+	unsigned int nids[2];
+	bool ids_on[2];
 };
 
 /* Closes the rings and their reader. */
@@ -124,6 +127,8 @@ void ksyscalls_free(struct ksyscalls *s)
 	free(s->lost);
 	free(s->payload);
 	free(s->pids);
+	free(s->ids[0]);
+	free(s->ids[1]);
 	sc_table_free(&s->t);
 	free(s);
 }
@@ -133,9 +138,26 @@ unsigned int ksyscalls_count(const struct ksyscalls *s)
 	return s->t.ncalls;
 }
 
+unsigned int ksyscalls_compat_count(const struct ksyscalls *s)
+{
+	return s->t.ncompat;
+}
+
+/* Call i of both tables (the 64-bit ones, then the 32-bit ones), or NULL. */
+static struct sc_call *call_at(const struct ksyscalls *s, unsigned int i)
+{
+	if (i < s->t.ncalls)
+		return &s->t.calls[i];
+	if (i - s->t.ncalls < s->t.ncompat)
+		return &s->t.compat[i - s->t.ncalls];
+	return NULL;
+}
+
 const char *ksyscalls_name(const struct ksyscalls *s, unsigned int i)
 {
-	return i < s->t.ncalls ? s->t.calls[i].name : NULL;
+	const struct sc_call *c = call_at(s, i);
+
+	return c ? c->name : NULL;
 }
 
 const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i)
@@ -291,6 +313,50 @@ int ksyscalls_set_pids(struct ksyscalls *s, const int *pids, unsigned int npids)
 	s->pids = copy;
 	s->npids = npids;
 	return s->skel ? pids_apply(s) : 0;
+}
+
+/* Replaces the BPF uid or gid set with s->ids[kind]. 0, or -errno. */
+static int ids_apply(struct ksyscalls *s, int kind)
+{
+	int fd = bpf_map__fd(kind == KSYSCALLS_GID ? s->skel->maps.gids : s->skel->maps.uids);
+	__u32 *flag = kind == KSYSCALLS_GID ? &s->skel->bss->filter_gids : &s->skel->bss->filter_uids;
+	__u32 key, next;
+	__u8 one = 1;
+
+	*flag = 0;
+	while (!bpf_map_get_next_key(fd, NULL, &next)) {
+		key = next;
+		if (bpf_map_delete_elem(fd, &key))
+			return -errno;
+	}
+	for (unsigned int i = 0; i < s->nids[kind]; i++) {
+		key = (__u32)s->ids[kind][i];
+		if (bpf_map_update_elem(fd, &key, &one, BPF_ANY))
+			return -errno;
+	}
+	*flag = s->ids_on[kind];
+	return 0;
+}
+
+int ksyscalls_set_ids(struct ksyscalls *s, int kind, const int *ids, unsigned int n, bool all)
+{
+	int *copy = NULL;
+
+	if (kind != KSYSCALLS_UID && kind != KSYSCALLS_GID)
+		return -EINVAL;
+	if (n > SC_MAX_PIDS)
+		return -E2BIG;
+	if (n) {
+		copy = malloc(n * sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, ids, n * sizeof(*copy));
+	}
+	free(s->ids[kind]);
+	s->ids[kind] = copy;
+	s->nids[kind] = n;
+	s->ids_on[kind] = !all;
+	return s->skel ? ids_apply(s, kind) : 0;
 }
 
 static uint64_t now_ns(void)
@@ -488,8 +554,12 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		goto fail;
 	}
 	r = pids_apply(s);
+	if (!r)
+		r = ids_apply(s, KSYSCALLS_UID);
+	if (!r)
+		r = ids_apply(s, KSYSCALLS_GID);
 	if (r) {
-		snprintf(err, errlen, "writing the pid filter: %s", strerror(-r));
+		snprintf(err, errlen, "writing the process filters: %s", strerror(-r));
 		goto fail;
 	}
 	for (int c = 0; c < s->ncpus; c++) {
@@ -686,5 +756,7 @@ uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu)
 
 struct kevent_class *ksyscalls_class(struct ksyscalls *s, unsigned int i, bool exit)
 {
-	return i < s->t.ncalls ? &s->t.calls[i].ev[exit ? 1 : 0].kc : NULL;
+	struct sc_call *c = call_at(s, i);
+
+	return c ? &c->ev[exit ? 1 : 0].kc : NULL;
 }

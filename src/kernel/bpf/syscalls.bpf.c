@@ -51,6 +51,21 @@ struct {
 	__type(value, __u8);
 } pids SEC(".maps");
 
+/* The real user and group ids recorded when filter_uids, filter_gids are set (trackers). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SC_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} uids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SC_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} gids SEC(".maps");
+
 /*
  * One ring buffer per CPU, made by user space (its size set before the
  * programs load, the array sized to the possible CPUs): each CPU's records
@@ -91,6 +106,8 @@ struct {
 
 /* Settings user space changes while the programs run (the .bss map is mapped). */
 __u32 filter_pids;   /* only the tgids in `pids` */
+__u32 filter_uids;   /* only the real uids in `uids` */
+__u32 filter_gids;   /* only the real gids in `gids` */
 __u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
 __u32 compat_flags;  /* SC_DESC_*: 32-bit numbers without a descriptor */
 
@@ -144,6 +161,16 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 
 	if (filter_pids && !bpf_map_lookup_elem(&pids, &tgid))
 		return 0;
+	if (filter_uids | filter_gids) {
+		/* the caller's real ids in the initial namespace, as LTTng's uid/gid trackers */
+		__u64 ug = bpf_get_current_uid_gid();
+		__u32 uid = (__u32)ug, gid = (__u32)(ug >> 32);
+
+		if (filter_uids && !bpf_map_lookup_elem(&uids, &uid))
+			return 0;
+		if (filter_gids && !bpf_map_lookup_elem(&gids, &gid))
+			return 0;
+	}
 	task = bpf_get_current_task_btf();
 	compat = (task->thread_info.status & TS_COMPAT) != 0;
 	if (nr >= 0 && nr < SC_NR_SLOTS) {

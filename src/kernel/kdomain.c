@@ -27,6 +27,7 @@
 #include "kernel/kfilter.h"
 #include "kernel/kmap.h"
 #include "kernel/ktrace.h"
+#include "kernel/ktrack.h"
 #include "kernel/ring-page.h"
 #include "kernel/statedump.h"
 #include "kernel/syscalls.h"
@@ -58,6 +59,8 @@ struct kcpu {
 	bool started;
 	struct ktrace_streams *ss;
 	uint64_t damaged; /* pages or records that could not be read */
+	struct ktrack_cache *tcache; /* the uid/gid trackers' view of threads */
+	uint64_t last_scan;	     /* CPU 0's reader: the trackers' last /proc scan */
 };
 
 struct kchan {
@@ -93,6 +96,7 @@ struct kdomain {
 	unsigned int nchans;
 	int *pids;
 	unsigned int npids;
+	struct ktrack *track; /* the uid and gid trackers (and the pids, for them) */
 	struct ktrace *trace; /* NULL in snapshot mode: each snapshot is a trace of its own */
 	bool snapshot;	      /* flight recorder: nothing read until a snapshot */
 	bool prepared;	      /* started once: the instances exist */
@@ -138,6 +142,11 @@ struct kdomain *kdomain_new(const char *session, char *err, size_t errlen)
 		return NULL;
 	}
 	if (tracefs_find(kd->root, sizeof(kd->root), err, errlen) < 0) {
+		free(kd);
+		return NULL;
+	}
+	if (!(kd->track = ktrack_new("/proc"))) {
+		snprintf(err, errlen, "out of memory");
 		free(kd);
 		return NULL;
 	}
@@ -510,7 +519,7 @@ static int pids_apply(struct kchan *ch, char *err, size_t errlen)
 	int e;
 
 	if (ch->have_inst) {
-		e = tracefs_set_pids(&ch->inst, kd->pids, kd->npids);
+		e = ktrack_apply(kd->track, &ch->inst);
 		if (e < 0) {
 			snprintf(err, errlen, "set_event_pid: %s", strerror(-e));
 			return e;
@@ -518,12 +527,35 @@ static int pids_apply(struct kchan *ch, char *err, size_t errlen)
 	}
 	if (ch->sys) {
 		e = ksyscalls_set_pids(ch->sys, kd->pids, kd->npids);
+		for (int kind = KTRACK_UID; !e && kind <= KTRACK_GID; kind++) {
+			int *ids;
+			unsigned int n;
+			bool on = ktrack_get(kd->track, kind, &ids, &n);
+
+			/* (KSYSCALLS_UID, KSYSCALLS_GID are KTRACK_UID, KTRACK_GID) */
+			e = ksyscalls_set_ids(ch->sys, kind, ids, n, !on);
+			free(ids);
+		}
 		if (e < 0) {
 			snprintf(err, errlen, "system call tracker: %s", strerror(-e));
 			return e;
 		}
 	}
 	return 0;
+}
+
+int kdomain_track_ids(struct kdomain *kd, int kind, bool add, const int *ids, unsigned int n,
+		      bool all, char *err, size_t errlen)
+{
+	int bad = 0, e = ktrack_change(kd->track, kind, add, ids, n, all, &bad);
+
+	if (e == -ENOENT)
+		snprintf(err, errlen, "%s %d is not tracked", kind == KTRACK_GID ? "gid" : "uid", bad);
+	else if (e)
+		snprintf(err, errlen, "%s", strerror(-e));
+	for (unsigned int i = 0; !e && i < kd->nchans; i++)
+		e = pids_apply(kd->chans[i], err, errlen);
+	return e;
 }
 
 int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, char *err,
@@ -540,6 +572,8 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 	free(kd->pids);
 	kd->pids = n;
 	kd->npids = npids;
+	if (ktrack_set_pids(kd->track, pids, npids))
+		return -ENOMEM;
 	for (unsigned int i = 0; i < kd->nchans; i++) {
 		int e = pids_apply(kd->chans[i], err, errlen);
 
@@ -702,6 +736,8 @@ static void page_convert(struct kcpu *c, const uint8_t *page, size_t n, uint8_t 
 		if (!m)
 			continue;
 		memcpy(&tid, rec.payload + 4, 4);
+		if (!ktrack_pass(ch->kd->track, &c->tcache, tid, rec.ts))
+			continue;
 		len = kmap_convert(m, rec.payload, rec.len, scratch, cap);
 		kr.cls = kmap_event_class((struct kmap_event *)m);
 		if (!len && kr.cls->cls.nr_fields) {
@@ -738,7 +774,15 @@ static void *cpu_thread(void *arg)
 	if (timeout < 1)
 		timeout = 1;
 	for (;;) {
-		ssize_t n = read(c->fd, page, psize);
+		ssize_t n;
+
+		if (c->cpu == 0 && ktrack_active(ch->kd->track) &&
+		    trax_clock_monotonic() - c->last_scan >= KTRACK_SCAN_NS) {
+			/* the threads that began to run as a tracked user */
+			c->last_scan = trax_clock_monotonic();
+			ktrack_apply(ch->kd->track, &ch->inst);
+		}
+		n = read(c->fd, page, psize);
 
 		if (n > 0) {
 			page_convert(c, page, (size_t)n, scratch, cap);
@@ -818,9 +862,11 @@ static void *sys_thread(void *arg)
 static void chan_release(struct kchan *ch)
 {
 	if (ch->cpus) {
-		for (unsigned int i = 0; i < ch->nr_cpus; i++)
+		for (unsigned int i = 0; i < ch->nr_cpus; i++) {
 			if (ch->cpus[i].fd >= 0)
 				close(ch->cpus[i].fd);
+			ktrack_cache_free(ch->cpus[i].tcache);
+		}
 		free(ch->cpus);
 		ch->cpus = NULL;
 	}
@@ -878,7 +924,7 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 	if ((e = tracefs_set_clock(&ch->inst, "mono")) ||
 	    (e = tracefs_set_buffer_kb(&ch->inst, kb)) ||
 	    (e = tracefs_set_overwrite(&ch->inst, ch->attr.overwrite)) ||
-	    (e = tracefs_set_pids(&ch->inst, kd->pids, kd->npids))) {
+	    (e = ktrack_apply(kd->track, &ch->inst))) {
 		snprintf(err, errlen, "tracefs instance %s: settings refused: %s", ch->inst.name,
 			 strerror(-e));
 		return e;
@@ -940,10 +986,8 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 			if (ch->rules[i].enabled && ch->rules[i].syscall &&
 			    rule_apply(ch, &ch->rules[i], true, err, errlen) < 0)
 				return -EINVAL;
-		if ((e = ksyscalls_set_pids(ch->sys, kd->pids, kd->npids)) < 0) {
-			snprintf(err, errlen, "system call tracker: %s", strerror(-e));
+		if ((e = pids_apply(ch, err, errlen)) < 0)
 			return e;
-		}
 		e = ksyscalls_start(ch->sys, ch->attr.subbuf_size * ch->attr.num_subbuf, err,
 				    errlen);
 		if (e)
@@ -1231,6 +1275,16 @@ void kdomain_describe(const struct kdomain *kd,
 
 		fn(arg, &it);
 	}
+	for (int kind = KTRACK_UID; kind <= KTRACK_GID; kind++) {
+		struct kdomain_item it = {.kind = kind == KTRACK_UID ? "uid" : "gid"};
+		int *ids;
+
+		if (!ktrack_get(kd->track, kind, &ids, &it.nids))
+			continue; /* every id */
+		it.ids = ids;
+		fn(arg, &it);
+		free(ids);
+	}
 }
 
 void kdomain_free(struct kdomain *kd)
@@ -1266,6 +1320,7 @@ void kdomain_free(struct kdomain *kd)
 		free(ch);
 	}
 	free(kd->pids);
+	ktrack_free(kd->track);
 	free(kd);
 }
 

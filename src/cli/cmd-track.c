@@ -43,7 +43,8 @@ static void usage_to(FILE *f, bool track)
 	    "  -s, --session=SESSION   the session (default: the current one)\n"
 	    "  -h, --help              print this help\n",
 	    track ? "track" : "untrack", track ? "track" : "untrack", track ? "track" : "untrack",
-	    track ? "track" : "untrack", track ? "Allow processes to record events: by default every process does; once\n"
+	    track ? "track" : "untrack",
+	    track ? "Allow processes to record events: by default every process does; once\n"
 		    "values are tracked, only the processes they name."
 		  : "Remove processes from the set allowed to record events.",
 	    track ? "allow" : "disallow", track ? "allow" : "disallow",
@@ -194,15 +195,18 @@ static int track_cmd(int argc, char **argv, bool track)
 	}
 	if ((rc = cli_check_domain(kernel, userspace)))
 		goto out;
-	/* trax's kernel domain follows processes by pid, uid and gid; user space by vpid and vuid */
+	/* trax's kernel domain follows processes by pid, uid and gid; user space by vpid and vuid
+	 */
 	if (kernel && (kinds[KIND_VPID].given || kinds[KIND_VUID].given)) {
 		rc = cli_usage_error("The kernel domain tracks process, user and group IDs "
 				     "(--pid, --uid, --gid)");
 		goto out;
 	}
-	if (userspace && (kinds[KIND_PID].given || kinds[KIND_UID].given || kinds[KIND_GID].given)) {
-		rc = cli_usage_error("--pid, --uid and --gid are for the kernel domain (-k); with -u, "
-				     "use --vpid or --vuid");
+	if (userspace &&
+	    (kinds[KIND_PID].given || kinds[KIND_UID].given || kinds[KIND_GID].given)) {
+		rc = cli_usage_error(
+		    "--pid, --uid and --gid are for the kernel domain (-k); with -u, "
+		    "use --vpid or --vuid");
 		goto out;
 	}
 	if (!kinds[KIND_VPID].given && !kinds[KIND_VUID].given && !kinds[KIND_PID].given &&

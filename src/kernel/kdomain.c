@@ -58,7 +58,7 @@ struct kcpu {
 	pthread_t thread;
 	bool started;
 	struct ktrace_streams *ss;
-	uint64_t damaged; /* pages or records that could not be read */
+	uint64_t damaged;	     /* pages or records that could not be read */
 	struct ktrack_cache *tcache; /* the uid/gid trackers' view of threads */
 	uint64_t last_scan;	     /* CPU 0's reader: the trackers' last /proc scan */
 };
@@ -519,7 +519,7 @@ static int pids_apply(struct kchan *ch, char *err, size_t errlen)
 	int e;
 
 	if (ch->have_inst) {
-		e = ktrack_apply(kd->track, &ch->inst);
+		e = ktrack_apply(kd->track, &ch->inst, false);
 		if (e < 0) {
 			snprintf(err, errlen, "set_event_pid: %s", strerror(-e));
 			return e;
@@ -550,7 +550,8 @@ int kdomain_track_ids(struct kdomain *kd, int kind, bool add, const int *ids, un
 	int bad = 0, e = ktrack_change(kd->track, kind, add, ids, n, all, &bad);
 
 	if (e == -ENOENT)
-		snprintf(err, errlen, "%s %d is not tracked", kind == KTRACK_GID ? "gid" : "uid", bad);
+		snprintf(err, errlen, "%s %d is not tracked", kind == KTRACK_GID ? "gid" : "uid",
+			 bad);
 	else if (e)
 		snprintf(err, errlen, "%s", strerror(-e));
 	for (unsigned int i = 0; !e && i < kd->nchans; i++)
@@ -780,7 +781,7 @@ static void *cpu_thread(void *arg)
 		    trax_clock_monotonic() - c->last_scan >= KTRACK_SCAN_NS) {
 			/* the threads that began to run as a tracked user */
 			c->last_scan = trax_clock_monotonic();
-			ktrack_apply(ch->kd->track, &ch->inst);
+			ktrack_apply(ch->kd->track, &ch->inst, true);
 		}
 		n = read(c->fd, page, psize);
 
@@ -924,7 +925,7 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 	if ((e = tracefs_set_clock(&ch->inst, "mono")) ||
 	    (e = tracefs_set_buffer_kb(&ch->inst, kb)) ||
 	    (e = tracefs_set_overwrite(&ch->inst, ch->attr.overwrite)) ||
-	    (e = ktrack_apply(kd->track, &ch->inst))) {
+	    (e = ktrack_apply(kd->track, &ch->inst, false))) {
 		snprintf(err, errlen, "tracefs instance %s: settings refused: %s", ch->inst.name,
 			 strerror(-e));
 		return e;

@@ -108,10 +108,10 @@ void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discar
 
 /* What `trax list SESSION` shows of the domain, item by item. */
 struct kdomain_item {
-	const char *kind;    /* "channel", "tracepoint", "syscall", "context", "pid", "uid", "gid" */
-	const char *channel; /* its channel (NULL for "pid") */
-	const char *name;    /* channel name, rule pattern, context name */
-	const char *filter;  /* a rule's filter text, or NULL */
+	const char *kind; /* "channel", "tracepoint", "syscall", "context", "pid", "uid", "gid" */
+	const char *channel;			 /* its channel (NULL for "pid") */
+	const char *name;			 /* channel name, rule pattern, context name */
+	const char *filter;			 /* a rule's filter text, or NULL */
 	const struct kdomain_channel_attr *attr; /* "channel" */
 	uint64_t discarded;			 /* "channel": events lost so far */
 	int pid;				 /* "pid": one tracked process */

@@ -4,9 +4,10 @@
  * only (set_event_pid), so:
  *  - set_event_pid holds the live threads whose real uid and gid are
  *    tracked (and whose process the pid tracker allows), found by a scan of
- *    /proc when the trackers change, at the start, and every
- *    KTRACK_SCAN_NS after (ktrack_apply); options/event-fork adds the
- *    threads they fork in between;
+ *    /proc when the trackers change and at the start (the list replaced),
+ *    and every KTRACK_SCAN_NS after (the threads found added: replacing
+ *    the list lets other threads' events through for a while);
+ *    options/event-fork adds the threads they fork in between;
  *  - each record is checked again when it is converted (ktrack_pass): the
  *    uid and gid /proc gives its thread (read at most every KTRACK_SCAN_NS
  *    of trace time per thread).
@@ -59,10 +60,11 @@ bool ktrack_active(const struct ktrack *t);
 /*
  * Sets an instance's set_event_pid and options/event-fork: the pid
  * tracker's processes when no uid or gid tracker is set, else the scan's
- * threads (0, the idle tasks, when none: an empty list would allow all).
+ * threads (and 0, the idle tasks: an empty list would allow all); with
+ * add_only (the periodic scans), the threads found are added to the list.
  * 0, or -errno.
  */
-int ktrack_apply(struct ktrack *t, struct tracefs_instance *in);
+int ktrack_apply(struct ktrack *t, struct tracefs_instance *in, bool add_only);
 
 /*
  * Whether a record of thread tid at time ts passes the uid and gid

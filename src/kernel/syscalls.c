@@ -319,7 +319,8 @@ int ksyscalls_set_pids(struct ksyscalls *s, const int *pids, unsigned int npids)
 static int ids_apply(struct ksyscalls *s, int kind)
 {
 	int fd = bpf_map__fd(kind == KSYSCALLS_GID ? s->skel->maps.gids : s->skel->maps.uids);
-	__u32 *flag = kind == KSYSCALLS_GID ? &s->skel->bss->filter_gids : &s->skel->bss->filter_uids;
+	__u32 *flag =
+	    kind == KSYSCALLS_GID ? &s->skel->bss->filter_gids : &s->skel->bss->filter_uids;
 	__u32 key, next;
 	__u8 one = 1;
 

@@ -274,6 +274,17 @@ static char *scan(const struct ktrack *t)
 		closedir(td);
 	}
 	closedir(pd);
+	pd = NULL;
+	/* a whole line: appended lists stay apart */
+	if (len + 2 > cap) {
+		char *n = realloc(text, len + 2);
+
+		if (!n)
+			goto fail;
+		text = n;
+	}
+	text[len++] = '\n';
+	text[len] = '\0';
 	return text;
 fail:
 	if (pd)

@@ -26,6 +26,7 @@
 #include "filter/filter.h"
 #include "kernel/kfilter.h"
 #include "kernel/kmap.h"
+#include "kernel/krecorder.h"
 #include "kernel/ktrace.h"
 #include "kernel/ktrack.h"
 #include "kernel/ring-page.h"
@@ -84,6 +85,14 @@ struct kchan {
 	struct ktrace_streams *ss_sys;
 	pthread_t sys_thread;
 	bool sys_thread_started;
+	/*
+	 * Snapshot mode: the system calls' flight recorder (their BPF rings
+	 * cannot overwrite), the probes' losses per CPU at the last snapshot,
+	 * and the lock the reader thread and a snapshot take to consume.
+	 */
+	struct krecorder *sys_rec;
+	uint64_t *sys_lost_taken;
+	pthread_mutex_t sys_lock;
 	/* filter sets replaced while recording: freed with the channel */
 	struct kfilter_set **retired;
 	unsigned int nretired;
@@ -203,6 +212,7 @@ int kdomain_channel_add(struct kdomain *kd, const char *name,
 		return -ENOMEM;
 	}
 	ch->kd = kd;
+	pthread_mutex_init(&ch->sys_lock, NULL);
 	snprintf(ch->name, sizeof(ch->name), "%s", name);
 	ch->attr = *attr;
 	if (kd->snapshot)
@@ -365,13 +375,6 @@ long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern
 
 	if (!ch)
 		return -ENOENT;
-	if (syscall && kd->snapshot) {
-		snprintf(
-		    err, errlen,
-		    "system calls are not recorded in snapshot sessions yet (their BPF buffers "
-		    "are not flight recorders): record them in a session with an output");
-		return -ENOTSUP;
-	}
 	if (syscall && !ch->sys && !ch->have_inst) {
 		/* the system calls are known before the start, to check the pattern */
 		ch->sys = ksyscalls_new(kd->root, err, errlen);
@@ -700,6 +703,27 @@ static int sys_sink(void *arg, const struct kevent_record *r)
 	return ktrace_sink(arg, r);
 }
 
+/* In snapshot mode: the filters, then the flight recorder (a struct krecorder *). */
+static int sys_record_sink(void *arg, const struct kevent_record *r)
+{
+	if (!record_passes(r->cls, r->payload, r->len))
+		return 0;
+	return krecorder_sink(arg, r);
+}
+
+/* Moves what the probes wrote to the trace, or to the recorder in snapshot mode. */
+static long sys_consume(struct kchan *ch)
+{
+	kevent_sink_fn sink = ch->sys_rec ? sys_record_sink : sys_sink;
+	void *arg = ch->sys_rec ? (void *)ch->sys_rec : (void *)ch->ss_sys;
+	long n;
+
+	pthread_mutex_lock(&ch->sys_lock);
+	n = ksyscalls_consume(ch->sys, sink, arg);
+	pthread_mutex_unlock(&ch->sys_lock);
+	return n;
+}
+
 /* ---- recording ---- */
 
 static void cpu_discarded(struct kcpu *c)
@@ -829,9 +853,9 @@ static void *sys_thread(void *arg)
 	for (unsigned int i = 0; i < nfds; i++)
 		pfd[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
 	for (;;) {
-		long n = ksyscalls_consume(ch->sys, sys_sink, ch->ss_sys);
+		long n = sys_consume(ch);
 
-		for (unsigned int cpu = 0; cpu < ch->nr_cpus; cpu++)
+		for (unsigned int cpu = 0; ch->ss_sys && cpu < ch->nr_cpus; cpu++)
 			ktrace_streams_set_discarded(ch->ss_sys, (int)cpu,
 						     ksyscalls_lost(ch->sys, (int)cpu));
 		if (n < 0)
@@ -849,13 +873,18 @@ static void *sys_thread(void *arg)
 			 */
 			struct timespec nap = {0, KDOMAIN_SYS_NAP_MS * 1000000L};
 
+			/* many records: a shorter nap keeps the rings far from full */
+			if (n >= KDOMAIN_SYS_BATCH / 8)
+				nap.tv_nsec = 1000000L;
+
 			nanosleep(&nap, NULL);
 			continue;
 		}
 		poll(pfd, nfds, timeout);
 	}
-	ksyscalls_consume(ch->sys, sys_sink, ch->ss_sys);
-	ktrace_streams_flush(ch->ss_sys, trax_clock_monotonic());
+	sys_consume(ch);
+	if (ch->ss_sys)
+		ktrace_streams_flush(ch->ss_sys, trax_clock_monotonic());
 	return NULL;
 }
 
@@ -875,6 +904,10 @@ static void chan_release(struct kchan *ch)
 		ksyscalls_stop(ch->sys);
 		ch->sys_started = false;
 	}
+	krecorder_free(ch->sys_rec);
+	ch->sys_rec = NULL;
+	free(ch->sys_lost_taken);
+	ch->sys_lost_taken = NULL;
 	if (ch->have_inst) {
 		tracefs_instance_destroy(&ch->inst);
 		ch->have_inst = false;
@@ -994,9 +1027,20 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 		if (e)
 			return e;
 		ch->sys_started = true;
-		ch->ss_sys = ktrace_streams_add(ch->tch, "_syscalls", err, errlen);
-		if (!ch->ss_sys)
-			return -EIO;
+		if (kd->snapshot) {
+			/* kept in memory, the newest first, until a snapshot takes them */
+			ch->sys_rec =
+			    krecorder_new(ch->nr_cpus, ch->attr.subbuf_size * ch->attr.num_subbuf);
+			ch->sys_lost_taken = calloc(ch->nr_cpus, sizeof(*ch->sys_lost_taken));
+			if (!ch->sys_rec || !ch->sys_lost_taken) {
+				snprintf(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+		} else {
+			ch->ss_sys = ktrace_streams_add(ch->tch, "_syscalls", err, errlen);
+			if (!ch->ss_sys)
+				return -EIO;
+		}
 	}
 	filters_rebuild(ch);
 	return 0;
@@ -1064,7 +1108,7 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 			    !ksyscalls_start(ch->sys, ch->attr.subbuf_size * ch->attr.num_subbuf,
 					     err, errlen))
 				ch->sys_started = true;
-			if (ch->sys_started &&
+			if (ch->sys_started && (ch->ss_sys || ch->sys_rec) &&
 			    !pthread_create(&ch->sys_thread, NULL, sys_thread, ch))
 				ch->sys_thread_started = true;
 			tracefs_set_tracing(&ch->inst, true);
@@ -1087,10 +1131,11 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 	}
 	for (unsigned int i = 0; i < kd->nchans && !e; i++)
 		e = chan_start(kd->chans[i], err, errlen);
-	for (unsigned int i = 0; i < kd->nchans && !e && !kd->snapshot; i++) {
+	for (unsigned int i = 0; i < kd->nchans && !e; i++) {
 		struct kchan *ch = kd->chans[i];
 
-		for (unsigned int c = 0; c < ch->nr_cpus && !e; c++) {
+		/* snapshot mode: the kernel's buffers are read at each snapshot only */
+		for (unsigned int c = 0; c < ch->nr_cpus && !e && !kd->snapshot; c++) {
 			e = -pthread_create(&ch->cpus[c].thread, NULL, cpu_thread, &ch->cpus[c]);
 			ch->cpus[c].started = !e;
 		}
@@ -1147,6 +1192,37 @@ void kdomain_set_snapshot(struct kdomain *kd)
 		kd->snapshot = true;
 }
 
+/*
+ * A snapshot of the system calls: what the probes wrote until now, then
+ * what the flight recorder holds, into tch's CHANNEL_syscalls_CPU
+ * streams, which then say how many records of the CPU were lost since
+ * the last snapshot (the recorder's oldest, dropped to make room, and
+ * what the probes' rings could not take). The recorder is left empty.
+ */
+static int sys_snapshot(struct kchan *ch, struct ktrace_channel *tch, char *err, size_t errlen)
+{
+	struct ktrace_streams *ss = ktrace_streams_add(tch, "_syscalls", err, errlen);
+	long n = 0;
+
+	if (!ss)
+		return -EIO;
+	pthread_mutex_lock(&ch->sys_lock);
+	n = ksyscalls_consume_now(ch->sys, sys_record_sink, ch->sys_rec);
+	for (unsigned int cpu = 0; n >= 0 && cpu < ch->nr_cpus; cpu++) {
+		uint64_t dropped = 0, lost = ksyscalls_lost(ch->sys, (int)cpu);
+
+		n = krecorder_take(ch->sys_rec, (int)cpu, ktrace_sink, ss, &dropped);
+		ktrace_streams_set_discarded(ss, (int)cpu,
+					     dropped + lost - ch->sys_lost_taken[cpu]);
+		ch->sys_lost_taken[cpu] = lost;
+	}
+	pthread_mutex_unlock(&ch->sys_lock);
+	if (n < 0)
+		snprintf(err, errlen, "system calls of channel %s: %s", ch->name,
+			 strerror((int)-n));
+	return n < 0 ? (int)n : 0;
+}
+
 int kdomain_snapshot(struct kdomain *kd, const char *dir, const char *creation_datetime, char *err,
 		     size_t errlen)
 {
@@ -1199,6 +1275,8 @@ int kdomain_snapshot(struct kdomain *kd, const char *dir, const char *creation_d
 		}
 		free(page);
 		free(scratch);
+		if (!e && ch->sys_rec)
+			e = sys_snapshot(ch, tchs[i], err, errlen);
 	}
 	if (!e)
 		statedump(kd, tchs, err, errlen);
@@ -1229,6 +1307,8 @@ void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discar
 				*discarded += st.overrun + st.dropped;
 			if (ch->sys)
 				*discarded += ksyscalls_lost(ch->sys, (int)c);
+			if (ch->sys_rec)
+				*discarded += krecorder_dropped(ch->sys_rec, (int)c);
 		}
 		if (ch->ss_sys)
 			*written += ktrace_streams_written(ch->ss_sys);
@@ -1250,6 +1330,8 @@ void kdomain_describe(const struct kdomain *kd,
 				it.discarded += st.overrun + st.dropped;
 			if (ch->sys)
 				it.discarded += ksyscalls_lost(ch->sys, (int)c);
+			if (ch->sys_rec)
+				it.discarded += krecorder_dropped(ch->sys_rec, (int)c);
 		}
 		fn(arg, &it);
 		for (unsigned int r = 0; r < ch->nrules; r++) {
@@ -1318,6 +1400,7 @@ void kdomain_free(struct kdomain *kd)
 			filter_set_free(ch->retired[r]);
 		free(ch->retired);
 		free(ch->rules);
+		pthread_mutex_destroy(&ch->sys_lock);
 		free(ch);
 	}
 	free(kd->pids);

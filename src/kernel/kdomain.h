@@ -92,13 +92,16 @@ bool kdomain_active(const struct kdomain *kd);
 
 /*
  * Snapshot mode (before the first start): the channels are flight
- * recorders (overwrite), nothing is written until kdomain_snapshot.
+ * recorders (overwrite; their system calls kept in memory by krecorder.h,
+ * subbuf_size * num_subbuf bytes per CPU), nothing is written until
+ * kdomain_snapshot.
  */
 void kdomain_set_snapshot(struct kdomain *kd);
 /*
- * Writes what the kernel's buffers hold now as a trace in dir (and the
- * state dump, where enabled). The buffers are read, so a later snapshot
- * holds what was recorded after this one. 0, or -errno with err set.
+ * Writes what the kernel's buffers and the system calls' recorders hold
+ * now as a trace in dir (and the state dump, where enabled). They are
+ * emptied, so a later snapshot holds what was recorded after this one.
+ * 0, or -errno with err set.
  */
 int kdomain_snapshot(struct kdomain *kd, const char *dir, const char *creation_datetime, char *err,
 		     size_t errlen);

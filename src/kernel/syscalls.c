@@ -165,6 +165,44 @@ const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i)
 	return i < s->t.ncalls ? s->t.calls[i].signature : NULL;
 }
 
+/*
+ * How many argument registers a record of ev must carry: up to the last
+ * argument one of its fields shows (a socket address's length argument
+ * included). What only user memory gives needs none.
+ */
+static uint8_t regs_needed(const struct sc_event *ev, uint8_t lenarg)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < ev->nfields; i++) {
+		const struct sc_fsrc *f = &ev->src[i];
+		unsigned int need = 0;
+
+		switch (f->src) {
+		case SC_SRC_RET:
+		case SC_SRC_ID:
+			break;
+		case SC_SRC_ARGS:
+			need = SC_MAX_ARGS;
+			break;
+		case SC_SRC_SA_FAMILY:
+		case SC_SRC_SA_PORT:
+		case SC_SRC_SA_V4:
+		case SC_SRC_SA_V6:
+			need = lenarg < SC_MAX_ARGS ? lenarg + 1u : 0;
+			if (f->arg + 1u > need)
+				need = f->arg + 1u;
+			break;
+		default:
+			need = f->arg + 1u;
+			break;
+		}
+		if (need > n)
+			n = need;
+	}
+	return (uint8_t)(n < SC_MAX_ARGS ? n : SC_MAX_ARGS);
+}
+
 /* The probes' descriptor of call number nr (of the 32-bit table: compat), from the table. */
 static struct sc_desc desc_of(const struct ksyscalls *s, int nr, bool compat)
 {
@@ -180,9 +218,12 @@ static struct sc_desc desc_of(const struct ksyscalls *s, int nr, bool compat)
 		memcpy(d.cap[0], c->ev[0].cap, SC_MAX_ARGS);
 		memcpy(d.cap[1], c->ev[1].cap, SC_MAX_ARGS);
 		d.lenarg = c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
+		d.nregs[0] = regs_needed(&c->ev[0], d.lenarg);
+		d.nregs[1] = regs_needed(&c->ev[1], d.lenarg);
 	} else {
 		d.flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
 			  (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
+		d.nregs[0] = d.nregs[1] = SC_MAX_ARGS; /* the unknown events show them all */
 	}
 	return d;
 }
@@ -374,23 +415,59 @@ static size_t aligned(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* Queues a copy of a record of cpu's ring. */
+/*
+ * Expands a ring's record (struct sc_wire, ret, its registers, captures)
+ * into r; *caps and *ncaps: its captures. 0, or -1 when it is damaged.
+ */
+static int wire_expand(const uint8_t *data, size_t size, struct sc_rec *r, const uint8_t **caps,
+		       size_t *ncaps)
+{
+	struct sc_wire w;
+	size_t off = sizeof(w), nregs;
+
+	if (size < sizeof(w))
+		return -1;
+	memcpy(&w, data, sizeof(w));
+	nregs = (w.flags >> SC_REC_NREGS_SHIFT) & SC_REC_NREGS_MASK;
+	if (w.size > size || nregs > SC_MAX_ARGS)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->ts = w.ts;
+	r->tid = w.tid;
+	r->tgid = w.tgid;
+	r->nr = w.nr;
+	r->flags = w.flags & (SC_REC_EXIT | SC_REC_COMPAT);
+	if (w.flags & SC_REC_EXIT) {
+		if (off + 8 > w.size)
+			return -1;
+		memcpy(&r->ret, data + off, 8);
+		off += 8;
+	}
+	if (off + nregs * 8 > w.size)
+		return -1;
+	memcpy(r->args, data + off, nregs * 8);
+	off += nregs * 8;
+	*caps = data + off;
+	*ncaps = w.size - off;
+	if (sizeof(*r) + *ncaps > UINT16_MAX)
+		return -1;
+	r->size = (uint16_t)(sizeof(*r) + *ncaps);
+	return 0;
+}
+
+/* Queues cpu's record, expanded (wire_expand). */
 static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct ksyscalls *s = ctx;
 	struct cpu_queue *q;
-	struct sc_rec r; /* (a copy: data need not be aligned) */
-	size_t need;
+	struct sc_rec r;
+	const uint8_t *caps;
+	size_t ncaps, need;
 
 	if (cpu < 0 || cpu >= s->ncpus)
 		return;
 	q = &s->q[cpu];
-	if (size < sizeof(r)) {
-		s->damaged++;
-		return;
-	}
-	memcpy(&r, data, sizeof(r));
-	if (r.size < sizeof(r) || r.size > size) {
+	if (wire_expand(data, size, &r, &caps, &ncaps)) {
 		s->damaged++;
 		return;
 	}
@@ -425,7 +502,8 @@ static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 		q->recs = nr;
 		q->ncap = ncap;
 	}
-	memcpy(q->buf + q->used, data, size);
+	memcpy(q->buf + q->used, &r, sizeof(r));
+	memcpy(q->buf + q->used + sizeof(r), caps, ncaps);
 	q->recs[q->n++] = (struct pend){r.ts, s->seq++, (uint32_t)q->used, size};
 	q->used += need;
 }
@@ -720,16 +798,12 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 	return ret < 0 ? ret : handed;
 }
 
-long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+/* Reads the buffers and hands over each CPU's records up to horizon. Records handed, or -errno. */
+static long consume(struct ksyscalls *s, uint64_t horizon, kevent_sink_fn sink, void *arg)
 {
-	uint64_t horizon;
 	long total = 0;
 	int r;
 
-	if (!s->rb)
-		return 0;
-	/* what was written before now - HOLDBACK_NS is in the buffers once they are read */
-	horizon = s->attached ? now_ns() - HOLDBACK_NS : UINT64_MAX;
 	r = ring_buffer__consume(s->rb);
 	if (r < 0)
 		return r;
@@ -748,6 +822,21 @@ long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
 		total += n;
 	}
 	return total;
+}
+
+long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+{
+	if (!s->rb)
+		return 0;
+	/* what was written before now - HOLDBACK_NS is in the buffers once they are read */
+	return consume(s, s->attached ? now_ns() - HOLDBACK_NS : UINT64_MAX, sink, arg);
+}
+
+long ksyscalls_consume_now(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
+{
+	if (!s->rb)
+		return 0;
+	return consume(s, s->attached ? now_ns() : UINT64_MAX, sink, arg);
 }
 
 uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu)

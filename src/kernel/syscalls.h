@@ -83,6 +83,13 @@ unsigned int ksyscalls_fds(const struct ksyscalls *s, int *fds, unsigned int max
  * all. Records handed, or -errno (the sink's).
  */
 long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg);
+/*
+ * The same, without waiting: every record time-stamped before now (a
+ * snapshot's). A record that a preempted probe writes after this, with
+ * an earlier time stamp, comes late: it takes the time of the last one
+ * handed over on its CPU.
+ */
+long ksyscalls_consume_now(struct ksyscalls *s, kevent_sink_fn sink, void *arg);
 /* Records the buffers of cpu could not take (lost), since the start. */
 uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu);
 

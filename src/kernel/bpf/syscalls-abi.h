@@ -5,14 +5,21 @@
  * record. Compiled on both sides, so it uses the kernel's fixed-width
  * types only (vmlinux.h in the BPF program, <linux/types.h> in trax).
  *
- * A record, in the ring buffer of the CPU it was made on:
+ * A record, in the ring buffer of the CPU it was made on (sized to what
+ * the event needs: a call without arguments takes 24 or 32 bytes, where
+ * the whole register set would take 80, so a ring holds that many more):
  *
- *	struct sc_rec     time, thread, call number, return value (exit),
- *	                  the six argument registers
+ *	struct sc_wire    time, thread, call number, flags, size
+ *	__s64 ret         at an exit only
+ *	__u64 regs[n]     the first n argument registers (n in the flags: the
+ *	                  descriptor's nregs for this direction, 6 without one)
  *	captures          for each argument whose descriptor asks for user
  *	                  memory, in argument order: __u16 length, then that
  *	                  many bytes (a string with its NUL; length 0: the
  *	                  memory could not be read)
+ *
+ * The reader expands it into a struct sc_rec (all six registers, ret) with
+ * the captures after it, the form the rest of trax decodes.
  */
 #ifndef TRAX_KERNEL_BPF_SYSCALLS_ABI_H
 #define TRAX_KERNEL_BPF_SYSCALLS_ABI_H
@@ -50,12 +57,28 @@ struct sc_desc {
 	__u8 flags;
 	__u8 lenarg;
 	__u8 cap[2][SC_MAX_ARGS];
+	__u8 nregs[2]; /* argument registers the entry, the exit record (<= SC_MAX_ARGS) */
 };
 
 /* sc_rec.flags */
 #define SC_REC_EXIT   0x1 /* a return (ret is set), else an entry */
 #define SC_REC_COMPAT 0x2 /* a 32-bit call (int 0x80 or sysenter): nr is of that table */
 
+/* sc_wire.flags: bits 8-11 hold the registers recorded */
+#define SC_REC_NREGS_SHIFT 8
+#define SC_REC_NREGS_MASK  0xf
+
+/* The head of a record in a ring. */
+struct sc_wire {
+	__u64 ts;  /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 tid; /* the thread (the kernel's pid) */
+	__u32 tgid;
+	__s32 nr;
+	__u16 flags;
+	__u16 size; /* bytes of the record, captures included */
+};
+
+/* A record as the reader expands it (size: this struct and the captures). */
 struct sc_rec {
 	__u64 ts;  /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u32 tid; /* the thread (the kernel's pid) */

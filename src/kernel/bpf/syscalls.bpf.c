@@ -147,15 +147,56 @@ static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, 
 	return off + 2 + (__u32)n;
 }
 
+/* Argument register i of a native call. */
+static __always_inline __u64 reg_arg(struct pt_regs *regs, int i, int compat)
+{
+	/*
+	 * A 32-bit call's arguments are i386's registers, 32 bits each (the
+	 * kernel's compat entry uses their low halves: a 64-bit program's
+	 * int $0x80 may leave the high halves set).
+	 */
+	if (compat) {
+		switch (i) {
+		case 0:
+			return (__u32)regs->bx;
+		case 1:
+			return (__u32)regs->cx;
+		case 2:
+			return (__u32)regs->dx;
+		case 3:
+			return (__u32)regs->si;
+		case 4:
+			return (__u32)regs->di;
+		default:
+			return (__u32)regs->bp;
+		}
+	}
+	switch (i) {
+	case 0:
+		return regs->di;
+	case 1:
+		return regs->si;
+	case 2:
+		return regs->dx;
+	case 3:
+		return regs->r10;
+	case 4:
+		return regs->r8;
+	default:
+		return regs->r9;
+	}
+}
+
 static __always_inline int record(struct pt_regs *regs, long nr, int exit, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tgid = pid_tgid >> 32;
 	struct task_struct *task;
 	const struct sc_desc *d = 0;
-	struct sc_rec *r;
+	struct sc_wire *r;
+	__u64 *regv;
 	void *ring;
-	__u32 key = 0, off, flags, dir = exit ? 1 : 0;
+	__u32 key = 0, off, flags, nregs = SC_MAX_ARGS, dir = exit ? 1 : 0;
 	__u8 *buf;
 	int compat;
 
@@ -179,6 +220,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 		if (!d)
 			return 0;
 		flags = d->flags;
+		nregs = d->nregs[dir];
 	} else {
 		flags = compat ? compat_flags : unknown_flags;
 	}
@@ -189,35 +231,38 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	buf = bpf_map_lookup_elem(&scratch, &key);
 	if (!buf)
 		return 0;
-	r = (struct sc_rec *)buf;
+	if (nregs > SC_MAX_ARGS)
+		nregs = SC_MAX_ARGS;
+	r = (struct sc_wire *)buf;
 	r->ts = bpf_ktime_get_ns();
 	r->tid = (__u32)pid_tgid;
 	r->tgid = tgid;
 	r->nr = (__s32)nr;
-	r->flags = (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0);
-	r->ret = exit ? ret : 0;
-	/* (direct loads: tp_btf's arguments are trusted kernel pointers, CO-RE relocated) */
-	if (compat) {
-		/*
-		 * i386's argument registers, 32 bits each (the kernel's compat
-		 * entry uses their low halves: a 64-bit program's int $0x80
-		 * may leave the high halves set)
-		 */
-		r->args[0] = (__u32)regs->bx;
-		r->args[1] = (__u32)regs->cx;
-		r->args[2] = (__u32)regs->dx;
-		r->args[3] = (__u32)regs->si;
-		r->args[4] = (__u32)regs->di;
-		r->args[5] = (__u32)regs->bp;
-	} else {
-		r->args[0] = regs->di;
-		r->args[1] = regs->si;
-		r->args[2] = regs->dx;
-		r->args[3] = regs->r10;
-		r->args[4] = regs->r8;
-		r->args[5] = regs->r9;
-	}
+	r->flags =
+	    (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0) | (nregs << SC_REC_NREGS_SHIFT);
 	off = sizeof(*r);
+	if (exit) {
+		*(__s64 *)(buf + off) = ret;
+		off += 8;
+	}
+	/*
+	 * Only the registers the event shows (direct loads: tp_btf's arguments
+	 * are trusted kernel pointers, CO-RE relocated).
+	 */
+	regv = (__u64 *)(buf + off);
+	if (nregs > 0)
+		regv[0] = reg_arg(regs, 0, compat);
+	if (nregs > 1)
+		regv[1] = reg_arg(regs, 1, compat);
+	if (nregs > 2)
+		regv[2] = reg_arg(regs, 2, compat);
+	if (nregs > 3)
+		regv[3] = reg_arg(regs, 3, compat);
+	if (nregs > 4)
+		regv[4] = reg_arg(regs, 4, compat);
+	if (nregs > 5)
+		regv[5] = reg_arg(regs, 5, compat);
+	off += nregs * 8;
 
 	if (d) {
 		__u64 lenval = 0;
@@ -231,7 +276,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 			if (off > SC_CAPTURE_LIMIT)
 				break;
 			if (lenarg < SC_MAX_ARGS) {
-				lenval = r->args[lenarg];
+				lenval = reg_arg(regs, lenarg, compat);
 				if (cap == SC_CAP_SOCKADDR_LENPTR) {
 					__s32 v = 0;
 
@@ -241,7 +286,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 					lenval = (__u64)(__s64)(__s32)lenval; /* an int */
 				}
 			}
-			off = capture(buf, off, cap, r->args[i], lenval);
+			off = capture(buf, off, cap, reg_arg(regs, i, compat), lenval);
 		}
 	}
 	if (off > SC_SCRATCH)

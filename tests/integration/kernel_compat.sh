@@ -58,5 +58,21 @@ expect_line "compat_syscall_exit_getpid: .*{ ret = $tid }" "getpid exit with ret
 grep -F "{ tid = $tid }" view.txt | grep -q " syscall_entry_close:" ||
 	check_fail "the program's 64-bit close calls (at its exit) are missing"
 
+# a filter on the call's fields applies to its 32-bit events too
+trax create f --output="$P/f" >/dev/null || fail "create f"
+trax enable-event -k -s f --syscall openat --filter 'filename == "*exists.txt"' >/dev/null 2>&1 ||
+	fail "enable-event -k --syscall --filter"
+trax start f >/dev/null || fail "start f"
+"$P/kprog32" "$P/ids2.txt" "$P/exists.txt" || fail "kprog32 failed ($?)"
+trax stop f >/dev/null || fail "stop f"
+trax destroy f >/dev/null || fail "destroy f"
+trax view "$P/f/kernel" >f.txt 2>f.err || { cat f.err; fail "trax view cannot read the filtered trace"; }
+[ "$(grep -c "compat_syscall_entry_openat: .*filename = \"$P/exists.txt\"" f.txt)" = 1 ] ||
+	check_fail "the filtered trace lacks the 32-bit openat: $(grep -c openat f.txt) openat events"
+grep -q "compat_syscall_exit_openat" f.txt &&
+	check_fail "openat's 32-bit exits (no filename) passed a filter on filename"
+grep "openat" f.txt | grep -v "exists.txt" | grep -q "_entry_" &&
+	check_fail "the filter let through: $(grep openat f.txt | grep -v exists.txt | head -2)"
+
 [ "$errors" = 0 ] || fail "$errors check(s) failed"
 ok "kernel_compat"

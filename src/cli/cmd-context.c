@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/client.h"
+#include "common/perf-counter.h"
 
 /* The user-space context fields trax records (TRAX_CONTEXT names the same). */
 static const char *const ust_types[] = {"vpid", "vtid", "procname", "pthread_id", "ip", NULL};
@@ -20,10 +21,21 @@ static const char *const kernel_types[] = {"pid",  "tid",  "ppid",   "vpid",	 "v
 
 static bool known_type(const char *const *types, const char *name)
 {
-	for (; *types; types++)
-		if (!strcmp(*types, name))
+	for (const char *const *t = types; *t; t++)
+		if (!strcmp(*t, name))
 			return true;
-	return false;
+	/* the kernel's per-CPU counters (whether this machine has one is traxd's to say) */
+	return types == kernel_types && perf_counter_find(name) >= 0;
+}
+
+/* --list: the domain's context types; -k: and the perf:cpu: counters this machine has. */
+static void list_types(bool kernel)
+{
+	for (const char *const *t = kernel ? kernel_types : ust_types; *t; t++)
+		printf("%s\n", *t);
+	for (unsigned int i = 0; kernel && i < perf_counter_count(); i++)
+		if (perf_counter_available(perf_counter_at(i)))
+			printf("%s\n", perf_counter_at(i)->name);
 }
 
 void usage_add_context(FILE *f)
@@ -38,8 +50,9 @@ void usage_add_context(FILE *f)
 	      "  -k, --kernel            the kernel domain\n"
 	      "  -t, --type=TYPE         the field (repeat for several); -u: vpid, vtid,\n"
 	      "                          procname, pthread_id or ip; -k: pid, tid, ppid,\n"
-	      "                          vpid, vtid, procname, prio, nice, cpu_id or\n"
-	      "                          hostname\n"
+	      "                          vpid, vtid, procname, prio, nice, cpu_id,\n"
+	      "                          hostname or a per-CPU counter perf:cpu:NAME\n"
+	      "                          (-k --list: those this machine has)\n"
 	      "  -c, --channel=CHANNEL   only this channel\n"
 	      "  -s, --session=SESSION   the session (default: the current one)\n"
 	      "  -l, --list              list the context types (-k: the kernel's) and exit\n"
@@ -103,8 +116,7 @@ int cmd_add_context(int argc, char **argv)
 		goto out;
 	}
 	if (list) {
-		for (const char *const *t = kernel ? kernel_types : ust_types; *t; t++)
-			printf("%s\n", *t);
+		list_types(kernel);
 		goto out;
 	}
 	if ((rc = cli_check_domain(kernel, userspace)))

@@ -29,6 +29,7 @@
 #include "kernel/krecorder.h"
 #include "kernel/ktrace.h"
 #include "kernel/ktrack.h"
+#include "kernel/perf-record.h"
 #include "kernel/ring-page.h"
 #include "kernel/statedump.h"
 #include "kernel/syscalls.h"
@@ -68,13 +69,15 @@ struct kchan {
 	struct kdomain *kd;
 	char name[128];
 	struct kdomain_channel_attr attr;
-	uint8_t contexts[KCTX_COUNT];
+	uint8_t contexts[KCTX_MAX];
 	unsigned int ncontexts;
 	struct krule *rules;
 	unsigned int nrules;
 	/* while recording (and after, until freed) */
 	struct tracefs_instance inst;
 	bool have_inst;
+	/* with perf:cpu: contexts, its tracepoints are recorded through perf (perf-record.h) */
+	struct kperf *perf;
 	struct ktrace_channel *tch;
 	struct kmap_event **by_id; /* published entries are never changed */
 	struct tp_event **formats; /* by id: what the converters point into */
@@ -316,7 +319,7 @@ static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, ch
 		matched++;
 		if (!ch->have_inst)
 			continue;
-		if (on) {
+		if (on || ch->perf) {
 			r = event_prepare(ch, evs[i].system, evs[i].name, err, errlen);
 			if (r < 0) {
 				/* one event LTTng's layout cannot hold does not stop the others */
@@ -326,7 +329,15 @@ static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, ch
 				return r;
 			}
 		}
-		r = tracefs_enable_event(&ch->inst, evs[i].system, evs[i].name, on);
+		if (ch->perf) {
+			r = kperf_enable(ch->perf, (uint32_t)r, on, err, errlen);
+			if (r < 0) { /* (err says why: no more room, or the kernel's refusal) */
+				free(evs);
+				return r;
+			}
+		} else {
+			r = tracefs_enable_event(&ch->inst, evs[i].system, evs[i].name, on);
+		}
 		if (r < 0 && !strcmp(pattern, lname)) {
 			snprintf(err, errlen, "%s: cannot %s it: %s", full,
 				 on ? "enable" : "disable", strerror((int)-r));
@@ -471,19 +482,63 @@ long kdomain_disable(struct kdomain *kd, const char *channel, const char *patter
 	return n;
 }
 
+/* How many perf:cpu: counter contexts a channel has. */
+static unsigned int perf_contexts(const struct kchan *ch)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < ch->ncontexts; i++)
+		n += kctx_is_perf(ch->contexts[i]);
+	return n;
+}
+
+/* Whether counter context c can be added: this machine has it, there is room. */
+static int perf_context_check(struct kdomain *kd, const char *channel, int c, char *err,
+			      size_t errlen)
+{
+	const struct perf_counter_def *d = perf_counter_at((unsigned int)(c - KCTX_PERF));
+	int fd;
+
+	if (kd->snapshot) {
+		snprintf(err, errlen,
+			 "perf counter contexts are not recorded in snapshot sessions yet (their "
+			 "perf buffers are not flight recorders)");
+		return -ENOTSUP;
+	}
+	for (unsigned int i = 0; i < kd->nchans; i++)
+		if ((!channel || !strcmp(kd->chans[i]->name, channel)) &&
+		    perf_contexts(kd->chans[i]) >= KPERF_MAX_COUNTERS) {
+			snprintf(err, errlen,
+				 "kernel channel %s has %u perf counter contexts already",
+				 kd->chans[i]->name, KPERF_MAX_COUNTERS);
+			return -ENOSPC;
+		}
+	fd = perf_counter_open(d, -1, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "perf counter %s cannot be opened on this machine: %s",
+			 d->name, strerror(-fd));
+		return fd == -ENOENT || fd == -EOPNOTSUPP ? -ENOTSUP : fd;
+	}
+	close(fd);
+	return 0;
+}
+
 int kdomain_add_context(struct kdomain *kd, const char *channel, const char *name, char *err,
 			size_t errlen)
 {
-	int c = kctx_from_name(name);
+	int c = kctx_from_name(name), e;
 	struct kchan *ch;
 
 	if (c < 0) {
 		snprintf(err, errlen,
 			 "unknown kernel context type %s (known: pid, tid, ppid, vpid, vtid, "
-			 "procname, prio, nice, cpu_id, hostname)",
+			 "procname, prio, nice, cpu_id, hostname, the perf:cpu: counters of "
+			 "'trax add-context -k --list')",
 			 name);
 		return -EINVAL;
 	}
+	if (kctx_is_perf(c) && (e = perf_context_check(kd, channel, c, err, errlen)))
+		return e;
 	if (kd->prepared) {
 		snprintf(err, errlen, "contexts cannot be added: session %s has been started",
 			 kd->session);
@@ -506,6 +561,11 @@ int kdomain_add_context(struct kdomain *kd, const char *channel, const char *nam
 					 name, ch->name);
 				return -EEXIST;
 			}
+		if (ch->ncontexts >= KCTX_MAX) {
+			snprintf(err, errlen, "kernel channel %s has %u contexts already", ch->name,
+				 KCTX_MAX);
+			return -ENOSPC;
+		}
 	}
 	for (unsigned int i = 0; i < kd->nchans; i++) {
 		ch = kd->chans[i];
@@ -527,6 +587,10 @@ static int pids_apply(struct kchan *ch, char *err, size_t errlen)
 			snprintf(err, errlen, "set_event_pid: %s", strerror(-e));
 			return e;
 		}
+	}
+	if (ch->perf && (e = kperf_set_pids(ch->perf, kd->pids, kd->npids)) < 0) {
+		snprintf(err, errlen, "perf tracker: %s", strerror(-e));
+		return e;
 	}
 	if (ch->sys) {
 		e = ksyscalls_set_pids(ch->sys, kd->pids, kd->npids);
@@ -734,10 +798,48 @@ static void cpu_discarded(struct kcpu *c)
 		ktrace_streams_set_discarded(c->ss, c->cpu, st.overrun + st.dropped);
 }
 
+/*
+ * Converts a tracepoint's record (from a tracefs page or a perf sample),
+ * filters it and writes it. 0, or the sink's -errno.
+ */
+static int record_convert(struct kcpu *c, const uint8_t *rec, size_t reclen, uint64_t ts,
+			  const uint64_t *counters, uint8_t *scratch, size_t cap)
+{
+	const struct kmap_event *m;
+	struct kevent_record kr;
+	uint16_t id;
+	int32_t tid;
+	size_t len;
+
+	if (reclen < 8)
+		return 0;
+	memcpy(&id, rec, 2);
+	m = __atomic_load_n(&c->ch->by_id[id], __ATOMIC_ACQUIRE);
+	if (!m)
+		return 0;
+	memcpy(&tid, rec + 4, 4);
+	if (!ktrack_pass(c->ch->kd->track, &c->tcache, tid, ts))
+		return 0;
+	len = kmap_convert(m, rec, reclen, scratch, cap);
+	kr.cls = kmap_event_class((struct kmap_event *)m);
+	if (!len && kr.cls->cls.nr_fields) {
+		c->damaged++;
+		return 0;
+	}
+	if (!record_passes(kr.cls, scratch, len))
+		return 0;
+	kr.ts = ts;
+	kr.cpu = c->cpu;
+	kr.tid = tid;
+	kr.payload = scratch;
+	kr.len = len;
+	kr.counters = counters;
+	return ktrace_sink(c->ss, &kr) < 0 ? -EIO : 0;
+}
+
 static void page_convert(struct kcpu *c, const uint8_t *page, size_t n, uint8_t *scratch,
 			 size_t cap)
 {
-	struct kchan *ch = c->ch;
 	struct ring_record rec;
 	struct ring_page p;
 	const char *why;
@@ -747,40 +849,54 @@ static void page_convert(struct kcpu *c, const uint8_t *page, size_t n, uint8_t 
 		c->damaged++;
 		return;
 	}
-	while ((r = ring_page_next(&p, &rec, &why)) == 1) {
-		const struct kmap_event *m;
-		struct kevent_record kr;
-		uint16_t id;
-		int32_t tid;
-		size_t len;
-
-		if (rec.len < 8)
-			continue;
-		memcpy(&id, rec.payload, 2);
-		m = __atomic_load_n(&ch->by_id[id], __ATOMIC_ACQUIRE);
-		if (!m)
-			continue;
-		memcpy(&tid, rec.payload + 4, 4);
-		if (!ktrack_pass(ch->kd->track, &c->tcache, tid, rec.ts))
-			continue;
-		len = kmap_convert(m, rec.payload, rec.len, scratch, cap);
-		kr.cls = kmap_event_class((struct kmap_event *)m);
-		if (!len && kr.cls->cls.nr_fields) {
-			c->damaged++;
-			continue;
-		}
-		if (!record_passes(kr.cls, scratch, len))
-			continue;
-		kr.ts = rec.ts;
-		kr.cpu = c->cpu;
-		kr.tid = tid;
-		kr.payload = scratch;
-		kr.len = len;
-		if (ktrace_sink(c->ss, &kr) < 0)
+	while ((r = ring_page_next(&p, &rec, &why)) == 1)
+		if (record_convert(c, rec.payload, rec.len, rec.ts, NULL, scratch, cap) < 0)
 			return;
-	}
 	if (r < 0)
 		c->damaged++;
+}
+
+/* A CPU's reader of a channel recorded through perf: its scratch. */
+struct perf_reader {
+	struct kcpu *c;
+	uint8_t *scratch;
+	size_t cap;
+};
+
+static int perf_sample(void *arg, int cpu, uint64_t ts, int32_t tid, const uint8_t *raw, size_t len,
+		       const uint64_t *counters)
+{
+	struct perf_reader *pr = arg;
+
+	(void)cpu;
+	(void)tid; /* (the record's common_pid is the same thread) */
+	return record_convert(pr->c, raw, len, ts, counters, pr->scratch, pr->cap);
+}
+
+/* cpu_thread for a channel recorded through perf (perf-record.h). */
+static void perf_cpu_run(struct kcpu *c, uint8_t *scratch, size_t cap, int timeout)
+{
+	struct kchan *ch = c->ch;
+	struct perf_reader pr = {c, scratch, cap};
+	struct pollfd pfd = {.fd = kperf_fd(ch->perf, c->cpu), .events = POLLIN};
+	uint64_t last_switch = trax_clock_monotonic();
+
+	for (;;) {
+		bool stop = __atomic_load_n(&ch->kd->stop, __ATOMIC_ACQUIRE);
+
+		/* (after the stop: what the rings still hold) */
+		if (kperf_consume(ch->perf, c->cpu, perf_sample, &pr) < 0)
+			break;
+		ktrace_streams_set_discarded(c->ss, c->cpu, kperf_lost(ch->perf, c->cpu));
+		if (stop)
+			break;
+		if (ch->attr.switch_timer_us &&
+		    trax_clock_monotonic() - last_switch >= ch->attr.switch_timer_us * 1000) {
+			last_switch = trax_clock_monotonic();
+			ktrace_streams_flush(c->ss, last_switch);
+		}
+		poll(&pfd, 1, timeout);
+	}
 }
 
 static void *cpu_thread(void *arg)
@@ -798,6 +914,10 @@ static void *cpu_thread(void *arg)
 		goto out;
 	if (timeout < 1)
 		timeout = 1;
+	if (ch->perf) {
+		perf_cpu_run(c, scratch, cap, timeout);
+		goto out_perf;
+	}
 	for (;;) {
 		ssize_t n;
 
@@ -832,6 +952,7 @@ static void *cpu_thread(void *arg)
 	}
 out:
 	cpu_discarded(c);
+out_perf:
 	ktrace_streams_flush(c->ss, trax_clock_monotonic());
 	free(page);
 	free(scratch);
@@ -904,6 +1025,8 @@ static void chan_release(struct kchan *ch)
 		ksyscalls_stop(ch->sys);
 		ch->sys_started = false;
 	}
+	kperf_free(ch->perf);
+	ch->perf = NULL;
 	krecorder_free(ch->sys_rec);
 	ch->sys_rec = NULL;
 	free(ch->sys_lost_taken);
@@ -929,6 +1052,43 @@ static void chan_release(struct kchan *ch)
 		ch->by_id = NULL;
 		ch->formats = NULL;
 	}
+}
+
+/* The perf groups of a channel with counter contexts, in their order. 0, or -errno. */
+static int perf_make(struct kchan *ch, char *err, size_t errlen)
+{
+	const struct perf_counter_def *defs[KPERF_MAX_COUNTERS];
+	unsigned int n = 0;
+	int e;
+
+	for (unsigned int i = 0; i < ch->ncontexts && n < KPERF_MAX_COUNTERS; i++)
+		if (kctx_is_perf(ch->contexts[i]))
+			defs[n++] = perf_counter_at((unsigned int)(ch->contexts[i] - KCTX_PERF));
+	ch->perf = kperf_new(defs, n, ch->nr_cpus, ch->attr.subbuf_size * ch->attr.num_subbuf, err,
+			     errlen);
+	if (!ch->perf)
+		return -EIO;
+	e = kperf_set_pids(ch->perf, ch->kd->pids, ch->kd->npids);
+	if (e)
+		snprintf(err, errlen, "perf tracker: %s", strerror(-e));
+	return e;
+}
+
+/* The system call probes read the counters the perf groups hold. 0, or -errno. */
+static int perf_to_syscalls(struct kchan *ch)
+{
+	unsigned int n = kperf_ncounters(ch->perf);
+	int *fds = malloc((size_t)ch->nr_cpus * n * sizeof(int));
+	int e;
+
+	if (!fds)
+		return -ENOMEM;
+	for (unsigned int c = 0; c < ch->nr_cpus; c++)
+		for (unsigned int j = 0; j < n; j++)
+			fds[c * n + j] = kperf_counter_fd(ch->perf, (int)c, j);
+	e = ksyscalls_set_counters(ch->sys, fds, ch->nr_cpus, n);
+	free(fds);
+	return e;
 }
 
 static int chan_start(struct kchan *ch, char *err, size_t errlen)
@@ -975,6 +1135,8 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 		if (!ch->tch)
 			return -EIO;
 	}
+	if (perf_contexts(ch) && (e = perf_make(ch, err, errlen)))
+		return e;
 	for (unsigned int i = 0; i < ch->nrules; i++) {
 		long n;
 
@@ -1022,6 +1184,11 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 				return -EINVAL;
 		if ((e = pids_apply(ch, err, errlen)) < 0)
 			return e;
+		if (ch->perf && (e = perf_to_syscalls(ch)) < 0) {
+			snprintf(err, errlen, "perf counters for the system calls: %s",
+				 strerror(-e));
+			return e;
+		}
 		e = ksyscalls_start(ch->sys, ch->attr.subbuf_size * ch->attr.num_subbuf, err,
 				    errlen);
 		if (e)
@@ -1065,6 +1232,23 @@ static void threads_stop(struct kdomain *kd)
 	__atomic_store_n(&kd->stop, false, __ATOMIC_RELEASE);
 }
 
+/* The state dump of a channel with counter contexts: their values when each record is made. */
+struct perf_dump {
+	struct ktrace_streams *ss;
+	const struct kperf *perf;
+};
+
+static int perf_dump_sink(void *arg, const struct kevent_record *r)
+{
+	const struct perf_dump *pd = arg;
+	uint64_t values[KPERF_MAX_COUNTERS];
+	struct kevent_record kr = *r;
+
+	if (!kperf_read(pd->perf, r->cpu, values))
+		kr.counters = values;
+	return ktrace_sink(pd->ss, &kr);
+}
+
 /* The state dump into the channels that enable it (tchs: their trace channels, NULL: ch->tch). */
 static void statedump(struct kdomain *kd, struct ktrace_channel **tchs, char *err, size_t errlen)
 {
@@ -1080,7 +1264,13 @@ static void statedump(struct kdomain *kd, struct ktrace_channel **tchs, char *er
 			return;
 		if (cpu < 0 || (unsigned int)cpu >= ch->nr_cpus)
 			cpu = 0;
-		kstatedump_run(ktrace_sink, ss, cpu, "/proc", "/sys");
+		if (ch->perf) {
+			struct perf_dump pd = {ss, ch->perf};
+
+			kstatedump_run(perf_dump_sink, &pd, cpu, "/proc", "/sys");
+		} else {
+			kstatedump_run(ktrace_sink, ss, cpu, "/proc", "/sys");
+		}
 		ktrace_streams_flush(ss, trax_clock_monotonic());
 	}
 }
@@ -1112,6 +1302,8 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 			    !pthread_create(&ch->sys_thread, NULL, sys_thread, ch))
 				ch->sys_thread_started = true;
 			tracefs_set_tracing(&ch->inst, true);
+			if (ch->perf)
+				kperf_start(ch->perf);
 		}
 		kd->active = true;
 		return 0;
@@ -1151,6 +1343,8 @@ int kdomain_start(struct kdomain *kd, const char *dir, const char *creation_date
 		if (e)
 			snprintf(err, errlen, "%s: tracing_on: %s", kd->chans[i]->inst.path,
 				 strerror(-e));
+		if (!e && kd->chans[i]->perf && (e = kperf_start(kd->chans[i]->perf)))
+			snprintf(err, errlen, "starting the perf counters: %s", strerror(-e));
 	}
 	if (e) {
 		threads_stop(kd);
@@ -1176,6 +1370,8 @@ int kdomain_stop(struct kdomain *kd)
 		struct kchan *ch = kd->chans[i];
 
 		tracefs_set_tracing(&ch->inst, false);
+		if (ch->perf)
+			kperf_stop(ch->perf);
 		if (ch->sys_started) {
 			ksyscalls_stop(ch->sys);
 			ch->sys_started = false;
@@ -1305,6 +1501,8 @@ void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discar
 				*written += ktrace_streams_written(ch->cpus[c].ss);
 			if (ch->have_inst && !tracefs_cpu_stats(&ch->inst, (int)c, &st))
 				*discarded += st.overrun + st.dropped;
+			if (ch->perf)
+				*discarded += kperf_lost(ch->perf, (int)c);
 			if (ch->sys)
 				*discarded += ksyscalls_lost(ch->sys, (int)c);
 			if (ch->sys_rec)
@@ -1328,6 +1526,8 @@ void kdomain_describe(const struct kdomain *kd,
 
 			if (ch->have_inst && !tracefs_cpu_stats(&ch->inst, (int)c, &st))
 				it.discarded += st.overrun + st.dropped;
+			if (ch->perf)
+				it.discarded += kperf_lost(ch->perf, (int)c);
 			if (ch->sys)
 				it.discarded += ksyscalls_lost(ch->sys, (int)c);
 			if (ch->sys_rec)

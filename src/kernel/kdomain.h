@@ -59,7 +59,12 @@ long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern
 long kdomain_disable(struct kdomain *kd, const char *channel, const char *pattern, bool syscall,
 		     char *err, size_t errlen);
 
-/* Adds a context (a kctx name: "pid", "procname"...) to channel (NULL: all). 0, or -errno. */
+/*
+ * Adds a context (a kctx name: "pid", "procname", "perf:cpu:page-fault"...)
+ * to channel (NULL: all). A perf:cpu: counter must open on this machine
+ * (-ENOTSUP otherwise, and in snapshot sessions); a channel with counters
+ * records its tracepoints through perf (perf-record.h). 0, or -errno.
+ */
 int kdomain_add_context(struct kdomain *kd, const char *channel, const char *name, char *err,
 			size_t errlen);
 

@@ -52,6 +52,12 @@ struct kevent_record {
 	int32_t tid; /* the thread it was recorded in (0: the idle task, or none) */
 	const void *payload;
 	size_t len;
+	/*
+	 * The values of the channel's perf:cpu: counters on cpu at the event,
+	 * in the order of its counter contexts (ktrace.h); NULL: not read
+	 * (written as 0, as LTTng writes a counter it has not set up).
+	 */
+	const uint64_t *counters;
 };
 
 /*

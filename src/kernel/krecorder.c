@@ -165,7 +165,8 @@ long krecorder_take(struct krecorder *r, int cpu, kevent_sink_fn sink, void *arg
 
 		ring_get(r, c, c->head, &h, sizeof(h));
 		at = advance(r, c->head, sizeof(h));
-		kr = (struct kevent_record){h.cls, h.ts, cpu, h.tid, c->buf + at, h.len};
+		/* (no counters: snapshot sessions have no counter contexts) */
+		kr = (struct kevent_record){h.cls, h.ts, cpu, h.tid, c->buf + at, h.len, NULL};
 		if (h.len > r->cap - at) {
 			/* the payload crosses the end: made whole */
 			if (!r->scratch && !(r->scratch = malloc(r->cap))) {

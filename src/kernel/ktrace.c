@@ -23,6 +23,7 @@
 #include "common/assert.h"
 #include "common/clock.h"
 #include "common/io.h"
+#include "common/perf-counter.h"
 #include "common/strbuf.h"
 #include "common/uuid.h"
 #include "kernel/kthreads.h"
@@ -59,9 +60,10 @@ struct ktrace_channel {
 	unsigned int nowned, cap_owned;
 	unsigned int nr_cpus;
 	size_t packet_size;
-	uint8_t contexts[KCTX_COUNT];
+	uint8_t contexts[KCTX_MAX];
 	unsigned int ncontexts;
 	size_t context_size;
+	char perf_names[KCTX_MAX][64]; /* the counters' field names */
 	struct ktrace_streams *streams;
 	unsigned int nsets; /* under t->lock */
 	struct ktrace_channel *next;
@@ -117,22 +119,37 @@ static const struct ctfw_field kctx_fields[KCTX_COUNT] = {
     [KCTX_HOSTNAME] = CTX_TEXT("hostname", KTRACE_HOSTNAME_LEN),
 };
 
+/* LTTng-modules' counter context: the value, a uint64 in base 10 */
+static const struct ctfw_type kctx_perf_type = {
+    .kind = CTFW_TYPE_INTEGER,
+    .integer = {.size = 64, .align = 8, .is_signed = false, .base = 10},
+};
+
 int kctx_from_name(const char *name)
 {
+	int c;
+
 	for (int i = 0; i < KCTX_COUNT; i++)
 		if (!strcmp(name, kctx_fields[i].name))
 			return i;
-	return -1;
+	c = perf_counter_find(name);
+	return c < 0 ? -1 : KCTX_PERF + c;
 }
 
 const char *kctx_name(int ctx)
 {
+	if (kctx_is_perf(ctx) && perf_counter_at((unsigned int)(ctx - KCTX_PERF)))
+		return perf_counter_at((unsigned int)(ctx - KCTX_PERF))->name;
 	return ctx >= 0 && ctx < KCTX_COUNT ? kctx_fields[ctx].name : "?";
 }
 
 static size_t kctx_size(int ctx)
 {
-	const struct ctfw_type *ty = &kctx_fields[ctx].type;
+	const struct ctfw_type *ty;
+
+	if (kctx_is_perf(ctx))
+		return 8;
+	ty = &kctx_fields[ctx].type;
 
 	return ty->kind == CTFW_TYPE_ARRAY ? ty->array.length : ty->integer.size / 8u;
 }
@@ -147,10 +164,19 @@ static void contexts_write(struct ktrace_streams *ss, const struct kevent_record
 {
 	const struct ktrace_channel *ch = ss->ch;
 	const struct kthread_info *ti = NULL;
+	unsigned int counter = 0;
 
 	for (unsigned int i = 0; i < ch->ncontexts; i++) {
 		int c = ch->contexts[i];
 
+		if (kctx_is_perf(c)) {
+			uint64_t v = r->counters ? r->counters[counter] : 0;
+
+			counter++;
+			memcpy(p, &v, 8);
+			p += 8;
+			continue;
+		}
 		if (c != KCTX_TID && c != KCTX_CPU_ID && c != KCTX_HOSTNAME && !ti)
 			ti = kthreads_get(ss->threads, r->tid, r->ts);
 		switch (c) {
@@ -279,12 +305,12 @@ struct ktrace *ktrace_open(const struct ktrace_config *cfg, char *err, size_t er
 struct ktrace_channel *ktrace_channel_add(struct ktrace *t, const struct ktrace_channel_config *cfg,
 					  char *err, size_t errlen)
 {
-	struct ctfw_field fields[KCTX_COUNT];
+	struct ctfw_field fields[KCTX_MAX];
 	struct ctfw_stream st;
 	struct ktrace_channel *ch;
 	struct strbuf sb;
 
-	if (cfg->ncontexts > KCTX_COUNT || !cfg->nr_cpus || cfg->packet_size < 4096 ||
+	if (cfg->ncontexts > KCTX_MAX || !cfg->nr_cpus || cfg->packet_size < 4096 ||
 	    cfg->packet_size % 4096) {
 		snprintf(err, errlen, "channel %s: invalid configuration", cfg->name);
 		return NULL;
@@ -299,14 +325,23 @@ struct ktrace_channel *ktrace_channel_add(struct ktrace *t, const struct ktrace_
 	ch->nr_cpus = cfg->nr_cpus;
 	ch->packet_size = cfg->packet_size;
 	for (unsigned int i = 0; i < cfg->ncontexts; i++) {
-		if (cfg->contexts[i] >= KCTX_COUNT) {
+		int c = cfg->contexts[i];
+
+		if (kctx_is_perf(c) && perf_counter_at((unsigned int)(c - KCTX_PERF))) {
+			perf_counter_field_name(
+			    perf_counter_at((unsigned int)(c - KCTX_PERF))->name, ch->perf_names[i],
+			    sizeof(ch->perf_names[i]));
+			fields[i] =
+			    (struct ctfw_field){.name = ch->perf_names[i], .type = kctx_perf_type};
+		} else if (c < KCTX_COUNT) {
+			fields[i] = kctx_fields[c];
+		} else {
 			snprintf(err, errlen, "channel %s: unknown context %u", cfg->name,
 				 cfg->contexts[i]);
 			free(ch);
 			return NULL;
 		}
 		ch->contexts[i] = cfg->contexts[i];
-		fields[i] = kctx_fields[cfg->contexts[i]];
 		ch->context_size += kctx_size(cfg->contexts[i]);
 	}
 	ch->ncontexts = cfg->ncontexts;
@@ -344,7 +379,8 @@ struct ktrace_streams *ktrace_streams_add(struct ktrace_channel *ch, const char 
 	for (unsigned int i = 0; i < ch->ncontexts; i++) {
 		int c = ch->contexts[i];
 
-		if (c != KCTX_TID && c != KCTX_CPU_ID && c != KCTX_HOSTNAME && !ss->threads) {
+		if (!kctx_is_perf(c) && c != KCTX_TID && c != KCTX_CPU_ID && c != KCTX_HOSTNAME &&
+		    !ss->threads) {
 			ss->threads =
 			    kthreads_new("/proc", ch->t->tracefs[0] ? ch->t->tracefs : NULL);
 			if (!ss->threads)

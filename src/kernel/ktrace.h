@@ -53,9 +53,22 @@ enum kctx {
 	KCTX_COUNT
 };
 
-/* "pid", "procname"...; -1 when not a kernel context trax records. */
+/*
+ * The perf:cpu: counters (common/perf-counter.h) are contexts too:
+ * KCTX_PERF + their index in that table; a record's `counters` give their
+ * values, in the order they are among the channel's contexts.
+ */
+#define KCTX_PERF 64
+/* Contexts a channel can have. */
+#define KCTX_MAX 32
+
+/* "pid", "procname", "perf:cpu:page-fault"...; -1 when not a kernel context trax records. */
 int kctx_from_name(const char *name);
 const char *kctx_name(int ctx);
+static inline bool kctx_is_perf(int ctx)
+{
+	return ctx >= KCTX_PERF;
+}
 
 struct ktrace_channel_config {
 	const char *name;	 /* "channel0" */

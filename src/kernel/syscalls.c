@@ -76,6 +76,9 @@ struct ksyscalls {
 	int *ids[2]; /* the uid and gid trackers' sets (KSYSCALLS_UID, KSYSCALLS_GID) */
 	unsigned int nids[2];
 	bool ids_on[2];
+	/* the counters each record carries: counter_fds[cpu * ncounters + j] */
+	int *counter_fds;
+	unsigned int ncounters, counter_cpus;
 };
 
 /* Closes the rings and their reader. */
@@ -129,6 +132,7 @@ void ksyscalls_free(struct ksyscalls *s)
 	free(s->pids);
 	free(s->ids[0]);
 	free(s->ids[1]);
+	free(s->counter_fds);
 	sc_table_free(&s->t);
 	free(s);
 }
@@ -238,10 +242,10 @@ static int descs_write_abi(struct ksyscalls *s, int from, int to, bool compat)
 
 	if (!s->skel)
 		return 0;
-	fd = bpf_map__fd(compat ? s->skel->maps.descs32 : s->skel->maps.descs);
+	fd = bpf_map__fd(s->skel->maps.descs);
 	for (int nr = from; nr < to; nr++) {
 		struct sc_desc d = desc_of(s, nr, compat);
-		__u32 key = (__u32)nr;
+		__u32 key = (__u32)nr + (compat ? SC_NR_SLOTS : 0); /* the 32-bit ones after */
 
 		if (bpf_map_update_elem(fd, &key, &d, BPF_ANY))
 			return -errno;
@@ -416,20 +420,22 @@ static size_t aligned(size_t n)
 }
 
 /*
- * Expands a ring's record (struct sc_wire, ret, its registers, captures)
- * into r; *caps and *ncaps: its captures. 0, or -1 when it is damaged.
+ * Expands a ring's record (struct sc_wire, cbytes of counters, ret, its
+ * registers, captures) into r; *caps and *ncaps: its captures (the
+ * counters, then the captures: r->size counts both). 0, or -1 when it is
+ * damaged.
  */
-static int wire_expand(const uint8_t *data, size_t size, struct sc_rec *r, const uint8_t **caps,
-		       size_t *ncaps)
+static int wire_expand(const uint8_t *data, size_t size, size_t cbytes, struct sc_rec *r,
+		       const uint8_t **caps, size_t *ncaps)
 {
 	struct sc_wire w;
-	size_t off = sizeof(w), nregs;
+	size_t off = sizeof(w) + cbytes, nregs;
 
 	if (size < sizeof(w))
 		return -1;
 	memcpy(&w, data, sizeof(w));
 	nregs = (w.flags >> SC_REC_NREGS_SHIFT) & SC_REC_NREGS_MASK;
-	if (w.size > size || nregs > SC_MAX_ARGS)
+	if (w.size > size || nregs > SC_MAX_ARGS || off > w.size)
 		return -1;
 	memset(r, 0, sizeof(*r));
 	r->ts = w.ts;
@@ -449,9 +455,9 @@ static int wire_expand(const uint8_t *data, size_t size, struct sc_rec *r, const
 	off += nregs * 8;
 	*caps = data + off;
 	*ncaps = w.size - off;
-	if (sizeof(*r) + *ncaps > UINT16_MAX)
+	if (sizeof(*r) + cbytes + *ncaps > UINT16_MAX)
 		return -1;
-	r->size = (uint16_t)(sizeof(*r) + *ncaps);
+	r->size = (uint16_t)(sizeof(*r) + cbytes + *ncaps);
 	return 0;
 }
 
@@ -462,12 +468,12 @@ static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 	struct cpu_queue *q;
 	struct sc_rec r;
 	const uint8_t *caps;
-	size_t ncaps, need;
+	size_t ncaps, need, cbytes = 8u * s->ncounters;
 
 	if (cpu < 0 || cpu >= s->ncpus)
 		return;
 	q = &s->q[cpu];
-	if (wire_expand(data, size, &r, &caps, &ncaps)) {
+	if (wire_expand(data, size, cbytes, &r, &caps, &ncaps)) {
 		s->damaged++;
 		return;
 	}
@@ -503,7 +509,10 @@ static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 		q->ncap = ncap;
 	}
 	memcpy(q->buf + q->used, &r, sizeof(r));
-	memcpy(q->buf + q->used + sizeof(r), caps, ncaps);
+	/* the counters (drain_cpu takes them out), then the captures */
+	memcpy(q->buf + q->used + sizeof(r), (const uint8_t *)data + sizeof(struct sc_wire),
+	       cbytes);
+	memcpy(q->buf + q->used + sizeof(r) + cbytes, caps, ncaps);
 	q->recs[q->n++] = (struct pend){r.ts, s->seq++, (uint32_t)q->used, size};
 	q->used += need;
 }
@@ -565,6 +574,48 @@ static int rings_make(struct ksyscalls *s, size_t bytes, char *err, size_t errle
 	return 0;
 }
 
+int ksyscalls_set_counters(struct ksyscalls *s, const int *fds, unsigned int nr_cpus,
+			   unsigned int n)
+{
+	int *copy;
+
+	if (s->skel)
+		return -EBUSY;
+	if (n > SC_MAX_COUNTERS)
+		return -E2BIG;
+	copy = malloc((size_t)nr_cpus * n * sizeof(int) + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, fds, (size_t)nr_cpus * n * sizeof(int));
+	free(s->counter_fds);
+	s->counter_fds = copy;
+	s->ncounters = n;
+	s->counter_cpus = nr_cpus;
+	return 0;
+}
+
+/* The counters in the probes' array (loaded). 0, or -errno. */
+static int counters_write(struct ksyscalls *s, char *err, size_t errlen)
+{
+	int fd = bpf_map__fd(s->skel->maps.counters);
+
+	for (unsigned int c = 0; c < s->counter_cpus && (int)c < s->ncpus; c++)
+		for (unsigned int j = 0; j < s->ncounters; j++) {
+			__u32 key = c * SC_MAX_COUNTERS + j;
+			__u32 v = (__u32)s->counter_fds[c * s->ncounters + j];
+
+			if (bpf_map_update_elem(fd, &key, &v, BPF_ANY)) {
+				int r = -errno;
+
+				snprintf(err, errlen, "counter %u of CPU %u for the probes: %s", j,
+					 c, strerror(errno));
+				return r;
+			}
+		}
+	s->skel->bss->ncounters = s->ncounters;
+	return 0;
+}
+
 int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t errlen)
 {
 	size_t bytes = (size_t)sysconf(_SC_PAGESIZE);
@@ -616,6 +667,8 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		goto fail;
 	/* the array of rings holds rings like CPU 0's */
 	if ((r = bpf_map__set_max_entries(s->skel->maps.rings, (__u32)s->ncpus)) ||
+	    (r = bpf_map__set_max_entries(s->skel->maps.counters,
+					  (__u32)s->ncpus * SC_MAX_COUNTERS)) ||
 	    (r = bpf_map__set_inner_map_fd(s->skel->maps.rings, s->ring_fds[0]))) {
 		snprintf(err, errlen, "sizing the rings: %s", strerror(-r));
 		goto fail;
@@ -641,6 +694,8 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		snprintf(err, errlen, "writing the process filters: %s", strerror(-r));
 		goto fail;
 	}
+	if (s->ncounters && (r = counters_write(s, err, errlen)))
+		goto fail;
 	for (int c = 0; c < s->ncpus; c++) {
 		__u32 key = (__u32)c;
 
@@ -748,8 +803,27 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 		const struct sc_rec *r = (const struct sc_rec *)(q->buf + q->recs[k].off);
 		const struct sc_event *ev = event_of(s, r);
 		struct kevent_record kr;
-		long len = sc_payload(ev, r, q->recs[k].len, s->payload, SC_PAYLOAD_MAX);
+		/* the counters' values (after the header) */
+		size_t cbytes = 8u * s->ncounters, rlen = q->recs[k].len;
+		uint64_t counters[SC_MAX_COUNTERS];
+		long len = -1;
 		uint64_t ts = q->recs[k].ts;
+
+		if (cbytes && rlen >= sizeof(*r) + cbytes && r->size == rlen) {
+			/*
+			 * The counters follow the header: taken out, the captures
+			 * moved up to it (the queue's copy is this reader's own).
+			 */
+			uint8_t *b = (uint8_t *)r;
+
+			memcpy(counters, b + sizeof(*r), cbytes);
+			memmove(b + sizeof(*r), b + sizeof(*r) + cbytes,
+				rlen - sizeof(*r) - cbytes);
+			rlen -= cbytes;
+			((struct sc_rec *)r)->size = (__u16)rlen;
+		}
+		if (!cbytes || rlen < q->recs[k].len)
+			len = sc_payload(ev, r, rlen, s->payload, SC_PAYLOAD_MAX);
 
 		if (len < 0) {
 			s->damaged++;
@@ -764,7 +838,8 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 					    cpu,
 					    (int32_t)r->tid,
 					    s->payload,
-					    (size_t)len};
+					    (size_t)len,
+					    s->ncounters ? counters : NULL};
 		ret = sink(arg, &kr);
 		if (ret < 0) {
 			k++;

@@ -71,6 +71,15 @@ int ksyscalls_set_ids(struct ksyscalls *s, int kind, const int *ids, unsigned in
  * -errno with err saying what is missing (BPF, BTF, permissions).
  */
 int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t errlen);
+/*
+ * Before the first start: each record carries the values of n counters
+ * (perf:cpu: contexts, n <= 8), read by the probe on its CPU: fds[cpu * n
+ * + j] is CPU cpu's counter j (perf_event_open'ed, per CPU), for nr_cpus
+ * CPUs. Records hand them as their kevent_record's counters. 0, or -errno.
+ */
+int ksyscalls_set_counters(struct ksyscalls *s, const int *fds, unsigned int nr_cpus,
+			   unsigned int n);
+
 /* Detaches them (what was recorded can still be read). */
 void ksyscalls_stop(struct ksyscalls *s);
 

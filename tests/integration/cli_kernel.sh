@@ -74,6 +74,9 @@ add-context -k -u -t pid	Only one domain can be specified
 add-context -k -t pthread_id	Unknown context type pthread_id
 add-context -k -t ip	Unknown context type ip
 add-context -u -t hostname	Unknown context type hostname
+add-context -k -t perf:cpu:nope	Unknown context type perf:cpu:nope
+add-context -k -t perf:thread:page-fault	Unknown context type perf:thread:page-fault
+add-context -u -t perf:cpu:page-fault	Unknown context type perf:cpu:page-fault
 add-context -k	Missing context type: give -t TYPE (see 'trax add-context --help')
 track --pid=1	Please specify a domain (-k/-u)
 track -k -u --pid=1	Only one domain can be specified
@@ -211,6 +214,12 @@ expect_out "kernel context tid added to channel ch1" "kernel context ppid added 
 	"kernel context cpu_id added to channel ch1"
 t 0 add-context -k --list
 expect_log
+# then the per-CPU counters this machine can open: its software ones at least
+grep '^perf:cpu:' "$OUT" >perf.txt || true
+grep -qx 'perf:cpu:page-fault' perf.txt && grep -qx 'perf:cpu:cpu-clock' perf.txt ||
+	fail "add-context -k --list: no perf:cpu:page-fault or cpu-clock: $(cat "$OUT")"
+grep -v '^perf:cpu:' "$OUT" >std.txt || true
+mv std.txt "$OUT"
 expect_out pid tid ppid vpid vtid procname prio nice cpu_id hostname
 t 0 add-context --list
 expect_out vpid vtid procname pthread_id ip

@@ -10,6 +10,9 @@
  * the whole register set would take 80, so a ring holds that many more):
  *
  *	struct sc_wire    time, thread, call number, flags, size
+ *	__u64 counters[n] the values of the channel's perf:cpu: counters on
+ *	                  the record's CPU (n: `ncounters`, 0 without counter
+ *	                  contexts; 0 for a counter that could not be read)
  *	__s64 ret         at an exit only
  *	__u64 regs[n]     the first n argument registers (n in the flags: the
  *	                  descriptor's nregs for this direction, 6 without one)
@@ -19,7 +22,8 @@
  *	                  memory could not be read)
  *
  * The reader expands it into a struct sc_rec (all six registers, ret) with
- * the captures after it, the form the rest of trax decodes.
+ * the counters then the captures after it, and takes the counters out
+ * before the rest of trax decodes it.
  */
 #ifndef TRAX_KERNEL_BPF_SYSCALLS_ABI_H
 #define TRAX_KERNEL_BPF_SYSCALLS_ABI_H
@@ -37,6 +41,11 @@
 #define SC_SOCKADDR_MAX 28
 /* Processes a pid filter can hold. */
 #define SC_MAX_PIDS 4096
+/*
+ * Counter contexts a record can carry; the probes' array of counters has
+ * SC_MAX_COUNTERS slots per CPU: CPU c's counter j at c * SC_MAX_COUNTERS + j.
+ */
+#define SC_MAX_COUNTERS 8
 
 /* What the probe copies from the user memory an argument points to. */
 enum sc_cap {

@@ -25,23 +25,24 @@
 /* The helpers that read user memory are offered to GPL-compatible programs only. */
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/* Covers a record's largest header: 24 bytes, 8 counters, ret, 6 registers (144). */
+#define SC_HEAD_MASK 0xff
+
 /* x86's thread_info.status bit for a 32-bit call (arch/x86/include/asm/thread_info.h). */
 #define TS_COMPAT 0x0002
 
+/*
+ * The descriptors: of the 64-bit call numbers, then (from SC_NR_SLOTS) of
+ * the 32-bit ones (int $0x80, the ia32 entry). One map: a lookup in one
+ * of two would give the verifier two kinds of pointer to follow through
+ * the rest of the program, past its limit.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, SC_NR_SLOTS);
+	__uint(max_entries, 2 * SC_NR_SLOTS);
 	__type(key, __u32);
 	__type(value, struct sc_desc);
 } descs SEC(".maps");
-
-/* The same for the 32-bit calls (int $0x80, the ia32 entry), by their numbers. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, SC_NR_SLOTS);
-	__type(key, __u32);
-	__type(value, struct sc_desc);
-} descs32 SEC(".maps");
 
 /* The processes recorded when filter_pids is set (trackers). */
 struct {
@@ -92,6 +93,14 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
+/* The perf:cpu: counters, SC_MAX_COUNTERS slots per CPU (user space sizes and fills it). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(max_entries, SC_MAX_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u32);
+} counters SEC(".maps");
+
 /* A record is built here: strings do not fit on the 512-byte stack. */
 struct scratch {
 	__u8 buf[SC_SCRATCH];
@@ -110,6 +119,7 @@ __u32 filter_uids;   /* only the real uids in `uids` */
 __u32 filter_gids;   /* only the real gids in `gids` */
 __u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
 __u32 compat_flags;  /* SC_DESC_*: 32-bit numbers without a descriptor */
+__u32 ncounters;     /* counter values after each record's header (set before the start) */
 
 static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, __u64 lenval)
 {
@@ -148,42 +158,49 @@ static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, 
 }
 
 /* Argument register i of a native call. */
-static __always_inline __u64 reg_arg(struct pt_regs *regs, int i, int compat)
+/*
+ * The caller's six argument registers into av: x86-64's, or, for a 32-bit
+ * call, i386's, 32 bits each (the kernel's compat entry uses their low
+ * halves: a 64-bit program's int $0x80 may leave the high halves set).
+ * Read once: the probe then indexes av, which keeps the verifier's
+ * count of states low. (Direct loads: tp_btf's arguments are trusted
+ * kernel pointers, CO-RE relocated.)
+ */
+static __always_inline void regs_read(struct pt_regs *regs, int compat, __u64 *av)
 {
-	/*
-	 * A 32-bit call's arguments are i386's registers, 32 bits each (the
-	 * kernel's compat entry uses their low halves: a 64-bit program's
-	 * int $0x80 may leave the high halves set).
-	 */
 	if (compat) {
-		switch (i) {
-		case 0:
-			return (__u32)regs->bx;
-		case 1:
-			return (__u32)regs->cx;
-		case 2:
-			return (__u32)regs->dx;
-		case 3:
-			return (__u32)regs->si;
-		case 4:
-			return (__u32)regs->di;
-		default:
-			return (__u32)regs->bp;
-		}
+		av[0] = (__u32)regs->bx;
+		av[1] = (__u32)regs->cx;
+		av[2] = (__u32)regs->dx;
+		av[3] = (__u32)regs->si;
+		av[4] = (__u32)regs->di;
+		av[5] = (__u32)regs->bp;
+	} else {
+		av[0] = regs->di;
+		av[1] = regs->si;
+		av[2] = regs->dx;
+		av[3] = regs->r10;
+		av[4] = regs->r8;
+		av[5] = regs->r9;
 	}
+}
+
+/* av[i] with a constant index for each case (a variable one would need bounds). */
+static __always_inline __u64 arg_at(const __u64 *av, __u32 i)
+{
 	switch (i) {
 	case 0:
-		return regs->di;
+		return av[0];
 	case 1:
-		return regs->si;
+		return av[1];
 	case 2:
-		return regs->dx;
+		return av[2];
 	case 3:
-		return regs->r10;
+		return av[3];
 	case 4:
-		return regs->r8;
+		return av[4];
 	default:
-		return regs->r9;
+		return av[5];
 	}
 }
 
@@ -194,7 +211,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	struct task_struct *task;
 	const struct sc_desc *d = 0;
 	struct sc_wire *r;
-	__u64 *regv;
+	__u64 *regv, av[SC_MAX_ARGS];
 	void *ring;
 	__u32 key = 0, off, flags, nregs = SC_MAX_ARGS, dir = exit ? 1 : 0;
 	__u8 *buf;
@@ -215,8 +232,8 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	task = bpf_get_current_task_btf();
 	compat = (task->thread_info.status & TS_COMPAT) != 0;
 	if (nr >= 0 && nr < SC_NR_SLOTS) {
-		key = (__u32)nr;
-		d = bpf_map_lookup_elem(compat ? (void *)&descs32 : (void *)&descs, &key);
+		key = (__u32)nr + (compat ? SC_NR_SLOTS : 0);
+		d = bpf_map_lookup_elem(&descs, &key);
 		if (!d)
 			return 0;
 		flags = d->flags;
@@ -241,42 +258,70 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	r->flags =
 	    (exit ? SC_REC_EXIT : 0) | (compat ? SC_REC_COMPAT : 0) | (nregs << SC_REC_NREGS_SHIFT);
 	off = sizeof(*r);
+	if (ncounters) {
+		/* the counters' values, right after the header (at fixed places) */
+		__u32 base = bpf_get_smp_processor_id() * SC_MAX_COUNTERS;
+
+		for (__u32 j = 0; j < SC_MAX_COUNTERS; j++) {
+			struct bpf_perf_event_value v = {};
+
+			if (j >= ncounters)
+				break;
+			if (bpf_perf_event_read_value(&counters, base + j, &v, sizeof(v)))
+				v.counter = 0;
+			__builtin_memcpy(buf + sizeof(*r) + 8 * j, &v.counter, 8);
+			off += 8;
+		}
+	}
 	if (exit) {
 		*(__s64 *)(buf + off) = ret;
 		off += 8;
 	}
-	/*
-	 * Only the registers the event shows (direct loads: tp_btf's arguments
-	 * are trusted kernel pointers, CO-RE relocated).
-	 */
+	/* only the registers the event shows */
+	regs_read(regs, compat, av);
 	regv = (__u64 *)(buf + off);
 	if (nregs > 0)
-		regv[0] = reg_arg(regs, 0, compat);
+		regv[0] = av[0];
 	if (nregs > 1)
-		regv[1] = reg_arg(regs, 1, compat);
+		regv[1] = av[1];
 	if (nregs > 2)
-		regv[2] = reg_arg(regs, 2, compat);
+		regv[2] = av[2];
 	if (nregs > 3)
-		regv[3] = reg_arg(regs, 3, compat);
+		regv[3] = av[3];
 	if (nregs > 4)
-		regv[4] = reg_arg(regs, 4, compat);
+		regv[4] = av[4];
 	if (nregs > 5)
-		regv[5] = reg_arg(regs, 5, compat);
+		regv[5] = av[5];
 	off += nregs * 8;
+	/*
+	 * The header's size differs with the counters, the direction and the
+	 * registers: as constants, each would make the verifier walk the
+	 * captures below once more (past its limit). Masked, it is one range.
+	 */
+	asm volatile("%0 &= %1" : "+r"(off) : "i"(SC_HEAD_MASK));
 
 	if (d) {
-		__u64 lenval = 0;
 		__u8 lenarg = d->lenarg;
 
 		for (int i = 0; i < SC_MAX_ARGS; i++) {
 			__u8 cap = d->cap[dir][i];
+			__u64 lenval = 0;
 
 			if (cap == SC_CAP_NONE)
 				continue;
+			/*
+			 * off through memory (the record's size field, set
+			 * again below): the verifier then sees the same range
+			 * at each iteration whatever the captures before it
+			 * took, and follows one path per capture kind instead
+			 * of every combination of them.
+			 */
+			*(volatile __u16 *)&r->size = (__u16)off;
+			off = *(volatile __u16 *)&r->size;
 			if (off > SC_CAPTURE_LIMIT)
 				break;
 			if (lenarg < SC_MAX_ARGS) {
-				lenval = reg_arg(regs, lenarg, compat);
+				lenval = arg_at(av, lenarg);
 				if (cap == SC_CAP_SOCKADDR_LENPTR) {
 					__s32 v = 0;
 
@@ -286,11 +331,13 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 					lenval = (__u64)(__s64)(__s32)lenval; /* an int */
 				}
 			}
-			off = capture(buf, off, cap, reg_arg(regs, i, compat), lenval);
+			off = capture(buf, off, cap, av[i], lenval);
 		}
 	}
-	if (off > SC_SCRATCH)
-		off = SC_SCRATCH;
+	/* (in assembly: the compiler knows no bound of a value read back through memory either) */
+	asm volatile("if %[o] <= %[max] goto +1\n\t%[o] = %[max]"
+		     : [o] "+r"(off)
+		     : [max] "i"(SC_SCRATCH));
 	r->size = (__u16)off;
 	key = bpf_get_smp_processor_id();
 	ring = bpf_map_lookup_elem(&rings, &key);

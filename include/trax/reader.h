@@ -238,6 +238,57 @@ size_t trax_reader_clock_count(const struct trax_reader *r, size_t trace);
 int trax_reader_clock(const struct trax_reader *r, size_t trace, size_t i,
 		      struct trax_clock_info *info);
 
+/* ---- the stream files ---- */
+
+/*
+ * What a stream file holds, from its packets' headers and contexts (the
+ * events are not decoded): for Babeltrace 1's stream intersection (the
+ * time range all streams of a trace cover) and for statistics of lost
+ * events. Times are nanoseconds from the clocks' origin, as
+ * trax_event_timestamp_ns().
+ */
+struct trax_stream_info {
+	size_t size;	  /* sizeof(struct trax_stream_info): set by the caller */
+	size_t trace;	  /* the trace's index (trax_reader_trace_path) */
+	const char *path; /* the stream file */
+	uint64_t stream_class_id;
+	int has_instance;     /* the packet header has stream_instance_id: */
+	uint64_t instance_id; /* its value in the first packet */
+	int has_cpu_id;	      /* the first packet's context has cpu_id: */
+	uint64_t cpu_id;
+	uint64_t packets; /* packets in the file */
+	/*
+	 * 1 when the first packet has timestamp_begin and the last one
+	 * timestamp_end, on a clock: begin_ns and end_ns are then set.
+	 */
+	int has_bounds;
+	int64_t begin_ns, end_ns;
+	/*
+	 * The packets' running count of events the tracer discarded
+	 * (events_discarded), in the file's last packet: what the stream lost
+	 * from its start to the file's end (for the files of a rotated
+	 * stream, the last one's counts the earlier ones' losses too).
+	 * has_discarded 0 when the packet context has no such counter.
+	 */
+	int has_discarded;
+	uint64_t events_discarded;
+	/* Packets missing between the file's packets' sequence numbers (packet_seq_num). */
+	int has_seq;
+	uint64_t packets_lost;
+};
+
+/*
+ * The number of stream files of the traces (empty files included: they
+ * have no packets), each described by trax_reader_stream_info(), in the
+ * order the traces were found. The first call reads every file's packet
+ * headers and contexts (not their events) and keeps the answers:
+ * (size_t)-1 on error (trax_reader_error(r)). The reader's position is
+ * not changed.
+ */
+size_t trax_reader_stream_count(struct trax_reader *r);
+/* Fills *info (info->size set by the caller) for stream file i: 0, or -1 for a bad index. */
+int trax_reader_stream_info(struct trax_reader *r, size_t i, struct trax_stream_info *info);
+
 /* ---- events ---- */
 
 /* The event class's name; NULL for a NULL event. */

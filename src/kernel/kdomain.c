@@ -25,8 +25,10 @@
 #include "common/glob.h"
 #include "filter/filter.h"
 #include "kernel/kfilter.h"
+#include "kernel/kfpush.h"
 #include "kernel/kmap.h"
 #include "kernel/krecorder.h"
+#include "kernel/kthreads.h"
 #include "kernel/ktrace.h"
 #include "kernel/ktrack.h"
 #include "kernel/perf-record.h"
@@ -60,6 +62,7 @@ struct kcpu {
 	pthread_t thread;
 	bool started;
 	struct ktrace_streams *ss;
+	struct kthreads *threads;    /* the filters' contexts (this reader's own cache) */
 	uint64_t damaged;	     /* pages or records that could not be read */
 	struct ktrack_cache *tcache; /* the uid/gid trackers' view of threads */
 	uint64_t last_scan;	     /* CPU 0's reader: the trackers' last /proc scan */
@@ -96,9 +99,11 @@ struct kchan {
 	struct krecorder *sys_rec;
 	uint64_t *sys_lost_taken;
 	pthread_mutex_t sys_lock;
+	struct kthreads *sys_threads; /* the system call filters' contexts (under sys_lock) */
 	/* filter sets replaced while recording: freed with the channel */
 	struct kfilter_set **retired;
 	unsigned int nretired;
+	struct kfpush *push; /* the filters given to the kernel (kfpush.h) */
 };
 
 struct kdomain {
@@ -115,10 +120,14 @@ struct kdomain {
 	bool active;
 	bool stop; /* asks the reader threads to drain and end */
 	long page_size;
+	char hostname[65];			     /* the filters' $ctx.hostname */
 	uint64_t written_stopped, discarded_stopped; /* totals kept when stopped */
 };
 
 static void filters_rebuild(struct kchan *ch);
+static void class_filters(struct kchan *ch, struct kevent_class *cls, const char *full,
+			  bool syscall);
+static void filters_push(struct kchan *ch, uint32_t id, const char *full);
 
 /*
  * Whether an event (its LTTng name, and tracefs's SYSTEM:NAME or NULL)
@@ -163,6 +172,7 @@ struct kdomain *kdomain_new(const char *session, char *err, size_t errlen)
 		return NULL;
 	}
 	kd->page_size = tracefs_page_size(kd->root);
+	gethostname(kd->hostname, sizeof(kd->hostname) - 1);
 	if (kd->page_size < 4096)
 		kd->page_size = 4096;
 	snprintf(kd->session, sizeof(kd->session), "%s", session);
@@ -328,6 +338,9 @@ static long tracepoints_apply(struct kchan *ch, const char *pattern, bool on, ch
 				free(evs);
 				return r;
 			}
+			/* its filters (the rules known), the kernel's too, before it records */
+			class_filters(ch, kmap_event_class(ch->by_id[r]), full, false);
+			filters_push(ch, (uint32_t)r, full);
 		}
 		if (ch->perf) {
 			r = kperf_enable(ch->perf, (uint32_t)r, on, err, errlen);
@@ -479,6 +492,8 @@ long kdomain_disable(struct kdomain *kd, const char *channel, const char *patter
 		snprintf(err, errlen, "kernel event %s not found in channel %s", pattern, ch->name);
 		return -ENOENT;
 	}
+	if (ch->have_inst)
+		filters_rebuild(ch); /* the rules left: their filters, in trax and in the kernel */
 	return n;
 }
 
@@ -728,17 +743,81 @@ static void class_filters(struct kchan *ch, struct kevent_class *cls, const char
 	__atomic_store_n(&cls->filter, fs, __ATOMIC_RELEASE);
 }
 
+/*
+ * Gives the kernel the filters of tracefs event id's rules (kfpush.h),
+ * once class_filters has linked them (fs->programs: one per filtered
+ * rule, in the rules' order).
+ */
+static void filters_push(struct kchan *ch, uint32_t id, const char *full)
+{
+	struct kevent_class *cls = kmap_event_class(ch->by_id[id]);
+	const struct kfilter_set *fs = cls->filter;
+	struct kfpush_rule *pr = calloc(ch->nrules + 1, sizeof(*pr));
+	unsigned int n = 0, filtered = 0;
+
+	/*
+	 * A channel recorded through perf: a perf event's filter is set once
+	 * (then EEXIST), it cannot follow the rules; its LTTng filters run after.
+	 */
+	if (!ch->push || ch->perf)
+		goto out;
+	for (unsigned int i = 0; pr && fs && i < ch->nrules; i++) {
+		const struct krule *r = &ch->rules[i];
+
+		if (!r->enabled || r->syscall || !rule_matches(r, cls->cls.name, full))
+			continue;
+		if (!r->filter) {
+			n = 0;
+			pr[n++] = (struct kfpush_rule){0}; /* unfiltered: nothing to push */
+			break;
+		}
+		pr[n++] =
+		    (struct kfpush_rule){.code = r->filter,
+					 .len = r->filter_len,
+					 .linked = filtered < fs->n && fs->programs[filtered]};
+		filtered++;
+	}
+	if (!pr || !fs || (pr[0].code && filtered != fs->n))
+		n = 0; /* out of memory: the rules cannot be told apart, no kernel filter */
+	kfpush_event(ch->push, ch->formats[id], ch->by_id[id], pr, n);
+out:
+	free(pr);
+}
+
 /* Recomputes the filters of every class the channel records. */
+/*
+ * Whether the system call records must carry their thread's name: the
+ * procname context, or a system call filter naming $ctx.procname (its
+ * bytecode holds the name; a false match costs 16 bytes a record).
+ */
+static bool chan_wants_comm(const struct kchan *ch)
+{
+	for (unsigned int i = 0; i < ch->ncontexts; i++)
+		if (ch->contexts[i] == KCTX_PROCNAME)
+			return true;
+	for (unsigned int i = 0; i < ch->nrules; i++) {
+		const struct krule *r = &ch->rules[i];
+
+		if (r->syscall && r->enabled && r->filter &&
+		    memmem(r->filter, r->filter_len, "procname", 8))
+			return true;
+	}
+	return false;
+}
+
 static void filters_rebuild(struct kchan *ch)
 {
 	char full[300];
 
+	if (ch->sys)
+		ksyscalls_want_comm(ch->sys, chan_wants_comm(ch));
 	for (unsigned int id = 0; ch->by_id && id < KDOMAIN_MAX_IDS; id++) {
 		if (!ch->by_id[id])
 			continue;
 		snprintf(full, sizeof(full), "%s:%s", ch->formats[id]->system,
 			 ch->formats[id]->name);
 		class_filters(ch, kmap_event_class(ch->by_id[id]), full, false);
+		filters_push(ch, id, full);
 	}
 	if (ch->sys)
 		for (unsigned int i = 0;
@@ -751,39 +830,51 @@ static void filters_rebuild(struct kchan *ch)
 			}
 }
 
-/* Whether a record of cls is written (its filters, once set). */
-static inline bool record_passes(const struct kevent_class *cls, const void *payload, size_t len)
+/*
+ * Whether record r is written (its class's filters, once set); threads:
+ * the calling reader's cache, for the contexts a filter names.
+ */
+static inline bool record_passes(const struct kchan *ch, const struct kevent_record *r,
+				 struct kthreads *threads)
 {
-	const struct kfilter_set *fs = __atomic_load_n(&cls->filter, __ATOMIC_ACQUIRE);
+	const struct kfilter_set *fs = __atomic_load_n(&r->cls->filter, __ATOMIC_ACQUIRE);
+	struct kfilter_env env;
 
-	return !fs || fs->unfiltered || kfilter_set_pass(fs, payload, len);
+	if (!fs || fs->unfiltered)
+		return true;
+	env = (struct kfilter_env){r->tid,  r->cpu,	      r->ts, r->pid, r->comm,
+				   threads, ch->kd->hostname, NULL};
+	return kfilter_set_pass(fs, r->payload, r->len, &env);
 }
 
-/* The system call reader's sink: the filters, then the trace. */
+/* The system call reader's sink (arg: the channel, sys_lock held): the filters, then the trace. */
 static int sys_sink(void *arg, const struct kevent_record *r)
 {
-	if (!record_passes(r->cls, r->payload, r->len))
+	struct kchan *ch = arg;
+
+	if (!record_passes(ch, r, ch->sys_threads))
 		return 0;
-	return ktrace_sink(arg, r);
+	return ktrace_sink(ch->ss_sys, r);
 }
 
-/* In snapshot mode: the filters, then the flight recorder (a struct krecorder *). */
+/* In snapshot mode: the filters, then the flight recorder. */
 static int sys_record_sink(void *arg, const struct kevent_record *r)
 {
-	if (!record_passes(r->cls, r->payload, r->len))
+	struct kchan *ch = arg;
+
+	if (!record_passes(ch, r, ch->sys_threads))
 		return 0;
-	return krecorder_sink(arg, r);
+	return krecorder_sink(ch->sys_rec, r);
 }
 
 /* Moves what the probes wrote to the trace, or to the recorder in snapshot mode. */
 static long sys_consume(struct kchan *ch)
 {
 	kevent_sink_fn sink = ch->sys_rec ? sys_record_sink : sys_sink;
-	void *arg = ch->sys_rec ? (void *)ch->sys_rec : (void *)ch->ss_sys;
 	long n;
 
 	pthread_mutex_lock(&ch->sys_lock);
-	n = ksyscalls_consume(ch->sys, sink, arg);
+	n = ksyscalls_consume(ch->sys, sink, ch);
 	pthread_mutex_unlock(&ch->sys_lock);
 	return n;
 }
@@ -806,7 +897,7 @@ static int record_convert(struct kcpu *c, const uint8_t *rec, size_t reclen, uin
 			  const uint64_t *counters, uint8_t *scratch, size_t cap)
 {
 	const struct kmap_event *m;
-	struct kevent_record kr;
+	struct kevent_record kr = {0};
 	uint16_t id;
 	int32_t tid;
 	size_t len;
@@ -826,14 +917,14 @@ static int record_convert(struct kcpu *c, const uint8_t *rec, size_t reclen, uin
 		c->damaged++;
 		return 0;
 	}
-	if (!record_passes(kr.cls, scratch, len))
-		return 0;
 	kr.ts = ts;
 	kr.cpu = c->cpu;
 	kr.tid = tid;
 	kr.payload = scratch;
 	kr.len = len;
 	kr.counters = counters;
+	if (!record_passes(c->ch, &kr, c->threads))
+		return 0;
 	return ktrace_sink(c->ss, &kr) < 0 ? -EIO : 0;
 }
 
@@ -1016,6 +1107,7 @@ static void chan_release(struct kchan *ch)
 		for (unsigned int i = 0; i < ch->nr_cpus; i++) {
 			if (ch->cpus[i].fd >= 0)
 				close(ch->cpus[i].fd);
+			kthreads_free(ch->cpus[i].threads);
 			ktrack_cache_free(ch->cpus[i].tcache);
 		}
 		free(ch->cpus);
@@ -1029,12 +1121,16 @@ static void chan_release(struct kchan *ch)
 	ch->perf = NULL;
 	krecorder_free(ch->sys_rec);
 	ch->sys_rec = NULL;
+	kthreads_free(ch->sys_threads);
+	ch->sys_threads = NULL;
 	free(ch->sys_lost_taken);
 	ch->sys_lost_taken = NULL;
 	if (ch->have_inst) {
 		tracefs_instance_destroy(&ch->inst);
 		ch->have_inst = false;
 	}
+	kfpush_free(ch->push);
+	ch->push = NULL;
 	if (ch->by_id) {
 		for (unsigned int id = 0; id < KDOMAIN_MAX_IDS; id++) {
 			if (ch->by_id[id]) {
@@ -1113,6 +1209,7 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 		return e;
 	}
 	ch->have_inst = true;
+	ch->push = kfpush_new(&ch->inst);
 	ch->nr_cpus = (unsigned int)ch->inst.nr_cpus;
 	kb = ch->attr.subbuf_size * ch->attr.num_subbuf / 1024;
 	if ((e = tracefs_set_clock(&ch->inst, "mono")) ||
@@ -1160,6 +1257,8 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 
 		c->ch = ch;
 		c->cpu = (int)i;
+		/* (without it a filter's $ctx.pid... reads as unknown) */
+		c->threads = kthreads_new("/proc", kd->root);
 		c->fd = tracefs_open_raw(&ch->inst, (int)i, false);
 		if (c->fd < 0) {
 			snprintf(err, errlen, "%s: per_cpu/cpu%u/trace_pipe_raw: %s", ch->inst.path,
@@ -1194,6 +1293,7 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 		if (e)
 			return e;
 		ch->sys_started = true;
+		ch->sys_threads = kthreads_new("/proc", kd->root);
 		if (kd->snapshot) {
 			/* kept in memory, the newest first, until a snapshot takes them */
 			ch->sys_rec =
@@ -1403,7 +1503,7 @@ static int sys_snapshot(struct kchan *ch, struct ktrace_channel *tch, char *err,
 	if (!ss)
 		return -EIO;
 	pthread_mutex_lock(&ch->sys_lock);
-	n = ksyscalls_consume_now(ch->sys, sys_record_sink, ch->sys_rec);
+	n = ksyscalls_consume_now(ch->sys, sys_record_sink, ch);
 	for (unsigned int cpu = 0; n >= 0 && cpu < ch->nr_cpus; cpu++) {
 		uint64_t dropped = 0, lost = ksyscalls_lost(ch->sys, (int)cpu);
 

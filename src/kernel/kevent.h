@@ -58,6 +58,14 @@ struct kevent_record {
 	 * (written as 0, as LTTng writes a counter it has not set up).
 	 */
 	const uint64_t *counters;
+	/*
+	 * The thread's process when the source knows it at the event (the
+	 * system call probes do), else 0: then it is looked up (kthreads.h).
+	 */
+	int32_t pid;
+	/* The thread's name at the event (16 bytes, NUL-padded) when the source knows it, else
+	 * NULL. */
+	const char *comm;
 };
 
 /*

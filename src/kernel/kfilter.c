@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "filter/filter.h"
+#include "kernel/kthreads.h"
 
 struct kfilter {
 	struct filter_program *prog;
@@ -59,6 +60,86 @@ static bool field_layout(const struct ctfw_field *f, struct filter_field *out)
 	}
 }
 
+/* ---- contexts ($ctx.NAME) ---- */
+
+static const struct kthread_info *env_thread(struct kfilter_env *e)
+{
+	if (!e->ti && e->threads)
+		e->ti = kthreads_get(e->threads, e->tid, e->ts);
+	return e->ti;
+}
+
+static void ctx_int(struct filter_arg *out, int64_t v)
+{
+	out->u = (uint64_t)v;
+}
+
+static void get_tid(struct filter_arg *out, void *priv)
+{
+	ctx_int(out, ((struct kfilter_env *)priv)->tid);
+}
+
+static void get_cpu(struct filter_arg *out, void *priv)
+{
+	ctx_int(out, ((struct kfilter_env *)priv)->cpu);
+}
+
+/* One getter per struct kthread_info member; -1 when the thread is unknown. */
+#define KFILTER_THREAD_GETTER(NAME, MEMBER)                                                        \
+	static void get_##NAME(struct filter_arg *out, void *priv)                                 \
+	{                                                                                          \
+		const struct kthread_info *ti = env_thread(priv);                                  \
+		ctx_int(out, ti ? ti->MEMBER : -1);                                                \
+	}
+
+static void get_pid(struct filter_arg *out, void *priv)
+{
+	struct kfilter_env *e = priv;
+	const struct kthread_info *ti = e->pid > 0 ? NULL : env_thread(e);
+
+	ctx_int(out, e->pid > 0 ? e->pid : ti ? ti->pid : -1);
+}
+KFILTER_THREAD_GETTER(ppid, ppid)
+KFILTER_THREAD_GETTER(vpid, vpid)
+KFILTER_THREAD_GETTER(vtid, vtid)
+KFILTER_THREAD_GETTER(prio, prio)
+KFILTER_THREAD_GETTER(nice, nice)
+
+static void get_procname(struct filter_arg *out, void *priv)
+{
+	const struct kthread_info *ti;
+
+	if (((struct kfilter_env *)priv)->comm) {
+		out->str = ((struct kfilter_env *)priv)->comm;
+		return;
+	}
+	ti = env_thread(priv);
+
+	/* comm is NUL-padded to 16 bytes, its last one always NUL */
+	out->str = ti ? ti->comm : "";
+}
+
+static void get_hostname(struct filter_arg *out, void *priv)
+{
+	const char *h = ((struct kfilter_env *)priv)->hostname;
+
+	out->str = h ? h : "";
+}
+
+/* The contexts a kernel channel can record (ktrace.h's kctx), by LTTng's names. */
+static const struct filter_ctx_field kfilter_contexts[] = {
+    {"tid", FILTER_FIELD_INT, 0, get_tid},
+    {"pid", FILTER_FIELD_INT, 0, get_pid},
+    {"ppid", FILTER_FIELD_INT, 0, get_ppid},
+    {"vpid", FILTER_FIELD_INT, 0, get_vpid},
+    {"vtid", FILTER_FIELD_INT, 0, get_vtid},
+    {"prio", FILTER_FIELD_INT, 0, get_prio},
+    {"nice", FILTER_FIELD_INT, 0, get_nice},
+    {"cpu_id", FILTER_FIELD_INT, 0, get_cpu},
+    {"procname", FILTER_FIELD_STRING, 0, get_procname},
+    {"hostname", FILTER_FIELD_STRING, 0, get_hostname},
+};
+
 struct kfilter *kfilter_new(const uint8_t *code, size_t len, const struct ctfw_event_class *cls)
 {
 	struct filter_field fields[KFILTER_MAX_FIELDS];
@@ -73,6 +154,8 @@ struct kfilter *kfilter_new(const uint8_t *code, size_t len, const struct ctfw_e
 		n++;
 	layout.fields = fields;
 	layout.nr_fields = n;
+	layout.ctx = kfilter_contexts;
+	layout.nr_ctx = sizeof(kfilter_contexts) / sizeof(kfilter_contexts[0]);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
@@ -110,8 +193,11 @@ static uint64_t read_int(const uint8_t *p, const struct ctfw_integer *i)
 	return v;
 }
 
-int kfilter_run(const struct kfilter *f, const uint8_t *payload, size_t len)
+int kfilter_run(const struct kfilter *f, const uint8_t *payload, size_t len,
+		struct kfilter_env *env)
 {
+	struct kfilter_env none = {.tid = -1, .cpu = -1};
+
 	struct filter_arg args[KFILTER_MAX_FIELDS];
 	const uint8_t *p = payload, *end = payload + len;
 
@@ -179,15 +265,16 @@ int kfilter_run(const struct kfilter *f, const uint8_t *payload, size_t len)
 			return 0;
 		}
 	}
-	return filter_run(f->prog, args, NULL);
+	return filter_run(f->prog, args, env ? env : &none);
 }
 
-bool kfilter_set_pass(const struct kfilter_set *s, const uint8_t *payload, size_t len)
+bool kfilter_set_pass(const struct kfilter_set *s, const uint8_t *payload, size_t len,
+		      struct kfilter_env *env)
 {
 	if (s->unfiltered)
 		return true;
 	for (unsigned int i = 0; i < s->n; i++)
-		if (s->programs[i] && kfilter_run(s->programs[i], payload, len))
+		if (s->programs[i] && kfilter_run(s->programs[i], payload, len, env))
 			return true;
 	return false;
 }

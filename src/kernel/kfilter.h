@@ -7,7 +7,9 @@
  * reaches the trace, nor costs its disk bandwidth. docs/kernel.md.
  *
  * An event matched by several rules is written when one of them has no
- * filter or one of their filters accepts it (kfilter_set).
+ * filter or one of their filters accepts it (kfilter_set). Filters may
+ * name the contexts a kernel channel records ($ctx.procname...), whether
+ * or not the channel records them, as LTTng's kernel filters may.
  */
 #ifndef TRAX_KERNEL_KFILTER_H
 #define TRAX_KERNEL_KFILTER_H
@@ -28,6 +30,24 @@ struct kfilter_set {
 };
 
 struct kfilter;
+struct kthreads;
+struct kthread_info;
+
+/*
+ * What a filter's contexts ($ctx.tid, $ctx.procname...: those a kernel
+ * channel can record, ktrace.h) are read from for one record: its thread,
+ * CPU and time, and a thread cache of the calling thread (kthreads.h) for
+ * the rest, asked only when the filter names one of those.
+ */
+struct kfilter_env {
+	int32_t tid, cpu;
+	uint64_t ts;
+	int32_t pid;		  /* when the record says (struct kevent_record), else 0 */
+	const char *comm;	  /* likewise, else NULL */
+	struct kthreads *threads; /* NULL: those contexts read as unknown (-1, "") */
+	const char *hostname;
+	const struct kthread_info *ti; /* (filled on first use) */
+};
 
 /*
  * Links bytecode (filter_compile's) to cls's payload. NULL when the
@@ -37,10 +57,15 @@ struct kfilter;
 struct kfilter *kfilter_new(const uint8_t *code, size_t len, const struct ctfw_event_class *cls);
 void kfilter_free(struct kfilter *f);
 
-/* 1 when the record passes, 0 when not (or when its payload is malformed). */
-int kfilter_run(const struct kfilter *f, const uint8_t *payload, size_t len);
+/*
+ * 1 when the record passes, 0 when not (or when its payload is malformed).
+ * env: its contexts (NULL: they read as unknown, -1 and "").
+ */
+int kfilter_run(const struct kfilter *f, const uint8_t *payload, size_t len,
+		struct kfilter_env *env);
 
 /* Whether a record of the set's class is written. */
-bool kfilter_set_pass(const struct kfilter_set *s, const uint8_t *payload, size_t len);
+bool kfilter_set_pass(const struct kfilter_set *s, const uint8_t *payload, size_t len,
+		      struct kfilter_env *env);
 
 #endif /* TRAX_KERNEL_KFILTER_H */

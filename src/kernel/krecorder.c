@@ -166,7 +166,9 @@ long krecorder_take(struct krecorder *r, int cpu, kevent_sink_fn sink, void *arg
 		ring_get(r, c, c->head, &h, sizeof(h));
 		at = advance(r, c->head, sizeof(h));
 		/* (no counters: snapshot sessions have no counter contexts) */
-		kr = (struct kevent_record){h.cls, h.ts, cpu, h.tid, c->buf + at, h.len, NULL};
+		/* (the pid and name are not kept: the contexts look them up, as for tracepoints) */
+		kr = (struct kevent_record){h.cls, h.ts, cpu, h.tid, c->buf + at,
+					    h.len, NULL, 0,   NULL};
 		if (h.len > r->cap - at) {
 			/* the payload crosses the end: made whole */
 			if (!r->scratch && !(r->scratch = malloc(r->cap))) {

@@ -181,7 +181,7 @@ static void contexts_write(struct ktrace_streams *ss, const struct kevent_record
 			ti = kthreads_get(ss->threads, r->tid, r->ts);
 		switch (c) {
 		case KCTX_PID:
-			p = put_i32(p, ti->pid);
+			p = put_i32(p, r->pid > 0 ? r->pid : ti->pid);
 			break;
 		case KCTX_TID:
 			p = put_i32(p, r->tid);
@@ -196,7 +196,7 @@ static void contexts_write(struct ktrace_streams *ss, const struct kevent_record
 			p = put_i32(p, ti->vtid);
 			break;
 		case KCTX_PROCNAME:
-			memcpy(p, ti->comm, 16);
+			memcpy(p, r->comm ? r->comm : ti->comm, 16);
 			p += 16;
 			break;
 		case KCTX_PRIO:

@@ -79,6 +79,7 @@ struct ksyscalls {
 	/* the counters each record carries: counter_fds[cpu * ncounters + j] */
 	int *counter_fds;
 	unsigned int ncounters, counter_cpus;
+	bool want_comm; /* records carry their thread's name (ksyscalls_want_comm) */
 };
 
 /* Closes the rings and their reader. */
@@ -442,7 +443,7 @@ static int wire_expand(const uint8_t *data, size_t size, size_t cbytes, struct s
 	r->tid = w.tid;
 	r->tgid = w.tgid;
 	r->nr = w.nr;
-	r->flags = w.flags & (SC_REC_EXIT | SC_REC_COMPAT);
+	r->flags = w.flags & (SC_REC_EXIT | SC_REC_COMPAT | SC_REC_COMM);
 	if (w.flags & SC_REC_EXIT) {
 		if (off + 8 > w.size)
 			return -1;
@@ -453,6 +454,13 @@ static int wire_expand(const uint8_t *data, size_t size, size_t cbytes, struct s
 		return -1;
 	memcpy(r->args, data + off, nregs * 8);
 	off += nregs * 8;
+	if (w.flags & SC_REC_COMM) {
+		if (off + 16 > w.size)
+			return -1;
+		memcpy(r->comm, data + off, 16);
+		r->comm[15] = 0;
+		off += 16;
+	}
 	*caps = data + off;
 	*ncaps = w.size - off;
 	if (sizeof(*r) + cbytes + *ncaps > UINT16_MAX)
@@ -574,6 +582,13 @@ static int rings_make(struct ksyscalls *s, size_t bytes, char *err, size_t errle
 	return 0;
 }
 
+void ksyscalls_want_comm(struct ksyscalls *s, bool on)
+{
+	s->want_comm = on;
+	if (s->skel)
+		__atomic_store_n(&s->skel->bss->want_comm, on, __ATOMIC_RELAXED);
+}
+
 int ksyscalls_set_counters(struct ksyscalls *s, const int *fds, unsigned int nr_cpus,
 			   unsigned int n)
 {
@@ -613,6 +628,7 @@ static int counters_write(struct ksyscalls *s, char *err, size_t errlen)
 			}
 		}
 	s->skel->bss->ncounters = s->ncounters;
+	s->skel->bss->want_comm = s->want_comm;
 	return 0;
 }
 
@@ -839,7 +855,9 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 					    (int32_t)r->tid,
 					    s->payload,
 					    (size_t)len,
-					    s->ncounters ? counters : NULL};
+					    s->ncounters ? counters : NULL,
+					    (int32_t)r->tgid,
+					    r->flags & SC_REC_COMM ? r->comm : NULL};
 		ret = sink(arg, &kr);
 		if (ret < 0) {
 			k++;

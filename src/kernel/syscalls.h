@@ -77,6 +77,13 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
  * + j] is CPU cpu's counter j (perf_event_open'ed, per CPU), for nr_cpus
  * CPUs. Records hand them as their kevent_record's counters. 0, or -errno.
  */
+/*
+ * Whether records carry their thread's name at the call (struct
+ * kevent_record's comm: exact for threads gone before the reader sees
+ * them, 16 bytes more per record). Takes effect at once.
+ */
+void ksyscalls_want_comm(struct ksyscalls *s, bool on);
+
 int ksyscalls_set_counters(struct ksyscalls *s, const int *fds, unsigned int nr_cpus,
 			   unsigned int n);
 

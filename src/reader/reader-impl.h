@@ -25,6 +25,9 @@ struct trax_reader {
 	bool failed; /* the error is sticky until a seek */
 	struct trax_event ev;
 	struct field_chunk *chunks;
+	/* trax_reader_stream_info()'s answers, read at its first call (stream-info.c) */
+	struct trax_stream_info *streams;
+	size_t nstreams_info;
 	char error[1200];
 };
 

@@ -197,6 +197,7 @@ TRAX_EXPORT void trax_reader_close(struct trax_reader *r)
 	if (!r)
 		return;
 	fields_free(r);
+	free(r->streams);
 	ctf_ss_free(&r->ss);
 	for (size_t i = 0; i < r->npaths; i++)
 		free(r->paths[i]);

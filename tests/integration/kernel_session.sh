@@ -118,22 +118,36 @@ trax enable-event -k sched_switch --filter 'prev_comm == "kprog" && prev_prio >=
 	fail "enable-event -k --filter"
 trax enable-event -k --syscall openat --filter 'filename == "*exists.txt"' >/dev/null 2>&1 ||
 	fail "enable-event -k --syscall --filter"
-trax enable-event -k --syscall close >/dev/null 2>&1 || fail "enable-event -k --syscall close"
+# contexts in kernel filters, which the channel need not record
+trax enable-event -k --syscall close --filter '$ctx.procname == "kpr*" && $ctx.pid == $ctx.tid' \
+	>/dev/null 2>&1 || fail "enable-event -k --syscall close --filter \$ctx..."
+trax add-context -k -t procname -t tid >/dev/null 2>&1 || fail "add-context -k (kf)"
 trax start >/dev/null || fail "start kf"
 "$P/kprog" "$P/tid.txt" "$P/exists.txt" || fail "kprog failed (kf)"
+# a process gone long before traxd reads its calls: its name and pid come from the probe
+cp /bin/cat kprshort && "$P/kprshort" "$P/exists.txt" >/dev/null || fail "kprshort failed"
 trax stop >/dev/null || fail "stop kf"
 trax destroy kf >/dev/null
 trax view "$P/outf/kernel" >filt.txt 2>/dev/null || fail "trax view (kf)"
 n_sw=$(grep -c "sched_switch:" filt.txt || true)
 n_kp=$(grep -c "sched_switch: .*prev_comm = \"kprog\"" filt.txt || true)
 [ "$n_sw" -gt 0 ] && [ "$n_sw" = "$n_kp" ] || check_fail "filtered sched_switch: $n_kp of $n_sw switch to kprog"
-[ "$(grep -c "syscall_entry_openat:" filt.txt || true)" = 1 ] ||
+# (kprshort, which opens exists.txt too, makes the second)
+[ "$(grep -c "syscall_entry_openat:" filt.txt || true)" = 2 ] ||
 	check_fail "the openat filter let through: $(grep syscall_entry_openat filt.txt | head -3)"
 grep -q "syscall_entry_openat: .*filename = \"$P/exists.txt\"" filt.txt || check_fail "the filtered openat is missing"
 # exits have no filename: the filter is false for them, as in LTTng
 grep -q "syscall_exit_openat:" filt.txt && check_fail "openat exits passed a filter on filename"
-grep -q "syscall_entry_close:" filt.txt || check_fail "unfiltered close events are missing"
-ok "kernel filters: $n_sw sched_switch from kprog, one openat"
+n_cl=$(grep -c "syscall_entry_close: .*procname = \"kprog\"" filt.txt || true)
+n_short=$(grep -c "syscall_entry_close: .*procname = \"kprshort\"" filt.txt || true)
+[ "$n_cl" -gt 0 ] || check_fail "the close events of kprog are missing"
+[ "$n_short" -gt 0 ] || check_fail "the close events of the short-lived kprshort are missing"
+[ "$(grep "syscall_entry_close: " filt.txt | grep "procname = \"kprog\"" | grep -c "tid = $(cat "$P/tid.txt")[,} ]" || true)" = "$n_cl" ] ||
+	check_fail "close events of kprog's name but another thread: $(grep syscall_entry_close filt.txt | grep kprog | head -3)"
+[ "$(grep -c "syscall_entry_close:" filt.txt)" = $((n_cl + n_short)) ] ||
+	check_fail "close events of other threads passed \$ctx.procname: $(grep syscall_entry_close filt.txt | grep -v kpr | head -3)"
+ok "kernel filters: $n_sw sched_switch from kprog, one openat, $n_cl close of kprog by \$ctx"
+
 
 # ---- 2. tracefs as it was ----
 trax destroy k >/dev/null || fail "destroy"

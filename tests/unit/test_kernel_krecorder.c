@@ -39,8 +39,15 @@ static void put(struct krecorder *r, int cpu, uint64_t seq)
 {
 	uint8_t p[256];
 	size_t len = len_of(seq);
-	struct kevent_record rec = {
-	    seq & 1 ? &cls_b : &cls_a, 1000 + seq, cpu, (int32_t)(seq % 1000), p, len, NULL};
+	struct kevent_record rec = {seq & 1 ? &cls_b : &cls_a,
+				    1000 + seq,
+				    cpu,
+				    (int32_t)(seq % 1000),
+				    p,
+				    len,
+				    NULL,
+				    0,
+				    NULL};
 
 	fill(p, len, seq);
 	CHECK(krecorder_sink(r, &rec) == 0);
@@ -232,7 +239,8 @@ static void test_refused(void)
 {
 	struct krecorder *r = krecorder_new(2, 128);
 	uint8_t big[200] = {0};
-	struct kevent_record rec = {&cls_a, 5, 0, 1, big, 105, NULL}; /* cost 24 + 112 > 128 */
+	struct kevent_record rec = {&cls_a, 5,	  0, 1,	  big,
+				    105,    NULL, 0, NULL}; /* cost 24 + 112 > 128 */
 	struct seen s = {.cpu = 0};
 	uint64_t dropped;
 

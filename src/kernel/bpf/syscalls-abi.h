@@ -16,6 +16,7 @@
  *	__s64 ret         at an exit only
  *	__u64 regs[n]     the first n argument registers (n in the flags: the
  *	                  descriptor's nregs for this direction, 6 without one)
+ *	char comm[16]     the thread's name, when user space asks (SC_REC_COMM)
  *	captures          for each argument whose descriptor asks for user
  *	                  memory, in argument order: __u16 length, then that
  *	                  many bytes (a string with its NUL; length 0: the
@@ -72,6 +73,7 @@ struct sc_desc {
 /* sc_rec.flags */
 #define SC_REC_EXIT   0x1 /* a return (ret is set), else an entry */
 #define SC_REC_COMPAT 0x2 /* a 32-bit call (int 0x80 or sysenter): nr is of that table */
+#define SC_REC_COMM   0x4 /* the thread's name (16 bytes) follows the registers */
 
 /* sc_wire.flags: bits 8-11 hold the registers recorded */
 #define SC_REC_NREGS_SHIFT 8
@@ -96,7 +98,8 @@ struct sc_rec {
 	__u64 args[SC_MAX_ARGS];
 	__s32 nr;
 	__u16 flags;
-	__u16 size; /* bytes of the record, captures included */
+	__u16 size;    /* bytes of the record, captures included */
+	char comm[16]; /* SC_REC_COMM: the thread's name at the call, NUL-padded */
 };
 
 /*

@@ -25,7 +25,7 @@
 /* The helpers that read user memory are offered to GPL-compatible programs only. */
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/* Covers a record's largest header: 24 bytes, 8 counters, ret, 6 registers (144). */
+/* Covers a record's largest header: 24 bytes, 8 counters, ret, 6 registers, comm (160). */
 #define SC_HEAD_MASK 0xff
 
 /* x86's thread_info.status bit for a 32-bit call (arch/x86/include/asm/thread_info.h). */
@@ -119,6 +119,7 @@ __u32 filter_uids;   /* only the real uids in `uids` */
 __u32 filter_gids;   /* only the real gids in `gids` */
 __u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
 __u32 compat_flags;  /* SC_DESC_*: 32-bit numbers without a descriptor */
+__u32 want_comm;     /* the thread's name in each record ($ctx.procname, procname) */
 __u32 ncounters;     /* counter values after each record's header (set before the start) */
 
 static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, __u64 lenval)
@@ -293,6 +294,15 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	if (nregs > 5)
 		regv[5] = av[5];
 	off += nregs * 8;
+	if (want_comm) {
+		bpf_get_current_comm(buf + off, 16);
+		r->flags |= SC_REC_COMM;
+	}
+	/*
+	 * (by arithmetic, not in the branch: one verifier state with off in a
+	 * range, instead of two through the captures below)
+	 */
+	off += (want_comm & 1) << 4;
 	/*
 	 * The header's size differs with the counters, the direction and the
 	 * registers: as constants, each would make the verifier walk the

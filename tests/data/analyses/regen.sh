@@ -61,11 +61,16 @@ all trax-kernel "$HERE/trax-kernel-trace/kernel"
 B=07:00:17.100000000 E=07:00:17.129000000
 run iolog-range iolog --begin $B --end $E
 run cputop-range cputop --begin $B --end $E
+run cputop-tidrange cputop --tid 6913 --begin $B --end $E
 run syscallstats-range syscallstats --begin $B --end $E
 run iolatencystats-range iolatencystats --begin $B --end $E
 run iolatencytop-range iolatencytop --begin $B --end $E
 run schedstats-all-range schedstats --total --per-tid --per-prio --begin $B --end $E
 run irqstats-range irqstats --begin $B --end $E
+# cputop's filters (trax analyze cputop's tests)
+run cputop-tid cputop --tid 6904,6909,0
+run cputop-procname cputop --procname traxd,kwork
+run cputop-cpu cputop --cpu 1 --limit 3
 # --begin after traxd opened saved_tgids (fd 4): its 39 reads of it in the
 # range are not counted (the analysis did not see the fd created)
 B=07:00:17.043800000 E=07:00:17.046500000

@@ -1,0 +1,441 @@
+/*
+ * test_analysis_synth.c - `trax analyze` on a kernel trace written here,
+ * with the writer (src/writer), whose answers are known: two CPUs, three
+ * threads with known times on the CPU, a migration, a state dump, a
+ * discarded-events count. cputop must print exactly those values (text
+ * and MI), stats exactly those counts.
+ *
+ * With an argument DIR, only writes the trace to DIR/kernel (for
+ * tests/integration/analyze_cputop.sh, which gives it to lttng-cputop).
+ *
+ * The story, times in ns from the clock's zero (2023-11-14 22:13:20 UTC):
+ *   1000       CPU 0  state dump: alpha (100/100, prio 20), alpha-w (101/100)
+ *   2000       CPU 0  sched_switch swapper/0 (0) -> alpha (100)
+ *   3000       CPU 1  sched_switch swapper/1 (0) -> beta (200)
+ *   1 003 000  CPU 1  sched_migrate_task alpha (100) 0 -> 1
+ *   4 003 000  CPU 1  sched_switch beta -> swapper/1
+ *   5 002 000  CPU 0  sched_switch alpha -> swapper/0
+ *   6 002 000  CPU 0  sched_switch swapper/0 -> alpha-w (101)
+ *   8 002 000  CPU 0  sched_switch alpha-w -> swapper/0
+ *  10 001 000  CPU 1  timer_tick (another event: the period's end)
+ * Period: [1000, 10 001 000], 10 ms. alpha 5 ms = 50 %, beta 4 ms = 40 %,
+ * alpha-w 2 ms = 20 %, swapper/0 1 us = 0.01 % (first seen switching
+ * out: charged from the start, lttng-cputop's rule); CPU 0 busy from the
+ * start to 2000 and in alpha and alpha-w's times: 7.001 ms = 70.01 %,
+ * CPU 1 4.002 ms = 40.02 %; total (70.01 + 40.02) / 2 = 55.015 %, which
+ * prints 55.02 (the double is 0.55015). No two events of the trace have
+ * the same time: lttng-analyses takes those in Babeltrace 1's heap order.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "check.h"
+#include "common/strbuf.h"
+#include "writer/desc.h"
+#include "writer/metadata.h"
+#include "writer/stream-file.h"
+#include "writer/trace-env.h"
+
+#define T0_S 1700000000LL
+
+static const uint8_t uuid[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
+
+#define I32                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
+	}
+#define I64                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
+	}
+static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
+					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
+#define COMM                                                                                       \
+	{                                                                                          \
+		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
+	}
+
+static const struct ctfw_field switch_fields[] = {
+    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
+    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
+};
+static const struct ctfw_field migrate_fields[] = {
+    {"comm", COMM}, {"tid", I32}, {"prio", I32}, {"orig_cpu", I32}, {"dest_cpu", I32},
+};
+static const struct ctfw_field dump_fields[] = {
+    {"tid", I32},
+    {"pid", I32},
+    {"name", COMM},
+    {"prio", I32},
+};
+static const struct ctfw_field tick_fields[] = {{"x", I32}};
+
+enum { EV_SWITCH, EV_MIGRATE, EV_DUMP, EV_TICK };
+
+static const struct ctfw_event_class classes[] = {
+    [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
+    [EV_MIGRATE] = {"sched_migrate_task", -1, NULL, migrate_fields, 5},
+    [EV_DUMP] = {"lttng_statedump_process_state", -1, NULL, dump_fields, 4},
+    [EV_TICK] = {"timer_tick", -1, NULL, tick_fields, 1},
+};
+
+/* Record bytes, little-endian as the writer's native order on x86. */
+struct rec {
+	uint8_t b[128];
+	size_t n;
+};
+
+static void put32(struct rec *r, int32_t v)
+{
+	memcpy(r->b + r->n, &v, 4);
+	r->n += 4;
+}
+
+static void put64(struct rec *r, int64_t v)
+{
+	memcpy(r->b + r->n, &v, 8);
+	r->n += 8;
+}
+
+static void putcomm(struct rec *r, const char *s)
+{
+	memset(r->b + r->n, 0, 16);
+	memcpy(r->b + r->n, s, strlen(s) < 15 ? strlen(s) : 15);
+	r->n += 16;
+}
+
+static void emit(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const struct rec *r)
+{
+	uint8_t *p = ctfw_stream_file_reserve(f, id, ts, r->n);
+
+	CHECK(p != NULL, "reserve at %llu", (unsigned long long)ts);
+	if (p)
+		memcpy(p, r->b, r->n);
+}
+
+static void sw(struct ctfw_stream_file *f, uint64_t ts, const char *pc, int pt, const char *nc,
+	       int nt)
+{
+	struct rec r = {.n = 0};
+
+	putcomm(&r, pc);
+	put32(&r, pt);
+	put32(&r, 20);
+	put64(&r, 0);
+	putcomm(&r, nc);
+	put32(&r, nt);
+	put32(&r, 20);
+	emit(f, EV_SWITCH, ts, &r);
+}
+
+static void dump(struct ctfw_stream_file *f, uint64_t ts, int tid, int pid, const char *name)
+{
+	struct rec r = {.n = 0};
+
+	put32(&r, tid);
+	put32(&r, pid);
+	putcomm(&r, name);
+	put32(&r, 20);
+	emit(f, EV_DUMP, ts, &r);
+}
+
+static int write_file(const char *path, const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	int ok = f && fwrite(buf, 1, len, f) == len;
+
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* Writes the trace into dir (a kernel trace directory, created). */
+static void write_trace(const char *dir)
+{
+	struct ctfw_env_entry env[CTF_ENV_KERNEL_MAX];
+	struct ctf_env_kernel_desc ed = {.hostname = "synth",
+					 .sysname = "Linux",
+					 .kernel_release = "6.18",
+					 .kernel_version = "#1",
+					 .trace_name = "synth",
+					 .creation_datetime = "20231114T221320+0000"};
+	struct ctfw_trace trace = {
+	    .clock = {"monotonic", "Monotonic Clock", 1000000000, T0_S, 0,
+		      "09080706-0504-0302-0100-010203040506"},
+	    .env = env,
+	};
+	struct ctfw_stream stream = {.id = 0};
+	struct ctfw_stream_file c0, c1;
+	struct strbuf sb;
+	char path[4200];
+	struct rec r;
+
+	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
+	memcpy(trace.uuid, uuid, 16);
+	trace.nr_env = ctf_env_kernel(env, &ed);
+	strbuf_init(&sb);
+	ctf_metadata_trace(&sb, &trace);
+	ctf_metadata_stream(&sb, &stream);
+	for (uint32_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		ctf_metadata_event(&sb, &classes[i], i, 0);
+	CHECK(!sb.failed);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	CHECK(write_file(path, sb.buf, sb.len) == 0, "%s", path);
+	strbuf_free(&sb);
+
+	CHECK_EQ(ctfw_stream_file_open(&c0, dir, "channel0_0", uuid, 0, 0, 4 * 4096), 0);
+	CHECK_EQ(ctfw_stream_file_open(&c1, dir, "channel0_1", uuid, 0, 1, 4 * 4096), 0);
+	/* both streams span the trace (the stream intersection keeps it whole) */
+	c0.begin_hint = c1.begin_hint = 1000;
+	dump(&c0, 1000, 100, 100, "alpha");
+	dump(&c0, 1000, 101, 100, "alpha-w");
+	sw(&c0, 2000, "swapper/0", 0, "alpha", 100);
+	sw(&c1, 3000, "swapper/1", 0, "beta", 200);
+	r.n = 0;
+	putcomm(&r, "alpha");
+	put32(&r, 100);
+	put32(&r, 20);
+	put32(&r, 0);
+	put32(&r, 1);
+	emit(&c1, EV_MIGRATE, 1003000, &r);
+	sw(&c1, 4003000, "beta", 200, "swapper/1", 0);
+	sw(&c0, 5002000, "alpha", 100, "swapper/0", 0);
+	sw(&c0, 6002000, "swapper/0", 0, "alpha-w", 101);
+	sw(&c0, 8002000, "alpha-w", 101, "swapper/0", 0);
+	r.n = 0;
+	put32(&r, 7);
+	emit(&c1, EV_TICK, 10001000, &r);
+	/* the tracer lost 7 events on CPU 1 (stats reports them) */
+	ctfw_stream_file_set_discarded(&c1, 7);
+	CHECK_EQ(ctfw_stream_file_close(&c0, 10001000), 0);
+	CHECK_EQ(ctfw_stream_file_close(&c1, 10001000), 0);
+}
+
+/* Runs analysis name with o on dir; its output (NUL-terminated, free()) and status. */
+static char *run(const char *name, struct an_options *o, const char *dir, int *status)
+{
+	char err[1024];
+	const char *paths[1] = {dir};
+	FILE *f = tmpfile();
+	char *buf = NULL;
+	long len;
+
+	*status = -1;
+	if (!f)
+		return NULL;
+	*status = an_run(name, o, paths, 1, f, err, sizeof(err));
+	if (*status)
+		fprintf(stderr, "%s: %s\n", name, err);
+	len = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
+	if (buf && len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)
+		buf[0] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* The text's line that starts with (or holds) what, NULL when none. */
+static int has(const char *text, const char *what)
+{
+	return text && strstr(text, what) != NULL;
+}
+
+static void check_cputop(const char *dir)
+{
+	struct an_options o;
+	char *out;
+	int st;
+
+	check_part = "cputop text";
+	an_options_init(&o);
+	out = run("cputop", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(
+	    has(out, "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.010001000]\n"),
+	    "%s", out);
+	/* rows in decreasing usage, each bar int(80 * value / max) blocks */
+	CHECK(has(out, " 50.00 %   alpha (100)                        1   [20]\n"), "%s", out);
+	CHECK(has(out, " 40.00 %   beta (200)                         0   [20]\n"), "%s", out);
+	CHECK(has(out, " 20.00 %   alpha-w (101)                      0   [20]\n"), "%s", out);
+	CHECK(has(out, "  0.01 %   swapper/0 (0)                      0   []\n"), "%s", out);
+	CHECK(out && strstr(out, "alpha (100)") < strstr(out, "beta (200)") &&
+		  strstr(out, "beta (200)") < strstr(out, "alpha-w (101)"),
+	      "order: %s", out);
+	CHECK(has(out, " 70.01 % CPU 0\n") && has(out, " 40.02 % CPU 1\n"), "%s", out);
+	CHECK(has(out, "\nTotal CPU Usage: 55.02%\n"), "%s", out);
+	free(out);
+
+	check_part = "cputop json";
+	o.json = 1;
+	out = run("cputop", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out, "{\"results\": [{\"class\": \"per-process\", \"time-range\": {\"class\": "
+		       "\"time-range\", \"begin\": {\"class\": \"timestamp\", \"value\": "
+		       "1700000000000001000}, \"end\": {\"class\": \"timestamp\", \"value\": "
+		       "1700000000010001000}}, \"data\": [[{\"class\": \"process\", \"name\": "
+		       "\"alpha\", \"tid\": 100}, {\"class\": \"number\", \"value\": 1}, "
+		       "{\"class\": \"string\", \"value\": \"[20]\"}, {\"class\": \"ratio\", "
+		       "\"value\": 0.5}]"),
+	      "%s", out);
+	CHECK(has(out, "\"name\": \"beta\", \"tid\": 200}, {\"class\": \"number\", \"value\": 0}, "
+		       "{\"class\": \"string\", \"value\": \"[20]\"}, {\"class\": \"ratio\", "
+		       "\"value\": 0.4}]"),
+	      "%s", out);
+	CHECK(has(out, "\"value\": 0.2}]"), "%s", out);
+	CHECK(has(out, "\"value\": 0.0001}]"), "%s", out);
+	CHECK(has(out, "[{\"class\": \"cpu\", \"id\": 0}, {\"class\": \"ratio\", \"value\": "
+		       "0.7001000000000001}]"),
+	      "%s", out);
+	CHECK(has(out, "[{\"class\": \"cpu\", \"id\": 1}, {\"class\": \"ratio\", \"value\": "
+		       "0.40020000000000006}]"),
+	      "%s", out);
+	CHECK(has(out, "{\"class\": \"total\"") && has(out, "\"value\": 0.55015}]]}]}\n"), "%s",
+	      out);
+	free(out);
+
+	/*
+	 * --tid 101: only alpha-w is switched in; the others, first seen
+	 * switching out, are still listed, charged from the start
+	 * (lttng-cputop's rule 4): alpha 5.001 ms, beta 4.002 ms
+	 */
+	check_part = "cputop --tid";
+	o.json = 0;
+	o.tids.v = (int64_t[]){101};
+	o.tids.n = 1;
+	out = run("cputop", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out, " 20.00 %   alpha-w (101)"), "%s", out);
+	CHECK(has(out, " 50.01 %   alpha (100)                        0   []\n"), "%s", out);
+	CHECK(has(out, " 40.02 %   beta (200)                         0   []\n"), "%s", out);
+	/* alpha migrated: not asked for, not counted; CPU 0: start to 2000 and alpha-w's 2 ms */
+	CHECK(has(out, " 20.01 % CPU 0\n") && has(out, "  0.02 % CPU 1\n"), "%s", out);
+	free(out);
+	o.tids.n = 0;
+
+	/* --begin/--end: the period is [first event at or after begin, last at or before end] */
+	check_part = "cputop range";
+	o.begin = "22:13:20.005000000";
+	o.end = "1700000000007000000";
+	o.gmt = 1;
+	out = run("cputop", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(
+	    has(out, "Timerange: [2023-11-14 22:13:20.005002000, 2023-11-14 22:13:20.006002000]\n"),
+	    "%s", out);
+	/*
+	 * [5 002 000, 6 002 000]: alpha, first seen switching out at the
+	 * start, 0; swapper/0, at 6 002 000: 1 ms, 100 %; alpha-w switched
+	 * in at the end: 0; CPU 0 idle between; both CPUs known (the total)
+	 */
+	CHECK(has(out, "100.00 %   swapper/0 (0)                      0   []\n"), "%s", out);
+	CHECK(has(out, "  0.00 %   alpha (100)                        0   []\n"), "%s", out);
+	CHECK(has(out, "  0.00 %   alpha-w (101)                      0   [20]\n"), "%s", out);
+	CHECK(!has(out, "beta"), "%s", out);
+	CHECK(has(out, "  0.00 % CPU 0\n") && has(out, "\nTotal CPU Usage: 0.00%\n"), "%s", out);
+	free(out);
+	o.begin = o.end = NULL;
+
+	check_part = "cputop errors";
+	o.begin = "yesterday";
+	out = run("cputop", &o, dir, &st);
+	CHECK_EQ(st, AN_USAGE);
+	free(out);
+	o.begin = NULL;
+	o.end = "1000";
+	out = run("cputop", &o, dir, &st);
+	CHECK_EQ(st, AN_USAGE); /* before the trace's beginning */
+	free(out);
+}
+
+static void check_stats(const char *dir)
+{
+	struct an_options o;
+	char *out;
+	int st;
+
+	check_part = "stats";
+	an_options_init(&o);
+	out = run("stats", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out, "Events: 10 in 0.01 s (1000.0 events/s)\n"), "%s", out);
+	CHECK(has(out, "Discarded events: 7, lost packets: 0\n"), "%s", out);
+	CHECK(
+	    has(out,
+		"\nsched_switch                                                6          600.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\nlttng_statedump_process_state                               2          200.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\nsched_migrate_task                                          1          100.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\n0                                                           6          600.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\n1                                                           4          400.0\n"),
+	    "%s", out);
+	/* the thread the switches say runs on the event's CPU (before the event) */
+	CHECK(
+	    has(out,
+		"\nbeta (?, 200)                                               2          200.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\nalpha (100, 100)                                            1          100.0\n"),
+	    "%s", out);
+	CHECK(
+	    has(out,
+		"\n(unknown)                                                   6          600.0\n"),
+	    "%s", out);
+	free(out);
+	o.json = 1;
+	out = run("stats", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out,
+		  "\"data\": [[{\"class\": \"number\", \"value\": 10}, {\"class\": \"duration\", "
+		  "\"value\": 10000000}, {\"class\": \"number\", \"value\": 1000.0}, {\"class\": "
+		  "\"number\", \"value\": 7}, {\"class\": \"number\", \"value\": 0}]]"),
+	      "%s", out);
+	free(out);
+}
+
+int main(int argc, char **argv)
+{
+	char tmp[] = "/tmp/trax-test-analysis.XXXXXX", dir[100];
+
+	setenv("TZ", "UTC", 1);
+	if (argc > 1) {
+		snprintf(dir, sizeof(dir), "%s/kernel", argv[1]);
+		mkdir(argv[1], 0755);
+		write_trace(dir);
+		return CHECK_RESULT();
+	}
+	if (!mkdtemp(tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(dir, sizeof(dir), "%s/kernel", tmp);
+	write_trace(dir);
+	check_cputop(dir);
+	check_stats(dir);
+	if (!failures) {
+		char cmd[200];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmp);
+	}
+	return CHECK_RESULT();
+}

@@ -32,9 +32,15 @@ struct an_options {
 	struct an_int_list tids, pids, cpus;
 	char **procnames; /* --procname */
 	size_t nprocnames;
+	/* flow */
+	int group; /* --group: the intervals grouped per thread (kept in memory) */
+	/* spans */
+	const char *begin_event, *end_event; /* --begin-event, --end-event: full names */
+	const char *match; /* --match FIELD: pairs by its value (NULL: per thread) */
+	long top;	   /* --top: the slowest spans listed (default 10) */
 };
 
-/* Fills o with the defaults (intersection on, text, limit 10). */
+/* Fills o with the defaults (intersection on, text, limit 10, top 10). */
 void an_options_init(struct an_options *o);
 
 /* 1 when name is an analysis trax has. */

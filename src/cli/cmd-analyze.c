@@ -44,6 +44,15 @@ void usage_analyze(FILE *f)
 	      "                        streams of a trace cover (by default, as Babeltrace 1,\n"
 	      "                        only those inside)\n"
 	      "  --format=FORMAT       text (default) or json (lttng-analyses' MI document)\n"
+	      "flow:\n"
+	      "  --group               the intervals per thread, sorted (kept in memory until\n"
+	      "                        the end; without it each prints as it closes)\n"
+	      "spans:\n"
+	      "  --begin-event=NAME    the event that begins a span (e.g. prov:enter)\n"
+	      "  --end-event=NAME      the event that ends it (e.g. prov:exit)\n"
+	      "  --match=FIELD         pair them by this field's value (default: per thread,\n"
+	      "                        from the vtid/tid context, else per stream)\n"
+	      "  --top=N               list the N slowest spans (default 10; 0: none)\n"
 	      "  --list                list the analyses\n"
 	      "  -h, --help            print this help\n",
 	      f);
@@ -112,6 +121,11 @@ int cmd_analyze(int argc, char **argv)
 	    {"limit", required_argument, NULL, 'l'},
 	    {"no-intersection", no_argument, NULL, 'I'},
 	    {"format", required_argument, NULL, 'F'},
+	    {"group", no_argument, NULL, 'G'},
+	    {"begin-event", required_argument, NULL, 'B'},
+	    {"end-event", required_argument, NULL, 'E'},
+	    {"match", required_argument, NULL, 'M'},
+	    {"top", required_argument, NULL, 'T'},
 	    {"list", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -166,6 +180,28 @@ int cmd_analyze(int argc, char **argv)
 		case 'I':
 			o.intersect = 0;
 			break;
+		case 'G':
+			o.group = 1;
+			break;
+		case 'B':
+			o.begin_event = optarg;
+			break;
+		case 'E':
+			o.end_event = optarg;
+			break;
+		case 'M':
+			o.match = optarg;
+			break;
+		case 'T': {
+			char *end;
+
+			errno = 0;
+			o.top = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o.top < 0)
+				return cli_usage_error("Wrong value in --top parameter: %s",
+						       optarg);
+			break;
+		}
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				return cli_usage_error("Wrong value in --format parameter: %s "

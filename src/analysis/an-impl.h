@@ -58,6 +58,8 @@ struct an_def {
 
 extern const struct an_def an_cputop_def;
 extern const struct an_def an_stats_def;
+extern const struct an_def an_schedlat_def;
+extern const struct an_def an_irqstats_def;
 
 /* --tid, --pid, --procname: whether thread t is one of those asked for (all without them). */
 int an_thread_passes(const struct an_run *run, const struct kthread *t);

@@ -32,6 +32,14 @@ struct an_options {
 	struct an_int_list tids, pids, cpus;
 	char **procnames; /* --procname */
 	size_t nprocnames;
+	/* --min, --max: only durations (latencies) in [min, max] microseconds */
+	int has_min, has_max;
+	double min_us, max_us;
+	/* schedlatency's tables: --total, --per-tid, --per-prio (none given: per-TID) */
+	int total, per_tid, per_prio;
+	/* irqstats: --irq, --softirq (only those numbers; one given alone: only that kind) */
+	int has_irqs, has_softirqs;
+	struct an_int_list irqs, softirqs;
 };
 
 /* Fills o with the defaults (intersection on, text, limit 10). */

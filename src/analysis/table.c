@@ -405,3 +405,15 @@ void an_mi_named(struct an_mi *mi, const char *cls, const char *key, const char 
 	an_json_string(sb, value);
 	strbuf_puts(sb, "}");
 }
+
+void an_mi_irq(struct an_mi *mi, int hard, int64_t nr, const char *name)
+{
+	struct strbuf *sb = cell(mi, "irq");
+
+	strbuf_printf(sb, ", \"hard\": %s, \"nr\": %" PRId64, hard ? "true" : "false", nr);
+	if (name) {
+		strbuf_puts(sb, ", \"name\": ");
+		an_json_string(sb, name);
+	}
+	strbuf_puts(sb, "}");
+}

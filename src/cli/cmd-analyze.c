@@ -40,6 +40,14 @@ void usage_analyze(FILE *f)
 	      "  --procname=LIST       only the threads of these names\n"
 	      "  --cpu=LIST            only these CPUs\n"
 	      "  --limit=N             rows of the top tables (default 10; 0: all)\n"
+	      "  --min=US, --max=US    only durations (latencies) of at least / at most US\n"
+	      "                        microseconds (schedlatency, irqstats)\n"
+	      "  --total, --per-tid, --per-prio\n"
+	      "                        schedlatency's tables: over all wakeups, per thread\n"
+	      "                        (the default), per priority\n"
+	      "  --irq=LIST, --softirq=LIST\n"
+	      "                        irqstats: only these hard IRQ numbers / soft IRQ\n"
+	      "                        vectors (one option alone: only that kind)\n"
 	      "  --no-intersection     also the events outside the time range all the\n"
 	      "                        streams of a trace cover (by default, as Babeltrace 1,\n"
 	      "                        only those inside)\n"
@@ -102,19 +110,16 @@ static int parse_names(const char *s, struct an_options *o)
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"begin", required_argument, NULL, 'b'},
-	    {"end", required_argument, NULL, 'e'},
-	    {"gmt", no_argument, NULL, 'g'},
-	    {"tid", required_argument, NULL, 't'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"procname", required_argument, NULL, 'n'},
-	    {"cpu", required_argument, NULL, 'c'},
-	    {"limit", required_argument, NULL, 'l'},
-	    {"no-intersection", no_argument, NULL, 'I'},
-	    {"format", required_argument, NULL, 'F'},
-	    {"list", no_argument, NULL, 'L'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"begin", required_argument, NULL, 'b'},   {"end", required_argument, NULL, 'e'},
+	    {"gmt", no_argument, NULL, 'g'},	       {"tid", required_argument, NULL, 't'},
+	    {"pid", required_argument, NULL, 'p'},     {"procname", required_argument, NULL, 'n'},
+	    {"cpu", required_argument, NULL, 'c'},     {"limit", required_argument, NULL, 'l'},
+	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
+	    {"total", no_argument, NULL, 'T'},	       {"per-tid", no_argument, NULL, 'P'},
+	    {"per-prio", no_argument, NULL, 'R'},      {"irq", required_argument, NULL, 'q'},
+	    {"softirq", required_argument, NULL, 's'}, {"no-intersection", no_argument, NULL, 'I'},
+	    {"format", required_argument, NULL, 'F'},  {"list", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	struct an_options o;
 	const char *name = NULL;
@@ -163,6 +168,42 @@ int cmd_analyze(int argc, char **argv)
 						       optarg);
 			break;
 		}
+		case 'm':
+		case 'M': {
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(optarg, &end);
+			if (end == optarg || *end || errno)
+				return cli_usage_error("Wrong value in --%s parameter: %s "
+						       "(microseconds)",
+						       c == 'm' ? "min" : "max", optarg);
+			if (c == 'm')
+				o.has_min = 1, o.min_us = v;
+			else
+				o.has_max = 1, o.max_us = v;
+			break;
+		}
+		case 'T':
+			o.total = 1;
+			break;
+		case 'P':
+			o.per_tid = 1;
+			break;
+		case 'R':
+			o.per_prio = 1;
+			break;
+		case 'q':
+			if ((rc = parse_ints("irq", optarg, &o.irqs)))
+				return rc;
+			o.has_irqs = 1;
+			break;
+		case 's':
+			if ((rc = parse_ints("softirq", optarg, &o.softirqs)))
+				return rc;
+			o.has_softirqs = 1;
+			break;
 		case 'I':
 			o.intersect = 0;
 			break;

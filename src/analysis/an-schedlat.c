@@ -100,8 +100,8 @@ static struct sl_thread *row_get(struct schedlat *sl, struct kthread *t)
 	memcpy(r->comm, t->comm, sizeof(r->comm));
 	/* str.lower() of the ASCII letters (comms are ASCII in practice) */
 	for (size_t i = 0; i < sizeof(r->key) && r->comm[i]; i++)
-		r->key[i] = r->comm[i] >= 'A' && r->comm[i] <= 'Z' ? r->comm[i] - 'A' + 'a'
-								    : r->comm[i];
+		r->key[i] =
+		    r->comm[i] >= 'A' && r->comm[i] <= 'Z' ? r->comm[i] - 'A' + 'a' : r->comm[i];
 	an_durstats_init(&r->lat);
 	r->order = sl->nthreads;
 	t->slot = (uint32_t)sl->nthreads++;
@@ -376,7 +376,8 @@ static int report(void *an)
 
 		text_of(&sl->total, &t);
 		strbuf_puts(&sb, "\nScheduling latency stats (total) (us)\n");
-		strbuf_puts(&sb, "Count        Min          Avg          Max          Stdev       \n");
+		strbuf_puts(&sb,
+			    "Count        Min          Avg          Max          Stdev       \n");
 		line(&sb, t.count, 12, 0);
 		strbuf_puts(&sb, " ");
 		line(&sb, t.min, 12, 0);
@@ -390,8 +391,9 @@ static int report(void *an)
 	}
 	if (per_tid && nrows) {
 		strbuf_puts(&sb, "\nScheduling latency stats (per-TID) (us)\n");
-		strbuf_puts(&sb, "Process                      Count           Min           Avg    "
-				 "       Max         Stdev   Priorities\n");
+		strbuf_puts(&sb,
+			    "Process                      Count           Min           Avg    "
+			    "       Max         Stdev   Priorities\n");
 		for (size_t i = 0; i < nrows; i++) {
 			struct sl_text t;
 			char name[KSTATE_COMM_MAX + 32];

@@ -154,11 +154,11 @@ const char *kirq_soft_name(int64_t vec)
 {
 	/* lttng-analyses' table (core/irq.py, from include/linux/interrupt.h of its time) */
 	static const char *const names[] = {
-	    "HI_SOFTIRQ",      "TIMER_SOFTIRQ",	       "NET_TX_SOFTIRQ", "NET_RX_SOFTIRQ",
+	    "HI_SOFTIRQ",      "TIMER_SOFTIRQ",	       "NET_TX_SOFTIRQ",  "NET_RX_SOFTIRQ",
 	    "BLOCK_SOFTIRQ",   "BLOCK_IOPOLL_SOFTIRQ", "TASKLET_SOFTIRQ", "SCHED_SOFTIRQ",
 	    "HRTIMER_SOFTIRQ", "RCU_SOFTIRQ",
 	};
 
 	return vec >= 0 && vec < (int64_t)(sizeof(names) / sizeof(names[0])) ? names[vec]
-									      : "unknown";
+									     : "unknown";
 }

@@ -13,44 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/an-impl.h"
-#include "analysis/durstats.h"
-#include "analysis/table.h"
-
-/* A priority and how many times the row was given it. */
-struct sl_prio {
-	int known; /* 0: Python's None (the state had no priority) */
-	int64_t prio;
-	unsigned long count;
-};
-
-struct sl_thread {
-	int64_t tid;
-	char comm[KSTATE_COMM_MAX]; /* when it entered the table: never changed */
-	char key[KSTATE_COMM_MAX];  /* comm lower-cased: the sort key */
-	struct an_durstats lat;
-	struct sl_prio *prios;
-	size_t nprios;
-	size_t order; /* of entry into the table */
-};
-
-/* The latencies of the wakees of one priority. */
-struct sl_group {
-	int known;
-	int64_t prio;
-	struct an_durstats lat;
-};
-
-struct schedlat {
-	struct an_run *run;
-	struct sl_thread *threads;
-	size_t nthreads, cap;
-	struct sl_group *groups;
-	size_t ngroups;
-	struct an_durstats total;
-	double min_ns, max_ns;
-	int failed;
-};
+#include "analysis/schedlat.h"
 
 static struct sl_thread *row_of(struct schedlat *sl, const struct kthread *t)
 {
@@ -123,6 +86,7 @@ static struct sl_group *group_get(struct schedlat *sl, int known, int64_t prio)
 	}
 	sl->groups = v;
 	v = &v[sl->ngroups++];
+	memset(v, 0, sizeof(*v));
 	v->known = known;
 	v->prio = prio;
 	an_durstats_init(&v->lat);
@@ -153,6 +117,21 @@ static void on_switch(void *ctx, const struct kswitch *sw)
 	an_durstats_add(&sl->total, lat);
 	if ((g = group_get(sl, wakee->has_prio, wakee->prio)))
 		an_durstats_add(&g->lat, lat);
+	if (sl->samples) {
+		struct sl_sample x = {
+		    .wakeup = wakee->last_wakeup,
+		    .sw = sw->ts,
+		    .wakee = wakee->tid,
+		    .waker = sw->waker ? sw->waker->tid : -1,
+		    .prio = wakee->prio,
+		    .prio_known = wakee->has_prio,
+		    .cpu = (int32_t)sw->cpu,
+		};
+
+		if (fwrite(&x, sizeof(x), 1, sl->samples) != 1)
+			sl->failed = 1;
+		sl->nsamples++;
+	}
 }
 
 static void on_prio(void *ctx, int64_t ts, struct kthread *t, int64_t prio)
@@ -180,6 +159,11 @@ static void *create(struct an_run *run)
 		/* lttng-analyses: float microseconds times 1000, compared with integer ns */
 		sl->min_ns = run->o->min_us * 1000;
 		sl->max_ns = run->o->max_us * 1000;
+		/* the lists need every sample: on disk, not in memory */
+		if ((run->o->top || run->o->log || run->o->freq) && !(sl->samples = tmpfile())) {
+			free(sl);
+			return NULL;
+		}
 	}
 	return sl;
 }
@@ -188,8 +172,12 @@ static void destroy(void *an)
 {
 	struct schedlat *sl = an;
 
-	for (size_t i = 0; i < sl->nthreads; i++)
+	for (size_t i = 0; i < sl->nthreads; i++) {
 		free(sl->threads[i].prios);
+		free(sl->threads[i].counts);
+	}
+	if (sl->samples)
+		fclose(sl->samples);
 	free(sl->threads);
 	free(sl->groups);
 	free(sl);
@@ -243,12 +231,6 @@ static int cmp_group(const void *a, const void *b)
 	return x->prio < y->prio ? -1 : x->prio > y->prio;
 }
 
-/* '%0.03f' % (ns / 1000) */
-static void us(char *buf, size_t len, double ns)
-{
-	snprintf(buf, len, "%0.03f", ns / 1000);
-}
-
 /* The five statistics as text: count, min, avg, max, stdev ('?' below 2 samples). */
 struct sl_text {
 	char count[32], min[48], avg[48], max[48], stdev[48];
@@ -259,13 +241,13 @@ static void text_of(const struct an_durstats *d, struct sl_text *t)
 	double sd;
 
 	snprintf(t->count, sizeof(t->count), "%llu", (unsigned long long)d->count);
-	us(t->min, sizeof(t->min), d->count ? (double)d->min : 0);
-	us(t->avg, sizeof(t->avg), an_durstats_avg(d));
-	us(t->max, sizeof(t->max), d->count ? (double)d->max : 0);
+	sl_us(t->min, sizeof(t->min), d->count ? (double)d->min : 0);
+	sl_us(t->avg, sizeof(t->avg), an_durstats_avg(d));
+	sl_us(t->max, sizeof(t->max), d->count ? (double)d->max : 0);
 	if (an_durstats_stdev(d, &sd))
 		snprintf(t->stdev, sizeof(t->stdev), "?");
 	else
-		us(t->stdev, sizeof(t->stdev), sd);
+		sl_us(t->stdev, sizeof(t->stdev), sd);
 }
 
 /* The MI cells count, min, avg, max, stdev (an empty total: integer zeros). */
@@ -294,18 +276,142 @@ static void line(struct strbuf *sb, const char *s, size_t w, int right)
 		an_pad_left(sb, s, w);
 }
 
+static void text_total(struct strbuf *sb, const struct an_durstats *d)
+{
+	struct sl_text t;
+
+	text_of(d, &t);
+	strbuf_puts(sb, "\nScheduling latency stats (total) (us)\n");
+	strbuf_puts(sb, "Count        Min          Avg          Max          Stdev       \n");
+	line(sb, t.count, 12, 0);
+	strbuf_puts(sb, " ");
+	line(sb, t.min, 12, 0);
+	strbuf_puts(sb, " ");
+	line(sb, t.avg, 12, 0);
+	strbuf_puts(sb, " ");
+	line(sb, t.max, 12, 0);
+	strbuf_puts(sb, " ");
+	line(sb, t.stdev, 12, 0);
+	strbuf_puts(sb, "\n");
+}
+
+/* count, min, avg, max, stdev right-aligned, as the per-TID and per-prio rows have them */
+static void text_cells(struct strbuf *sb, const struct an_durstats *d)
+{
+	struct sl_text t;
+
+	text_of(d, &t);
+	line(sb, t.count, 8, 1);
+	strbuf_puts(sb, "  ");
+	line(sb, t.min, 12, 1);
+	strbuf_puts(sb, "  ");
+	line(sb, t.avg, 12, 1);
+	strbuf_puts(sb, "  ");
+	line(sb, t.max, 12, 1);
+	strbuf_puts(sb, "  ");
+	line(sb, t.stdev, 12, 1);
+}
+
+static void text_per_tid(struct strbuf *sb, struct sl_thread **order, size_t n, struct strbuf *pl)
+{
+	if (!n)
+		return;
+	strbuf_puts(sb, "\nScheduling latency stats (per-TID) (us)\n");
+	strbuf_puts(sb,
+		    "Process                      Count           Min           Avg           Max "
+		    "        Stdev   Priorities\n");
+	for (size_t i = 0; i < n; i++) {
+		char name[KSTATE_COMM_MAX + 32];
+
+		snprintf(name, sizeof(name), "%s (%lld)", order[i]->comm, (long long)order[i]->tid);
+		strbuf_reset(pl);
+		prio_list(order[i], pl);
+		line(sb, name, 25, 0);
+		strbuf_puts(sb, " ");
+		text_cells(sb, &order[i]->lat);
+		strbuf_puts(sb, "   ");
+		strbuf_puts(sb, pl->buf ? pl->buf : "[]");
+		strbuf_puts(sb, "\n");
+	}
+}
+
+static void text_per_prio(struct strbuf *sb, const struct schedlat *sl)
+{
+	if (!sl->ngroups)
+		return;
+	strbuf_puts(sb, "\nScheduling latency stats (per-prio) (us)\n");
+	strbuf_puts(sb, "Prio    Count           Min           Avg           Max         Stdev\n");
+	for (size_t i = 0; i < sl->ngroups; i++) {
+		char prio[32];
+
+		if (sl->groups[i].known)
+			snprintf(prio, sizeof(prio), "%lld", (long long)sl->groups[i].prio);
+		else
+			snprintf(prio, sizeof(prio), "None");
+		line(sb, prio, 4, 1);
+		strbuf_puts(sb, " ");
+		text_cells(sb, &sl->groups[i].lat);
+		strbuf_puts(sb, "\n");
+	}
+}
+
+static void mi_tables(struct an_mi *mi, struct schedlat *sl, const struct sl_wants *w,
+		      struct sl_thread **order, size_t n, struct strbuf *pl)
+{
+	int64_t begin = sl->run->period_begin, end = sl->run->last_ts;
+
+	if (w->total) {
+		an_mi_table(mi, "total_stats", NULL, begin, end);
+		an_mi_row(mi);
+		mi_stats(mi, &sl->total);
+		an_mi_row_end(mi);
+		an_mi_table_end(mi);
+	}
+	if (w->per_tid) {
+		an_mi_table(mi, "per_tid_stats", NULL, begin, end);
+		for (size_t i = 0; i < n; i++) {
+			strbuf_reset(pl);
+			prio_list(order[i], pl);
+			an_mi_row(mi);
+			an_mi_process(mi, order[i]->comm, -1, order[i]->tid);
+			mi_stats(mi, &order[i]->lat);
+			an_mi_string(mi, pl->buf ? pl->buf : "[]");
+			an_mi_row_end(mi);
+		}
+		an_mi_table_end(mi);
+	}
+	if (w->per_prio) {
+		an_mi_table(mi, "per_prio_stats", NULL, begin, end);
+		for (size_t i = 0; i < sl->ngroups; i++) {
+			an_mi_row(mi);
+			an_mi_number(mi, "number", sl->groups[i].prio);
+			mi_stats(mi, &sl->groups[i].lat);
+			an_mi_row_end(mi);
+		}
+		an_mi_table_end(mi);
+	}
+}
+
 static int report(void *an)
 {
 	struct schedlat *sl = an;
 	struct an_run *run = sl->run;
 	const struct an_options *o = run->o;
-	int64_t begin = run->period_begin, end = run->last_ts;
-	int per_tid = o->per_tid || !(o->total || o->per_prio);
+	struct sl_wants w = {
+	    .top = o->top,
+	    .log = o->log,
+	    .freq = o->freq,
+	    .total = o->total,
+	    .per_tid = o->per_tid || !(o->total || o->per_prio),
+	    .per_prio = o->per_prio,
+	};
 	struct sl_thread **order = NULL;
 	struct strbuf sb, pl;
 	size_t nrows = 0;
-	int status = AN_OK;
+	int status = AN_OK, bad = 0;
 
+	/* lttng-schedstats, -schedtop, -schedlog, -schedfreq: the statistics unless another list */
+	w.stats = o->stats || !(o->top || o->log || o->freq);
 	if (!(run->kev.kinds_seen & (1u << KEV_SCHED_WAKEUP))) {
 		snprintf(run->err, run->errlen,
 			 "schedlatency needs sched_waking or sched_wakeup events, and the trace "
@@ -313,7 +419,7 @@ static int report(void *an)
 			 run->def->record_hint);
 		return AN_FAIL;
 	}
-	if (sl->failed)
+	if (sl->failed || (sl->samples && fflush(sl->samples)))
 		goto oom;
 	if (!run->started) {
 		if (o->json)
@@ -335,132 +441,48 @@ static int report(void *an)
 		struct an_mi mi;
 
 		an_mi_begin(&mi, run->out);
-		if (o->total) {
-			an_mi_table(&mi, "total_stats", NULL, begin, end);
-			an_mi_row(&mi);
-			mi_stats(&mi, &sl->total);
-			an_mi_row_end(&mi);
-			an_mi_table_end(&mi);
-		}
-		if (per_tid) {
-			an_mi_table(&mi, "per_tid_stats", NULL, begin, end);
-			for (size_t i = 0; i < nrows; i++) {
-				strbuf_reset(&pl);
-				prio_list(order[i], &pl);
-				an_mi_row(&mi);
-				an_mi_process(&mi, order[i]->comm, -1, order[i]->tid);
-				mi_stats(&mi, &order[i]->lat);
-				an_mi_string(&mi, pl.buf ? pl.buf : "[]");
-				an_mi_row_end(&mi);
-			}
-			an_mi_table_end(&mi);
-		}
-		if (o->per_prio) {
-			an_mi_table(&mi, "per_prio_stats", NULL, begin, end);
-			for (size_t i = 0; i < sl->ngroups; i++) {
-				an_mi_row(&mi);
-				an_mi_number(&mi, "number", sl->groups[i].prio);
-				mi_stats(&mi, &sl->groups[i].lat);
-				an_mi_row_end(&mi);
-			}
-			an_mi_table_end(&mi);
-		}
-		if (pl.failed || an_mi_end(&mi))
-			goto oom_free;
+		if (w.log)
+			bad |= sl_list(sl, 0, &mi, NULL);
+		if (w.top)
+			bad |= sl_list(sl, 1, &mi, NULL);
+		if (w.stats)
+			mi_tables(&mi, sl, &w, order, nrows, &pl);
+		if (w.freq)
+			bad |= sl_freq(sl, &w, &mi, NULL);
+		if (bad || pl.failed || an_mi_end(&mi))
+			goto fail;
 		goto done;
 	}
-
-	an_print_timerange(run, begin, end);
-	if (o->total) {
-		struct sl_text t;
-
-		text_of(&sl->total, &t);
-		strbuf_puts(&sb, "\nScheduling latency stats (total) (us)\n");
-		strbuf_puts(&sb,
-			    "Count        Min          Avg          Max          Stdev       \n");
-		line(&sb, t.count, 12, 0);
-		strbuf_puts(&sb, " ");
-		line(&sb, t.min, 12, 0);
-		strbuf_puts(&sb, " ");
-		line(&sb, t.avg, 12, 0);
-		strbuf_puts(&sb, " ");
-		line(&sb, t.max, 12, 0);
-		strbuf_puts(&sb, " ");
-		line(&sb, t.stdev, 12, 0);
-		strbuf_puts(&sb, "\n");
+	an_print_timerange(run, run->period_begin, run->last_ts);
+	if (w.stats) {
+		if (w.total)
+			text_total(&sb, &sl->total);
+		if (w.per_tid)
+			text_per_tid(&sb, order, nrows, &pl);
+		if (w.per_prio)
+			text_per_prio(&sb, sl);
 	}
-	if (per_tid && nrows) {
-		strbuf_puts(&sb, "\nScheduling latency stats (per-TID) (us)\n");
-		strbuf_puts(&sb,
-			    "Process                      Count           Min           Avg    "
-			    "       Max         Stdev   Priorities\n");
-		for (size_t i = 0; i < nrows; i++) {
-			struct sl_text t;
-			char name[KSTATE_COMM_MAX + 32];
-
-			text_of(&order[i]->lat, &t);
-			snprintf(name, sizeof(name), "%s (%lld)", order[i]->comm,
-				 (long long)order[i]->tid);
-			strbuf_reset(&pl);
-			prio_list(order[i], &pl);
-			line(&sb, name, 25, 0);
-			strbuf_puts(&sb, " ");
-			line(&sb, t.count, 8, 1);
-			strbuf_puts(&sb, "  ");
-			line(&sb, t.min, 12, 1);
-			strbuf_puts(&sb, "  ");
-			line(&sb, t.avg, 12, 1);
-			strbuf_puts(&sb, "  ");
-			line(&sb, t.max, 12, 1);
-			strbuf_puts(&sb, "  ");
-			line(&sb, t.stdev, 12, 1);
-			strbuf_puts(&sb, "   ");
-			strbuf_puts(&sb, pl.buf ? pl.buf : "[]");
-			strbuf_puts(&sb, "\n");
-		}
-	}
-	if (o->per_prio && sl->ngroups) {
-		strbuf_puts(&sb, "\nScheduling latency stats (per-prio) (us)\n");
-		strbuf_puts(&sb, "Prio    Count           Min           Avg           Max         "
-				 "Stdev\n");
-		for (size_t i = 0; i < sl->ngroups; i++) {
-			struct sl_text t;
-			char prio[32];
-
-			text_of(&sl->groups[i].lat, &t);
-			if (sl->groups[i].known)
-				snprintf(prio, sizeof(prio), "%lld", (long long)sl->groups[i].prio);
-			else
-				snprintf(prio, sizeof(prio), "None");
-			line(&sb, prio, 4, 1);
-			strbuf_puts(&sb, " ");
-			line(&sb, t.count, 8, 1);
-			strbuf_puts(&sb, "  ");
-			line(&sb, t.min, 12, 1);
-			strbuf_puts(&sb, "  ");
-			line(&sb, t.avg, 12, 1);
-			strbuf_puts(&sb, "  ");
-			line(&sb, t.max, 12, 1);
-			strbuf_puts(&sb, "  ");
-			line(&sb, t.stdev, 12, 1);
-			strbuf_puts(&sb, "\n");
-		}
-	}
-	if (sb.failed || pl.failed)
-		goto oom_free;
+	if (w.freq)
+		bad |= sl_freq(sl, &w, NULL, &sb);
+	if (w.log)
+		bad |= sl_list(sl, 0, NULL, &sb);
+	if (w.top)
+		bad |= sl_list(sl, 1, NULL, &sb);
+	if (bad || sb.failed || pl.failed)
+		goto fail;
 	if (sb.len)
 		fwrite(sb.buf, 1, sb.len, run->out);
 	goto done;
-oom_free:
+fail:
 	status = AN_FAIL;
-	snprintf(run->err, run->errlen, "out of memory");
+	snprintf(run->err, run->errlen, "out of memory, or the samples could not be read back");
 done:
 	strbuf_free(&sb);
 	strbuf_free(&pl);
 	free(order);
 	return status;
 oom:
-	snprintf(run->err, run->errlen, "out of memory");
+	snprintf(run->err, run->errlen, "out of memory, or the samples could not be written");
 	free(order);
 	return AN_FAIL;
 }

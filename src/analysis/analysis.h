@@ -37,6 +37,9 @@ struct an_options {
 	double min_us, max_us;
 	/* schedlatency's tables: --total, --per-tid, --per-prio (none given: per-TID) */
 	int total, per_tid, per_prio;
+	/* schedlatency's lists: --top (--limit rows), --log, --freq; --stats: also the statistics
+	 */
+	int stats, top, log, freq;
 	/* irqstats: --irq, --softirq (only those numbers; one given alone: only that kind) */
 	int has_irqs, has_softirqs;
 	struct an_int_list irqs, softirqs;

@@ -377,6 +377,13 @@ void an_mi_unknown(struct an_mi *mi)
 	strbuf_puts(cell(mi, "unknown"), "}");
 }
 
+void an_mi_null(struct an_mi *mi)
+{
+	if (mi->cells++)
+		strbuf_puts(&mi->table, ", ");
+	strbuf_puts(&mi->table, "null");
+}
+
 void an_mi_process(struct an_mi *mi, const char *name, int64_t pid, int64_t tid)
 {
 	struct strbuf *sb = cell(mi, "process");

@@ -45,6 +45,9 @@ void usage_analyze(FILE *f)
 	      "  --total, --per-tid, --per-prio\n"
 	      "                        schedlatency's tables: over all wakeups, per thread\n"
 	      "                        (the default), per priority\n"
+	      "  --top, --log, --freq  schedlatency: the --limit longest latencies, every\n"
+	      "                        one, their distributions (as lttng-schedtop,\n"
+	      "                        -schedlog, -schedfreq); --stats: also the statistics\n"
 	      "  --irq=LIST, --softirq=LIST\n"
 	      "                        irqstats: only these hard IRQ numbers / soft IRQ\n"
 	      "                        vectors (one option alone: only that kind)\n"
@@ -116,7 +119,9 @@ int cmd_analyze(int argc, char **argv)
 	    {"cpu", required_argument, NULL, 'c'},     {"limit", required_argument, NULL, 'l'},
 	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
 	    {"total", no_argument, NULL, 'T'},	       {"per-tid", no_argument, NULL, 'P'},
-	    {"per-prio", no_argument, NULL, 'R'},      {"irq", required_argument, NULL, 'q'},
+	    {"per-prio", no_argument, NULL, 'R'},      {"stats", no_argument, NULL, 'S'},
+	    {"top", no_argument, NULL, 'O'},	       {"log", no_argument, NULL, 'G'},
+	    {"freq", no_argument, NULL, 'Q'},	       {"irq", required_argument, NULL, 'q'},
 	    {"softirq", required_argument, NULL, 's'}, {"no-intersection", no_argument, NULL, 'I'},
 	    {"format", required_argument, NULL, 'F'},  {"list", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
@@ -193,6 +198,18 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		case 'R':
 			o.per_prio = 1;
+			break;
+		case 'S':
+			o.stats = 1;
+			break;
+		case 'O':
+			o.top = 1;
+			break;
+		case 'G':
+			o.log = 1;
+			break;
+		case 'Q':
+			o.freq = 1;
 			break;
 		case 'q':
 			if ((rc = parse_ints("irq", optarg, &o.irqs)))

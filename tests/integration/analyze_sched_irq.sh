@@ -18,7 +18,10 @@
 #    line naming them and the command that records them;
 #  - the synthetic trace of test_analysis_sched (known answers, checked
 #    there): trax and lttng-schedstats / lttng-irqstats run here agree,
-#    whole, with a range and with filters.
+#    whole, with a range and with filters;
+#  - schedlatency --top, --log, --freq (and --stats with them) as
+#    lttng-schedtop, lttng-schedlog, lttng-schedfreq run here, on the
+#    synthetic trace and the trace trax recorded.
 . "$TRAX_SRC/tests/integration/lib.sh"
 
 D=$TRAX_SRC/tests/data/analyses
@@ -135,6 +138,34 @@ for args in "" "--total --per-tid --per-prio" "--total --begin 22:13:20.00001600
 	"$TRAX" analyze schedlatency $args "$S" >out.txt
 	same "synthetic schedlatency $args" lt.json out.json lt.txt out.txt
 done
+# the lists: lttng-schedtop, -schedlog, -schedfreq (trax: --top, --log, --freq)
+# lists TRACE ARGS...: with the synthetic trace and the one trax recorded
+lists() {
+	trace=$1
+	shift
+	for a in "--top" "--top --limit 3" "--log" "--freq" "--freq --total --per-tid --per-prio" \
+		"--stats --top --log --freq --total --per-prio --min 3 --max 9000"; do
+		set -- $a
+		case $1 in
+		--top) tool=schedtop ;;
+		--log) tool=schedlog ;;
+		--freq) tool=schedfreq ;;
+		--stats) tool=schedstats ;;
+		esac
+		shift
+		# shellcheck disable=SC2086
+		lttng-$tool-mi "$@" $trace >lt.json 2>/dev/null || fail "lttng-$tool-mi $* failed"
+		# shellcheck disable=SC2086
+		lttng-$tool --no-progress "$@" $trace 2>/dev/null | tail -n +2 >lt.txt
+		# shellcheck disable=SC2086
+		"$TRAX" analyze schedlatency --format=json $a $trace >out.json || fail "trax analyze schedlatency $a"
+		# shellcheck disable=SC2086
+		"$TRAX" analyze schedlatency $a $trace >out.txt
+		same "schedlatency $a on $trace (lttng-$tool)" lt.json out.json lt.txt out.txt
+	done
+}
+lists "$S"
+lists "$K"
 renamed "$S"
 renamed "$S" --begin 1700000000000016500
 renamed "$S" --irq 10 --cpu 0

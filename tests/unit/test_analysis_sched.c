@@ -91,7 +91,16 @@ static const struct ctfw_field irq_exit_fields[] = {{"irq", I32}, {"ret", I32}};
 static const struct ctfw_field vec_fields[] = {{"vec", I32}};
 static const struct ctfw_field tick_fields[] = {{"x", I32}};
 
-enum { EV_SWITCH, EV_WAKEUP, EV_IRQ_ENTRY, EV_IRQ_EXIT, EV_RAISE, EV_SOFT_ENTRY, EV_SOFT_EXIT, EV_TICK };
+enum {
+	EV_SWITCH,
+	EV_WAKEUP,
+	EV_IRQ_ENTRY,
+	EV_IRQ_EXIT,
+	EV_RAISE,
+	EV_SOFT_ENTRY,
+	EV_SOFT_EXIT,
+	EV_TICK
+};
 
 static const struct ctfw_event_class classes[] = {
     [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
@@ -311,9 +320,8 @@ static void check_durstats(void)
 		int draw;
 		double stdev;
 	} want[] = {
-	    {1, 0x1.13d6068d3d848p+29},	 {2, 0x1.793c854fdc9a0p+29},
-	    {3, 0x1.12d7cc91e8f0bp+29},	 {16, 0x1.2a6aaf4f85025p+29},
-	    {25, 0x1.0bbde97e22772p+29}, {29, 0x1.62462c34e2e3dp+28},
+	    {1, 0x1.13d6068d3d848p+29},	 {2, 0x1.793c854fdc9a0p+29},  {3, 0x1.12d7cc91e8f0bp+29},
+	    {16, 0x1.2a6aaf4f85025p+29}, {25, 0x1.0bbde97e22772p+29}, {29, 0x1.62462c34e2e3dp+28},
 	};
 	size_t k = 0;
 	struct an_durstats d;
@@ -333,7 +341,8 @@ static void check_durstats(void)
 		}
 		if (k < sizeof(want) / sizeof(want[0]) && want[k].draw == draw) {
 			CHECK_EQ(an_durstats_stdev(&d, &sd), 0);
-			CHECK(sd == want[k].stdev, "draw %d: %a, Python %a", draw, sd, want[k].stdev);
+			CHECK(sd == want[k].stdev, "draw %d: %a, Python %a", draw, sd,
+			      want[k].stdev);
 			CHECK(an_durstats_avg(&d) == (double)sum / (double)n);
 			k++;
 		}
@@ -416,17 +425,18 @@ static void check_schedlatency(const char *dir)
 		       "Count        Min          Avg          Max          Stdev       \n"
 		       "4            3.000        6.500        11.000       3.416       \n"),
 	      "%s", out);
-	CHECK(has(out, "\nScheduling latency stats (per-TID) (us)\n"
-		       "Process                      Count           Min           Avg           Max "
-		       "        Stdev   Priorities\n"
-		       "alpha (100)                      1         7.000         7.000         7.000 "
-		       "            ?   [20]\n"
-		       "Beta (200)                       1         3.000         3.000         3.000 "
-		       "            ?   [20]\n"
-		       "charlie (300)                    1         5.000         5.000         5.000 "
-		       "            ?   [0]\n"
-		       "delta (400)                      1        11.000        11.000        11.000 "
-		       "            ?   [0]\n"),
+	CHECK(has(out,
+		  "\nScheduling latency stats (per-TID) (us)\n"
+		  "Process                      Count           Min           Avg           Max "
+		  "        Stdev   Priorities\n"
+		  "alpha (100)                      1         7.000         7.000         7.000 "
+		  "            ?   [20]\n"
+		  "Beta (200)                       1         3.000         3.000         3.000 "
+		  "            ?   [20]\n"
+		  "charlie (300)                    1         5.000         5.000         5.000 "
+		  "            ?   [0]\n"
+		  "delta (400)                      1        11.000        11.000        11.000 "
+		  "            ?   [0]\n"),
 	      "%s", out);
 	CHECK(has(out, "\nScheduling latency stats (per-prio) (us)\n"
 		       "Prio    Count           Min           Avg           Max         Stdev\n"
@@ -439,13 +449,14 @@ static void check_schedlatency(const char *dir)
 	o.json = 1;
 	out = run("schedlatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "{\"results\": [{\"class\": \"total_stats\", \"time-range\": {\"class\": "
-		       "\"time-range\", \"begin\": {\"class\": \"timestamp\", \"value\": "
-		       "1700000000000001000}, \"end\": {\"class\": \"timestamp\", \"value\": "
-		       "1700000000000030000}}, \"data\": [[{\"class\": \"number\", \"value\": 4}, "
-		       "{\"class\": \"duration\", \"value\": 3000}, {\"class\": \"duration\", "
-		       "\"value\": 6500.0}, {\"class\": \"duration\", \"value\": 11000}, {\"class\": "
-		       "\"duration\", \"value\": 3415.650255319866}]]}"),
+	CHECK(has(out,
+		  "{\"results\": [{\"class\": \"total_stats\", \"time-range\": {\"class\": "
+		  "\"time-range\", \"begin\": {\"class\": \"timestamp\", \"value\": "
+		  "1700000000000001000}, \"end\": {\"class\": \"timestamp\", \"value\": "
+		  "1700000000000030000}}, \"data\": [[{\"class\": \"number\", \"value\": 4}, "
+		  "{\"class\": \"duration\", \"value\": 3000}, {\"class\": \"duration\", "
+		  "\"value\": 6500.0}, {\"class\": \"duration\", \"value\": 11000}, {\"class\": "
+		  "\"duration\", \"value\": 3415.650255319866}]]}"),
 	      "%s", out);
 	CHECK(has(out, "[{\"class\": \"process\", \"name\": \"Beta\", \"tid\": 200}, {\"class\": "
 		       "\"number\", \"value\": 1}, {\"class\": \"duration\", \"value\": 3000}, "
@@ -453,14 +464,16 @@ static void check_schedlatency(const char *dir)
 		       "\"value\": 3000}, {\"class\": \"unknown\"}, {\"class\": \"string\", "
 		       "\"value\": \"[20]\"}]"),
 	      "%s", out);
-	CHECK(has(out, "[{\"class\": \"number\", \"value\": 0}, {\"class\": \"number\", \"value\": "
-		       "2}, {\"class\": \"duration\", \"value\": 5000}, {\"class\": \"duration\", "
-		       "\"value\": 8000.0}, {\"class\": \"duration\", \"value\": 11000}, {\"class\": "
-		       "\"duration\", \"value\": 4242.640687119285}]"),
+	CHECK(has(out,
+		  "[{\"class\": \"number\", \"value\": 0}, {\"class\": \"number\", \"value\": "
+		  "2}, {\"class\": \"duration\", \"value\": 5000}, {\"class\": \"duration\", "
+		  "\"value\": 8000.0}, {\"class\": \"duration\", \"value\": 11000}, {\"class\": "
+		  "\"duration\", \"value\": 4242.640687119285}]"),
 	      "%s", out);
 	free(out);
 
-	/* filters: --min/--max (us) on the latency, --cpu on the switch's CPU, --tid on the wakee */
+	/* filters: --min/--max (us) on the latency, --cpu on the switch's CPU, --tid on the wakee
+	 */
 	check_part = "schedlatency filters";
 	o.json = 0;
 	o.per_tid = o.per_prio = 0;
@@ -492,8 +505,9 @@ static void check_schedlatency(const char *dir)
 	o.total = 1;
 	o.begin = "1700000000000025000";
 	out = run("schedlatency", &o, dir, &st);
-	CHECK(has(out, "Timerange: [2023-11-14 22:13:20.000026000, 2023-11-14 22:13:20.000030000]\n"),
-	      "%s", out);
+	CHECK(
+	    has(out, "Timerange: [2023-11-14 22:13:20.000026000, 2023-11-14 22:13:20.000030000]\n"),
+	    "%s", out);
 	CHECK(has(out, "2            5.000        6.000        7.000        1.414       \n"), "%s",
 	      out);
 	free(out);
@@ -509,21 +523,26 @@ static void check_irqstats(const char *dir)
 	an_options_init(&o);
 	out = run("irqstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out,
-		  "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000030000]\n"
-		  "Hard IRQ                                             Duration (us)\n"
-		  "                       count          min          avg          max        stdev  "
-		  "     \n"
-		  "----------------------------------------------------------------------------------|\n"
-		  "10: <eth0, eth0-rx>        2        1.000        1.750        2.500        1.061  |\n"
-		  "11: <timer>                1        0.500        0.500        0.500            ?  |\n"
-		  "\nSoft IRQ  "),
-	      "%s", out);
+	CHECK(
+	    has(out,
+		"Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000030000]\n"
+		"Hard IRQ                                             Duration (us)\n"
+		"                       count          min          avg          max        stdev  "
+		"     \n"
+		"----------------------------------------------------------------------------------"
+		"|\n"
+		"10: <eth0, eth0-rx>        2        1.000        1.750        2.500        1.061  "
+		"|\n"
+		"11: <timer>                1        0.500        0.500        0.500            ?  "
+		"|\n"
+		"\nSoft IRQ  "),
+	    "%s", out);
 	CHECK(!has(out, "\n12:") && !has(out, "\n13:"), "%s", out);
-	CHECK(has(out, "\n1:  <TIMER_SOFTIRQ>        1        0.600        0.600        0.600       "
-		       "     ?  |\n"
-		       "3:  <NET_RX_SOFTIRQ>       1        4.000        4.000        4.000            "
-		       "?  |      1        1.000        1.000        1.000            ?\n"),
+	CHECK(has(out,
+		  "\n1:  <TIMER_SOFTIRQ>        1        0.600        0.600        0.600       "
+		  "     ?  |\n"
+		  "3:  <NET_RX_SOFTIRQ>       1        4.000        4.000        4.000            "
+		  "?  |      1        1.000        1.000        1.000            ?\n"),
 	      "%s", out);
 	free(out);
 
@@ -537,12 +556,13 @@ static void check_irqstats(const char *dir)
 		       "1750.0}, {\"class\": \"duration\", \"value\": 2500}, {\"class\": "
 		       "\"duration\", \"value\": 1060.6601717798212}]"),
 	      "%s", out);
-	CHECK(has(out, "[{\"class\": \"irq\", \"hard\": false, \"nr\": 1, \"name\": "
-		       "\"TIMER_SOFTIRQ\"}, {\"class\": \"number\", \"value\": 1}, {\"class\": "
-		       "\"duration\", \"value\": 600}, {\"class\": \"duration\", \"value\": 600.0}, "
-		       "{\"class\": \"duration\", \"value\": 600}, {\"class\": \"unknown\"}, "
-		       "{\"class\": \"number\", \"value\": 0}, {\"class\": \"unknown\"}, {\"class\": "
-		       "\"unknown\"}, {\"class\": \"unknown\"}, {\"class\": \"unknown\"}]"),
+	CHECK(has(out,
+		  "[{\"class\": \"irq\", \"hard\": false, \"nr\": 1, \"name\": "
+		  "\"TIMER_SOFTIRQ\"}, {\"class\": \"number\", \"value\": 1}, {\"class\": "
+		  "\"duration\", \"value\": 600}, {\"class\": \"duration\", \"value\": 600.0}, "
+		  "{\"class\": \"duration\", \"value\": 600}, {\"class\": \"unknown\"}, "
+		  "{\"class\": \"number\", \"value\": 0}, {\"class\": \"unknown\"}, {\"class\": "
+		  "\"unknown\"}, {\"class\": \"unknown\"}, {\"class\": \"unknown\"}]"),
 	      "%s", out);
 	free(out);
 

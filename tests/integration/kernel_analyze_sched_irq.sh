@@ -10,6 +10,7 @@
 #  - schedlatency --total --per-tid --per-prio: the same JSON (value by
 #    value) and text (but for lttng's first line), whole and with
 #    --begin/--end; kwake's row counts at least half its 200 wakeups;
+#    --top, --freq, --log as lttng-schedtop, -schedfreq, -schedlog;
 #  - irqstats: the hard IRQs as lttng-irqstats' (soft IRQs dropped:
 #    drop-soft.py), and everything, soft IRQs included, as lttng-irqstats
 #    finds them in a copy of the trace whose soft IRQ events bear the
@@ -88,9 +89,20 @@ differs() {
 	return 1
 }
 
+# sched [--top|--log|--freq] ARGS...: trax analyze schedlatency and lttng-schedstats
+# (or lttng-schedtop, -schedlog, -schedfreq) with ARGS
 sched() {
-	lttng-schedstats-mi "$@" "$K" >lt.json 2>lt.err || fail "lttng-schedstats-mi $*: $(tail -3 lt.err)"
-	lttng-schedstats --no-progress "$@" "$K" 2>/dev/null | tail -n +2 >lt.txt
+	tool=schedstats
+	case $1 in
+	--top) tool=schedtop ;;
+	--log) tool=schedlog ;;
+	--freq) tool=schedfreq ;;
+	esac
+	lt=$tool
+	[ $tool = schedstats ] || shift
+	lttng-$lt-mi "$@" "$K" >lt.json 2>lt.err || fail "lttng-$lt-mi $*: $(tail -3 lt.err)"
+	lttng-$lt --no-progress "$@" "$K" 2>/dev/null | tail -n +2 >lt.txt
+	[ $tool = schedstats ] || set -- "--${tool#sched}" "$@"
 	trax analyze schedlatency --format=json "$@" "$K" >tx.json 2>tx.err || fail "trax analyze schedlatency $*: $(cat tx.err)"
 	trax analyze schedlatency "$@" "$K" >tx.txt || fail "trax analyze schedlatency $* (text)"
 	! differs "schedlatency $*" lt.json tx.json lt.txt tx.txt
@@ -127,6 +139,9 @@ print(b + (e - b) // 4, b + 3 * (e - b) // 4)")
 	count=$(grep "^kwake ($tid) " tx.txt | awk '{print $3}')
 	[ "$count" -ge 100 ] || fail "kwake ($tid): $count wakeups counted of 200"
 	sched --total --per-prio --begin "$b" --end "$e" || bad=1
+	sched --top --limit 20 || bad=1
+	sched --freq --total --per-prio || bad=1
+	sched --log --begin "$b" --end "$e" || bad=1
 	irq || bad=1
 	grep -q '"hard": true' tx.json || fail "no hard IRQ in the trace: $(cat tx.txt)"
 	grep -q 'TIMER_SOFTIRQ' tx.txt || fail "no timer soft IRQ: $(cat tx.txt)"

@@ -500,6 +500,43 @@ static void check_schedlatency(const char *dir)
 	free(out);
 	o.tids.n = 0;
 
+	/* --top: the longest first, --limit of them; --log: in the order of the switches */
+	check_part = "schedlatency lists";
+	o.total = 0;
+	o.top = 1;
+	o.limit = 2;
+	out = run("schedlatency", &o, dir, &st);
+	CHECK_EQ(st, AN_OK);
+	CHECK(has(out,
+		  "\nScheduling top\nWakeup               Switch                 Latency (us)   "
+		  "Priority  CPU   Wakee                      Waker                    \n"
+		  "[22:13:20.000004000, 22:13:20.000015000]          11.000          0    1   "
+		  "delta (400)                charlie (300)            \n"
+		  "[22:13:20.000020000, 22:13:20.000027000]           7.000         20    0   "
+		  "alpha (100)                Beta (200)               \n"),
+	      "%s", out);
+	CHECK(!has(out, "(per-TID)") && !has(out, "5.000"), "%s", out);
+	free(out);
+	o.top = 0;
+	o.log = 1;
+	o.json = 1;
+	out = run("schedlatency", &o, dir, &st);
+	CHECK(has(out, "\"data\": [[{\"class\": \"timestamp\", \"value\": 1700000000000002000}, "
+		       "{\"class\": \"timestamp\", \"value\": 1700000000000005000}, {\"class\": "
+		       "\"duration\", \"value\": 3000}, {\"class\": \"number\", \"value\": 20}, "
+		       "{\"class\": \"cpu\", \"id\": 0}, {\"class\": \"process\", \"name\": "
+		       "\"Beta\", \"tid\": 200}, {\"class\": \"process\", \"name\": \"alpha\", "
+		       "\"tid\": 100}]"),
+	      "%s", out);
+	CHECK(out && strstr(out, "\"value\": 3000}") < strstr(out, "\"value\": 11000}") &&
+		  strstr(out, "\"value\": 11000}") < strstr(out, "\"value\": 5000}") &&
+		  strstr(out, "\"value\": 5000}") < strstr(out, "\"value\": 7000}"),
+	      "log order: %s", out);
+	free(out);
+	o.log = 0;
+	o.json = 0;
+	o.limit = 10;
+
 	/* a range that starts after the wakeups: they still count (the state saw them) */
 	check_part = "schedlatency range";
 	o.total = 1;

@@ -86,8 +86,8 @@ static void pad(struct strbuf *sb, const char *s, size_t w, int right)
 		an_pad_left(sb, s, w);
 }
 
-static void row(struct schedlat *sl, const struct sl_sample *x, struct an_mi *mi,
-		struct strbuf *sb, int multi)
+static void row(struct schedlat *sl, const struct sl_sample *x, struct an_mi *mi, struct strbuf *sb,
+		int multi)
 {
 	struct an_run *run = sl->run;
 	struct kthread *wakee = kstate_thread(&run->st, x->wakee);
@@ -140,7 +140,7 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 	struct an_run *run = sl->run;
 	long limit = run->o->limit;
 	size_t cap = top ? (limit > 0 && (uint64_t)limit < sl->nsamples ? (size_t)limit
-									 : (size_t)sl->nsamples)
+									: (size_t)sl->nsamples)
 			 : 0;
 	struct ranked *heap = NULL, cur;
 	size_t n = 0;
@@ -154,8 +154,9 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 		an_mi_table(mi, top ? "top" : "log", NULL, run->period_begin, run->last_ts);
 	else {
 		strbuf_puts(sb, top ? "\nScheduling top\n" : "\nScheduling log\n");
-		strbuf_puts(sb, "Wakeup               Switch                 Latency (us)   Priority  "
-				"CPU   Wakee                      Waker                    \n");
+		strbuf_puts(sb,
+			    "Wakeup               Switch                 Latency (us)   Priority  "
+			    "CPU   Wakee                      Waker                    \n");
 	}
 	for (uint64_t seq = 0; seq < sl->nsamples; seq++) {
 		if (fread(&cur.x, sizeof(cur.x), 1, sl->samples) != 1) {
@@ -325,7 +326,8 @@ int sl_freq(struct schedlat *sl, const struct sl_wants *w, struct an_mi *mi, str
 		for (size_t g = 0; g < sl->ngroups; g++)
 			if (sl->groups[g].known == x.prio_known &&
 			    (!x.prio_known || sl->groups[g].prio == x.prio)) {
-				count(sl, &sl->groups[g].lat, sl->groups[g].counts, x.sw - x.wakeup);
+				count(sl, &sl->groups[g].lat, sl->groups[g].counts,
+				      x.sw - x.wakeup);
 				break;
 			}
 	}

@@ -259,6 +259,11 @@ int cmd_analyze(int argc, char **argv)
 		free(current);
 	}
 	fflush(stdout);
+	free(o.tids.v);
+	free(o.pids.v);
+	free(o.cpus.v);
+	free(o.irqs.v);
+	free(o.softirqs.v);
 	if (rc == 0)
 		return CLI_OK;
 	/* scripts of lttng-analyses' MI commands read errors from the document */

@@ -52,17 +52,23 @@ struct an_def {
 	void (*destroy)(void *an);
 	/* every event of the period, before the system state sees it (NULL: none) */
 	int (*event)(void *an, const struct trax_event *ev, const struct kev_class *c, int64_t ts);
+	/* event also gets the events before the period (run->started 0), as the state does */
+	int before;
 	/* prints the results: AN_OK, or AN_FAIL with run->err set */
 	int (*report)(void *an);
 };
 
 extern const struct an_def an_cputop_def;
 extern const struct an_def an_stats_def;
+extern const struct an_def an_flow_def;
+extern const struct an_def an_spans_def;
 extern const struct an_def an_schedlat_def;
 extern const struct an_def an_irqstats_def;
 
 /* --tid, --pid, --procname: whether thread t is one of those asked for (all without them). */
 int an_thread_passes(const struct an_run *run, const struct kthread *t);
+/* The same test on a thread's ids and name (pid -1: unknown). */
+int an_ids_pass(const struct an_run *run, int64_t tid, int64_t pid, const char *comm);
 /* --cpu */
 int an_cpu_passes(const struct an_run *run, int64_t cpu);
 /* Prints "Timerange: [begin, end]" as lttng-analyses' text commands. */

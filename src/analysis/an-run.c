@@ -12,8 +12,8 @@
 #include "analysis/an-impl.h"
 #include "analysis/table.h"
 
-static const struct an_def *const analyses[] = {&an_cputop_def, &an_stats_def, &an_schedlat_def,
-						&an_irqstats_def};
+static const struct an_def *const analyses[] = {&an_cputop_def, &an_stats_def,	  &an_flow_def,
+						&an_spans_def,	&an_schedlat_def, &an_irqstats_def};
 
 #define NANALYSES (sizeof(analyses) / sizeof(analyses[0]))
 
@@ -22,6 +22,7 @@ void an_options_init(struct an_options *o)
 	memset(o, 0, sizeof(*o));
 	o->intersect = 1;
 	o->limit = 10;
+	o->top = 10;
 }
 
 static const struct an_def *find(const char *name)
@@ -83,26 +84,29 @@ static int list_has(const struct an_int_list *l, int64_t v)
 	return 0;
 }
 
-int an_thread_passes(const struct an_run *run, const struct kthread *t)
+int an_ids_pass(const struct an_run *run, int64_t tid, int64_t pid, const char *comm)
 {
 	const struct an_options *o = run->o;
 
-	if (!t)
-		return 1;
 	if (o->nprocnames) {
 		size_t i;
 
 		for (i = 0; i < o->nprocnames; i++)
-			if (!strcmp(o->procnames[i], t->comm))
+			if (!strcmp(o->procnames[i], comm))
 				break;
 		if (i == o->nprocnames)
 			return 0;
 	}
-	if (o->tids.n && !list_has(&o->tids, t->tid))
+	if (o->tids.n && !list_has(&o->tids, tid))
 		return 0;
-	if (o->pids.n && (t->pid < 0 || !list_has(&o->pids, t->pid)))
+	if (o->pids.n && (pid < 0 || !list_has(&o->pids, pid)))
 		return 0;
 	return 1;
+}
+
+int an_thread_passes(const struct an_run *run, const struct kthread *t)
+{
+	return !t || an_ids_pass(run, t->tid, t->pid, t->comm);
 }
 
 int an_cpu_passes(const struct an_run *run, int64_t cpu)
@@ -204,7 +208,8 @@ static int on_event(void *ctx, const struct trax_event *ev)
 		run->events++;
 		if (run->def->event && run->def->event(run->an, ev, c, ts))
 			return 2;
-	}
+	} else if (run->def->before && run->def->event(run->an, ev, c, ts))
+		return 2;
 	/* then the state, which notifies the analysis while its period is open */
 	run->st.notify = run->started;
 	if (c->kind != KEV_OTHER && kstate_event(&run->st, ev, c, ts))
@@ -244,7 +249,8 @@ int an_run(const char *name, const struct an_options *o, const char *const *path
 		goto out;
 	run.an = run.def->create(&run);
 	if (!run.an) {
-		status = fail(&run, AN_FAIL, "out of memory");
+		/* an analysis refusing its options says why */
+		status = err[0] ? AN_USAGE : fail(&run, AN_FAIL, "out of memory");
 		goto out;
 	}
 	run.st.ctx = run.an;

@@ -160,7 +160,8 @@ static void *create(struct an_run *run)
 		sl->min_ns = run->o->min_us * 1000;
 		sl->max_ns = run->o->max_us * 1000;
 		/* the lists need every sample: on disk, not in memory */
-		if ((run->o->top || run->o->log || run->o->freq) && !(sl->samples = tmpfile())) {
+		if ((run->o->top_list || run->o->log || run->o->freq) &&
+		    !(sl->samples = tmpfile())) {
 			free(sl);
 			return NULL;
 		}
@@ -398,7 +399,7 @@ static int report(void *an)
 	struct an_run *run = sl->run;
 	const struct an_options *o = run->o;
 	struct sl_wants w = {
-	    .top = o->top,
+	    .top = o->top_list,
 	    .log = o->log,
 	    .freq = o->freq,
 	    .total = o->total,
@@ -411,7 +412,7 @@ static int report(void *an)
 	int status = AN_OK, bad = 0;
 
 	/* lttng-schedstats, -schedtop, -schedlog, -schedfreq: the statistics unless another list */
-	w.stats = o->stats || !(o->top || o->log || o->freq);
+	w.stats = o->stats || !(o->top_list || o->log || o->freq);
 	if (!(run->kev.kinds_seen & (1u << KEV_SCHED_WAKEUP))) {
 		snprintf(run->err, run->errlen,
 			 "schedlatency needs sched_waking or sched_wakeup events, and the trace "

@@ -32,20 +32,26 @@ struct an_options {
 	struct an_int_list tids, pids, cpus;
 	char **procnames; /* --procname */
 	size_t nprocnames;
+	/* flow */
+	int group; /* --group: the intervals grouped per thread (kept in memory) */
+	/* spans */
+	const char *begin_event, *end_event; /* --begin-event, --end-event: full names */
+	const char *match; /* --match FIELD: pairs by its value (NULL: per thread) */
+	long top;	   /* --top: the slowest spans listed (default 10) */
 	/* --min, --max: only durations (latencies) in [min, max] microseconds */
 	int has_min, has_max;
 	double min_us, max_us;
 	/* schedlatency's tables: --total, --per-tid, --per-prio (none given: per-TID) */
 	int total, per_tid, per_prio;
-	/* schedlatency's lists: --top (--limit rows), --log, --freq; --stats: also the statistics
+	/* schedlatency's lists: --top given (the top rows), --log, --freq; --stats: also the stats
 	 */
-	int stats, top, log, freq;
+	int top_list, log, freq, stats;
 	/* irqstats: --irq, --softirq (only those numbers; one given alone: only that kind) */
 	int has_irqs, has_softirqs;
 	struct an_int_list irqs, softirqs;
 };
 
-/* Fills o with the defaults (intersection on, text, limit 10). */
+/* Fills o with the defaults (intersection on, text, limit 10, top 10). */
 void an_options_init(struct an_options *o);
 
 /* 1 when name is an analysis trax has. */

@@ -4,10 +4,10 @@
  * lttng-schedlog and lttng-schedfreq 0.6.1 print them
  * (docs/analyses-reference.md section 5; cli/sched.py): the log in the
  * order of the switches, the top by latency decreasing (ties: the first
- * first; exactly --limit rows), 20 buckets from the minimum to the
+ * first; exactly --top rows), 20 buckets from the minimum to the
  * maximum of each group. Threads are named by what the state knows of
  * them at the end (lttng-analyses prints its thread objects then).
- * Memory: --limit samples for the top, 20 counters per row for --freq.
+ * Memory: --top samples for the top, 20 counters per row for --freq.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,10 +138,9 @@ static void row(struct schedlat *sl, const struct sl_sample *x, struct an_mi *mi
 int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 {
 	struct an_run *run = sl->run;
-	long limit = run->o->limit;
-	size_t cap = top ? (limit > 0 && (uint64_t)limit < sl->nsamples ? (size_t)limit
-									: (size_t)sl->nsamples)
-			 : 0;
+	/* --top N: lttng-schedtop --limit N (rows[:N]) */
+	uint64_t want = run->o->top > 0 ? (uint64_t)run->o->top : 0;
+	size_t cap = top ? (size_t)(want < sl->nsamples ? want : sl->nsamples) : 0;
 	struct ranked *heap = NULL, cur;
 	size_t n = 0;
 	int multi = multi_day(run);

@@ -78,7 +78,7 @@ static inline void sl_us(char *buf, size_t len, double ns)
 }
 
 /*
- * The log (every sample in order) or the top (--limit samples of the
+ * The log (every sample in order) or the top (--top N samples of the
  * longest latencies) as MI table (mi) or text (sb): 0, -1 when reading the
  * samples back failed.
  */

@@ -40,21 +40,32 @@ void usage_analyze(FILE *f)
 	      "  --procname=LIST       only the threads of these names\n"
 	      "  --cpu=LIST            only these CPUs\n"
 	      "  --limit=N             rows of the top tables (default 10; 0: all)\n"
-	      "  --min=US, --max=US    only durations (latencies) of at least / at most US\n"
-	      "                        microseconds (schedlatency, irqstats)\n"
-	      "  --total, --per-tid, --per-prio\n"
-	      "                        schedlatency's tables: over all wakeups, per thread\n"
-	      "                        (the default), per priority\n"
-	      "  --top, --log, --freq  schedlatency: the --limit longest latencies, every\n"
-	      "                        one, their distributions (as lttng-schedtop,\n"
-	      "                        -schedlog, -schedfreq); --stats: also the statistics\n"
-	      "  --irq=LIST, --softirq=LIST\n"
-	      "                        irqstats: only these hard IRQ numbers / soft IRQ\n"
-	      "                        vectors (one option alone: only that kind)\n"
 	      "  --no-intersection     also the events outside the time range all the\n"
 	      "                        streams of a trace cover (by default, as Babeltrace 1,\n"
 	      "                        only those inside)\n"
 	      "  --format=FORMAT       text (default) or json (lttng-analyses' MI document)\n"
+	      "flow:\n"
+	      "  --group               the intervals per thread, sorted (kept in memory until\n"
+	      "                        the end; without it each prints as it closes)\n"
+	      "spans:\n"
+	      "  --begin-event=NAME    the event that begins a span (e.g. prov:enter)\n"
+	      "  --end-event=NAME      the event that ends it (e.g. prov:exit)\n"
+	      "  --match=FIELD         pair them by this field's value (default: per thread,\n"
+	      "                        from the vtid/tid context, else per stream)\n"
+	      "  --top=N               list the N slowest spans (default 10; 0: none)\n"
+	      "schedlatency, irqstats:\n"
+	      "  --min=US, --max=US    only latencies (durations) of at least / at most US\n"
+	      "                        microseconds\n"
+	      "  --total, --per-tid, --per-prio\n"
+	      "                        schedlatency's tables: over all wakeups, per thread\n"
+	      "                        (the default), per priority\n"
+	      "  --top=N, --log, --freq\n"
+	      "                        schedlatency: the N longest latencies, every one, their\n"
+	      "                        distributions (as lttng-schedtop --limit N, -schedlog,\n"
+	      "                        -schedfreq); with them, --stats: also the statistics\n"
+	      "  --irq=LIST, --softirq=LIST\n"
+	      "                        irqstats: only these hard IRQ numbers / soft IRQ\n"
+	      "                        vectors (one option alone: only that kind)\n"
 	      "  --list                list the analyses\n"
 	      "  -h, --help            print this help\n",
 	      f);
@@ -110,21 +121,51 @@ static int parse_names(const char *s, struct an_options *o)
 	return 0;
 }
 
+/* the long options without a short letter */
+enum {
+	OPT_MIN = 256,
+	OPT_MAX,
+	OPT_TOTAL,
+	OPT_PER_TID,
+	OPT_PER_PRIO,
+	OPT_STATS,
+	OPT_LOG,
+	OPT_FREQ,
+	OPT_IRQ,
+	OPT_SOFTIRQ,
+};
+
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"begin", required_argument, NULL, 'b'},   {"end", required_argument, NULL, 'e'},
-	    {"gmt", no_argument, NULL, 'g'},	       {"tid", required_argument, NULL, 't'},
-	    {"pid", required_argument, NULL, 'p'},     {"procname", required_argument, NULL, 'n'},
-	    {"cpu", required_argument, NULL, 'c'},     {"limit", required_argument, NULL, 'l'},
-	    {"min", required_argument, NULL, 'm'},     {"max", required_argument, NULL, 'M'},
-	    {"total", no_argument, NULL, 'T'},	       {"per-tid", no_argument, NULL, 'P'},
-	    {"per-prio", no_argument, NULL, 'R'},      {"stats", no_argument, NULL, 'S'},
-	    {"top", no_argument, NULL, 'O'},	       {"log", no_argument, NULL, 'G'},
-	    {"freq", no_argument, NULL, 'Q'},	       {"irq", required_argument, NULL, 'q'},
-	    {"softirq", required_argument, NULL, 's'}, {"no-intersection", no_argument, NULL, 'I'},
-	    {"format", required_argument, NULL, 'F'},  {"list", no_argument, NULL, 'L'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+	    {"begin", required_argument, NULL, 'b'},
+	    {"end", required_argument, NULL, 'e'},
+	    {"gmt", no_argument, NULL, 'g'},
+	    {"tid", required_argument, NULL, 't'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"procname", required_argument, NULL, 'n'},
+	    {"cpu", required_argument, NULL, 'c'},
+	    {"limit", required_argument, NULL, 'l'},
+	    {"no-intersection", no_argument, NULL, 'I'},
+	    {"format", required_argument, NULL, 'F'},
+	    {"group", no_argument, NULL, 'G'},
+	    {"begin-event", required_argument, NULL, 'B'},
+	    {"end-event", required_argument, NULL, 'E'},
+	    {"match", required_argument, NULL, 'M'},
+	    {"top", required_argument, NULL, 'T'},
+	    {"min", required_argument, NULL, OPT_MIN},
+	    {"max", required_argument, NULL, OPT_MAX},
+	    {"total", no_argument, NULL, OPT_TOTAL},
+	    {"per-tid", no_argument, NULL, OPT_PER_TID},
+	    {"per-prio", no_argument, NULL, OPT_PER_PRIO},
+	    {"stats", no_argument, NULL, OPT_STATS},
+	    {"log", no_argument, NULL, OPT_LOG},
+	    {"freq", no_argument, NULL, OPT_FREQ},
+	    {"irq", required_argument, NULL, OPT_IRQ},
+	    {"softirq", required_argument, NULL, OPT_SOFTIRQ},
+	    {"list", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct an_options o;
 	const char *name = NULL;
@@ -173,8 +214,34 @@ int cmd_analyze(int argc, char **argv)
 						       optarg);
 			break;
 		}
-		case 'm':
-		case 'M': {
+		case 'I':
+			o.intersect = 0;
+			break;
+		case 'G':
+			o.group = 1;
+			break;
+		case 'B':
+			o.begin_event = optarg;
+			break;
+		case 'E':
+			o.end_event = optarg;
+			break;
+		case 'M':
+			o.match = optarg;
+			break;
+		case 'T': {
+			char *end;
+
+			errno = 0;
+			o.top = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o.top < 0)
+				return cli_usage_error("Wrong value in --top parameter: %s",
+						       optarg);
+			o.top_list = 1;
+			break;
+		}
+		case OPT_MIN:
+		case OPT_MAX: {
 			char *end;
 			double v;
 
@@ -183,46 +250,40 @@ int cmd_analyze(int argc, char **argv)
 			if (end == optarg || *end || errno)
 				return cli_usage_error("Wrong value in --%s parameter: %s "
 						       "(microseconds)",
-						       c == 'm' ? "min" : "max", optarg);
-			if (c == 'm')
+						       c == OPT_MIN ? "min" : "max", optarg);
+			if (c == OPT_MIN)
 				o.has_min = 1, o.min_us = v;
 			else
 				o.has_max = 1, o.max_us = v;
 			break;
 		}
-		case 'T':
+		case OPT_TOTAL:
 			o.total = 1;
 			break;
-		case 'P':
+		case OPT_PER_TID:
 			o.per_tid = 1;
 			break;
-		case 'R':
+		case OPT_PER_PRIO:
 			o.per_prio = 1;
 			break;
-		case 'S':
+		case OPT_STATS:
 			o.stats = 1;
 			break;
-		case 'O':
-			o.top = 1;
-			break;
-		case 'G':
+		case OPT_LOG:
 			o.log = 1;
 			break;
-		case 'Q':
+		case OPT_FREQ:
 			o.freq = 1;
 			break;
-		case 'q':
-			if ((rc = parse_ints("irq", optarg, &o.irqs)))
+		case OPT_IRQ:
+		case OPT_SOFTIRQ:
+			if ((rc = parse_ints(c == OPT_IRQ ? "irq" : "softirq", optarg,
+					     c == OPT_IRQ ? &o.irqs : &o.softirqs)))
 				return rc;
-			o.has_irqs = 1;
-			break;
-		case 's':
-			if ((rc = parse_ints("softirq", optarg, &o.softirqs)))
-				return rc;
-			o.has_softirqs = 1;
-			break;
-		case 'I':
-			o.intersect = 0;
+			if (c == OPT_IRQ)
+				o.has_irqs = 1;
+			else
+				o.has_softirqs = 1;
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))

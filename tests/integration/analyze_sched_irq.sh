@@ -19,7 +19,7 @@
 #  - the synthetic trace of test_analysis_sched (known answers, checked
 #    there): trax and lttng-schedstats / lttng-irqstats run here agree,
 #    whole, with a range and with filters;
-#  - schedlatency --top, --log, --freq (and --stats with them) as
+#  - schedlatency --top N, --log, --freq (and --stats with them) as
 #    lttng-schedtop, lttng-schedlog, lttng-schedfreq run here, on the
 #    synthetic trace and the trace trax recorded.
 . "$TRAX_SRC/tests/integration/lib.sh"
@@ -139,29 +139,26 @@ for args in "" "--total --per-tid --per-prio" "--total --begin 22:13:20.00001600
 	same "synthetic schedlatency $args" lt.json out.json lt.txt out.txt
 done
 # the lists: lttng-schedtop, -schedlog, -schedfreq (trax: --top, --log, --freq)
-# lists TRACE ARGS...: with the synthetic trace and the one trax recorded
+# lists TRACE: the same lists from lttng-TOOL ARGS and trax analyze schedlatency ARGS
+# (lttng-schedtop --limit N is trax's --top N)
 lists() {
 	trace=$1
-	shift
-	for a in "--top" "--top --limit 3" "--log" "--freq" "--freq --total --per-tid --per-prio" \
-		"--stats --top --log --freq --total --per-prio --min 3 --max 9000"; do
-		set -- $a
-		case $1 in
-		--top) tool=schedtop ;;
-		--log) tool=schedlog ;;
-		--freq) tool=schedfreq ;;
-		--stats) tool=schedstats ;;
-		esac
-		shift
+	for c in "schedtop||--top 10" "schedtop|--limit 3|--top 3" "schedlog||--log" "schedfreq||--freq" \
+		"schedfreq|--total --per-tid --per-prio|--freq --total --per-tid --per-prio" \
+		"schedstats|--top --log --freq --total --per-prio --min 3 --max 9000 --limit 4|--stats --top 4 --log --freq --total --per-prio --min 3 --max 9000"; do
+		tool=${c%%|*}
+		rest=${c#*|}
+		lt=${rest%%|*}
+		tx=${rest#*|}
 		# shellcheck disable=SC2086
-		lttng-$tool-mi "$@" $trace >lt.json 2>/dev/null || fail "lttng-$tool-mi $* failed"
+		lttng-$tool-mi $lt "$trace" >lt.json 2>/dev/null || fail "lttng-$tool-mi $lt failed"
 		# shellcheck disable=SC2086
-		lttng-$tool --no-progress "$@" $trace 2>/dev/null | tail -n +2 >lt.txt
+		lttng-$tool --no-progress $lt "$trace" 2>/dev/null | tail -n +2 >lt.txt
 		# shellcheck disable=SC2086
-		"$TRAX" analyze schedlatency --format=json $a $trace >out.json || fail "trax analyze schedlatency $a"
+		"$TRAX" analyze schedlatency --format=json $tx "$trace" >out.json || fail "trax analyze schedlatency $tx"
 		# shellcheck disable=SC2086
-		"$TRAX" analyze schedlatency $a $trace >out.txt
-		same "schedlatency $a on $trace (lttng-$tool)" lt.json out.json lt.txt out.txt
+		"$TRAX" analyze schedlatency $tx "$trace" >out.txt
+		same "schedlatency $tx on $trace (lttng-$tool $lt)" lt.json out.json lt.txt out.txt
 	done
 }
 lists "$S"

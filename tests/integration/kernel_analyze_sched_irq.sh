@@ -103,6 +103,8 @@ sched() {
 	lttng-$lt-mi "$@" "$K" >lt.json 2>lt.err || fail "lttng-$lt-mi $*: $(tail -3 lt.err)"
 	lttng-$lt --no-progress "$@" "$K" 2>/dev/null | tail -n +2 >lt.txt
 	[ $tool = schedstats ] || set -- "--${tool#sched}" "$@"
+	# (lttng-schedtop's --limit N is trax's --top N)
+	[ $tool = schedtop ] && [ "$2" = --limit ] && set -- --top "$3"
 	trax analyze schedlatency --format=json "$@" "$K" >tx.json 2>tx.err || fail "trax analyze schedlatency $*: $(cat tx.err)"
 	trax analyze schedlatency "$@" "$K" >tx.txt || fail "trax analyze schedlatency $* (text)"
 	! differs "schedlatency $*" lt.json tx.json lt.txt tx.txt

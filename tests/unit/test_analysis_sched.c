@@ -500,11 +500,11 @@ static void check_schedlatency(const char *dir)
 	free(out);
 	o.tids.n = 0;
 
-	/* --top: the longest first, --limit of them; --log: in the order of the switches */
+	/* --top N: the N longest first; --log: in the order of the switches */
 	check_part = "schedlatency lists";
 	o.total = 0;
-	o.top = 1;
-	o.limit = 2;
+	o.top_list = 1;
+	o.top = 2;
 	out = run("schedlatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has(out,
@@ -517,7 +517,7 @@ static void check_schedlatency(const char *dir)
 	      "%s", out);
 	CHECK(!has(out, "(per-TID)") && !has(out, "5.000"), "%s", out);
 	free(out);
-	o.top = 0;
+	o.top_list = 0;
 	o.log = 1;
 	o.json = 1;
 	out = run("schedlatency", &o, dir, &st);
@@ -535,7 +535,6 @@ static void check_schedlatency(const char *dir)
 	free(out);
 	o.log = 0;
 	o.json = 0;
-	o.limit = 10;
 
 	/* a range that starts after the wakeups: they still count (the state saw them) */
 	check_part = "schedlatency range";

@@ -52,8 +52,9 @@ static void fuzz_irq(const uint8_t *data, size_t size)
 			break;
 		default:
 			x = kirq_soft_exit(&s, cpu, nr, ts);
-			CHECK(!x || (x->cpu == cpu && x->vec == nr && x->entered &&
-				     x->begin <= x->end && (!x->raised || x->raise_ts <= x->begin)));
+			CHECK(!x ||
+			      (x->cpu == cpu && x->vec == nr && x->entered && x->begin <= x->end &&
+			       (!x->raised || x->raise_ts <= x->begin)));
 			break;
 		}
 		CHECK(!s.failed);

@@ -63,6 +63,8 @@ extern const struct an_def an_cputop_def;
 extern const struct an_def an_stats_def;
 extern const struct an_def an_flow_def;
 extern const struct an_def an_spans_def;
+extern const struct an_def an_schedlat_def;
+extern const struct an_def an_irqstats_def;
 
 /* Runs the analysis def (an_run() by name), extra in run->extra. */
 int an_run_def(const struct an_def *def, const void *extra, const struct an_options *o,

@@ -12,8 +12,8 @@
 #include "analysis/an-impl.h"
 #include "analysis/table.h"
 
-static const struct an_def *const analyses[] = {&an_cputop_def, &an_stats_def, &an_flow_def,
-						&an_spans_def};
+static const struct an_def *const analyses[] = {&an_cputop_def, &an_stats_def,	  &an_flow_def,
+						&an_spans_def,	&an_schedlat_def, &an_irqstats_def};
 
 #define NANALYSES (sizeof(analyses) / sizeof(analyses[0]))
 

@@ -38,6 +38,17 @@ struct an_options {
 	const char *begin_event, *end_event; /* --begin-event, --end-event: full names */
 	const char *match; /* --match FIELD: pairs by its value (NULL: per thread) */
 	long top;	   /* --top: the slowest spans listed (default 10) */
+	/* --min, --max: only durations (latencies) in [min, max] microseconds */
+	int has_min, has_max;
+	double min_us, max_us;
+	/* schedlatency's tables: --total, --per-tid, --per-prio (none given: per-TID) */
+	int total, per_tid, per_prio;
+	/* schedlatency's lists: --top given (the top rows), --log, --freq; --stats: also the stats
+	 */
+	int top_list, log, freq, stats;
+	/* irqstats: --irq, --softirq (only those numbers; one given alone: only that kind) */
+	int has_irqs, has_softirqs;
+	struct an_int_list irqs, softirqs;
 };
 
 /* Fills o with the defaults (intersection on, text, limit 10, top 10). */

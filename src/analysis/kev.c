@@ -24,6 +24,9 @@ static const struct {
     {"softirq_raise", KEV_SOFTIRQ_RAISE},
     {"softirq_entry", KEV_SOFTIRQ_ENTRY},
     {"softirq_exit", KEV_SOFTIRQ_EXIT},
+    {"irq_softirq_raise", KEV_LTTNG_SOFTIRQ_RAISE},
+    {"irq_softirq_entry", KEV_LTTNG_SOFTIRQ_ENTRY},
+    {"irq_softirq_exit", KEV_LTTNG_SOFTIRQ_EXIT},
 };
 
 /* The field names of each role, tried in order; ctx: in the context scopes only. */

@@ -37,6 +37,11 @@ enum kev_kind {
 	KEV_SOFTIRQ_RAISE,
 	KEV_SOFTIRQ_ENTRY,
 	KEV_SOFTIRQ_EXIT,
+	/* LTTng's names (irq_softirq_*): trax's irqstats reads them, the CPUs they name stay
+	   unknown */
+	KEV_LTTNG_SOFTIRQ_RAISE,
+	KEV_LTTNG_SOFTIRQ_ENTRY,
+	KEV_LTTNG_SOFTIRQ_EXIT,
 	KEV_KIND_COUNT
 };
 

@@ -53,6 +53,19 @@ void usage_analyze(FILE *f)
 	      "  --match=FIELD         pair them by this field's value (default: per thread,\n"
 	      "                        from the vtid/tid context, else per stream)\n"
 	      "  --top=N               list the N slowest spans (default 10; 0: none)\n"
+	      "schedlatency, irqstats:\n"
+	      "  --min=US, --max=US    only latencies (durations) of at least / at most US\n"
+	      "                        microseconds\n"
+	      "  --total, --per-tid, --per-prio\n"
+	      "                        schedlatency's tables: over all wakeups, per thread\n"
+	      "                        (the default), per priority\n"
+	      "  --top=N, --log, --freq\n"
+	      "                        schedlatency: the N longest latencies, every one, their\n"
+	      "                        distributions (as lttng-schedtop --limit N, -schedlog,\n"
+	      "                        -schedfreq); with them, --stats: also the statistics\n"
+	      "  --irq=LIST, --softirq=LIST\n"
+	      "                        irqstats: only these hard IRQ numbers / soft IRQ\n"
+	      "                        vectors (one option alone: only that kind)\n"
 	      "  --list                list the analyses\n"
 	      "  -h, --help            print this help\n",
 	      f);
@@ -108,6 +121,20 @@ static int parse_names(const char *s, struct an_options *o)
 	return 0;
 }
 
+/* the long options without a short letter */
+enum {
+	OPT_MIN = 256,
+	OPT_MAX,
+	OPT_TOTAL,
+	OPT_PER_TID,
+	OPT_PER_PRIO,
+	OPT_STATS,
+	OPT_LOG,
+	OPT_FREQ,
+	OPT_IRQ,
+	OPT_SOFTIRQ,
+};
+
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -126,6 +153,16 @@ int cmd_analyze(int argc, char **argv)
 	    {"end-event", required_argument, NULL, 'E'},
 	    {"match", required_argument, NULL, 'M'},
 	    {"top", required_argument, NULL, 'T'},
+	    {"min", required_argument, NULL, OPT_MIN},
+	    {"max", required_argument, NULL, OPT_MAX},
+	    {"total", no_argument, NULL, OPT_TOTAL},
+	    {"per-tid", no_argument, NULL, OPT_PER_TID},
+	    {"per-prio", no_argument, NULL, OPT_PER_PRIO},
+	    {"stats", no_argument, NULL, OPT_STATS},
+	    {"log", no_argument, NULL, OPT_LOG},
+	    {"freq", no_argument, NULL, OPT_FREQ},
+	    {"irq", required_argument, NULL, OPT_IRQ},
+	    {"softirq", required_argument, NULL, OPT_SOFTIRQ},
 	    {"list", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -200,8 +237,54 @@ int cmd_analyze(int argc, char **argv)
 			if (end == optarg || *end || errno || o.top < 0)
 				return cli_usage_error("Wrong value in --top parameter: %s",
 						       optarg);
+			o.top_list = 1;
 			break;
 		}
+		case OPT_MIN:
+		case OPT_MAX: {
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(optarg, &end);
+			if (end == optarg || *end || errno)
+				return cli_usage_error("Wrong value in --%s parameter: %s "
+						       "(microseconds)",
+						       c == OPT_MIN ? "min" : "max", optarg);
+			if (c == OPT_MIN)
+				o.has_min = 1, o.min_us = v;
+			else
+				o.has_max = 1, o.max_us = v;
+			break;
+		}
+		case OPT_TOTAL:
+			o.total = 1;
+			break;
+		case OPT_PER_TID:
+			o.per_tid = 1;
+			break;
+		case OPT_PER_PRIO:
+			o.per_prio = 1;
+			break;
+		case OPT_STATS:
+			o.stats = 1;
+			break;
+		case OPT_LOG:
+			o.log = 1;
+			break;
+		case OPT_FREQ:
+			o.freq = 1;
+			break;
+		case OPT_IRQ:
+		case OPT_SOFTIRQ:
+			if ((rc = parse_ints(c == OPT_IRQ ? "irq" : "softirq", optarg,
+					     c == OPT_IRQ ? &o.irqs : &o.softirqs)))
+				return rc;
+			if (c == OPT_IRQ)
+				o.has_irqs = 1;
+			else
+				o.has_softirqs = 1;
+			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				return cli_usage_error("Wrong value in --format parameter: %s "
@@ -237,6 +320,11 @@ int cmd_analyze(int argc, char **argv)
 		free(current);
 	}
 	fflush(stdout);
+	free(o.tids.v);
+	free(o.pids.v);
+	free(o.cpus.v);
+	free(o.irqs.v);
+	free(o.softirqs.v);
 	if (rc == 0)
 		return CLI_OK;
 	/* scripts of lttng-analyses' MI commands read errors from the document */

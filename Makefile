@@ -37,6 +37,7 @@ bench: all
 	@bench/reader.sh $(BUILD)
 	@bench/daemon.sh $(BUILD)
 	@bench/kernel.sh $(BUILD)
+	@bench/analyses.sh $(BUILD)
 
 install: all
 	@cmake --install $(BUILD) --prefix $(PREFIX)

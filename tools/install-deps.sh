@@ -30,6 +30,8 @@ if [ "$what" = bench ] || [ "$what" = test ]; then
 	# kernel_analyses.sh: LTTng's own analyses read trax's kernel traces
 	have lttng-cputop-mi || need="$need python3-lttnganalyses"
 	echo "#include <lttng/tracepoint.h>" | cc -E -x c - >/dev/null 2>&1 || need="$need liblttng-ust-dev"
+	# timeline.sh: a real browser (headless) loads the pages trax timeline writes
+	have chromium || need="$need chromium"
 	[ "$what" != bench ] || have trace-cmd || need="$need trace-cmd" # bench/kernel.sh
 fi
 [ -n "$need" ] || exit 0

@@ -35,6 +35,7 @@ struct an_run {
 	int64_t last_ts; /* the last one's time */
 	uint64_t events; /* events read in the range */
 	FILE *out;
+	const void *extra; /* what a command other than `analyze` gives its analysis (timeline) */
 	char *err;
 	size_t errlen;
 };
@@ -71,6 +72,12 @@ extern const struct an_def an_syscallstats_def;
 extern const struct an_def an_iolatency_def;
 extern const struct an_def an_flow_def;
 extern const struct an_def an_spans_def;
+extern const struct an_def an_schedlat_def;
+extern const struct an_def an_irqstats_def;
+
+/* Runs the analysis def (an_run() by name), extra in run->extra. */
+int an_run_def(const struct an_def *def, const void *extra, const struct an_options *o,
+	       const char *const *paths, size_t npaths, FILE *out, char *err, size_t errlen);
 
 /* --tid, --pid, --procname: whether thread t is one of those asked for (all without them). */
 int an_thread_passes(const struct an_run *run, const struct kthread *t);

@@ -19,9 +19,18 @@
 #include <string.h>
 
 #include "analysis/an-impl.h"
-#include "analysis/durstat.h"
+#include "analysis/durstats.h"
 #include "analysis/ksys.h"
 #include "analysis/table.h"
+
+/* The sample standard deviation (count >= 2), as Python's statistics.stdev. */
+static double stdev_of(const struct an_durstats *d)
+{
+	double v = 0;
+
+	an_durstats_stdev(d, &v);
+	return v;
+}
 
 #define NONE	     AN_IDMAP_NONE
 #define TOMB	     (AN_IDMAP_NONE - 1)
@@ -68,7 +77,7 @@ struct io_req {
 struct io_disk {
 	int64_t dev;
 	uint32_t name;
-	struct durstat d;
+	struct an_durstats d;
 	struct durs durs;
 };
 
@@ -83,7 +92,7 @@ struct iolat {
 	size_t nchains, chcap;
 	struct io_fdstat *fdstats;
 	size_t nfdstats, fscap;
-	struct durstat cat[NCAT];
+	struct an_durstats cat[NCAT];
 	struct durs catdurs[NCAT];
 	struct io_req *reqs;
 	size_t nreqs, reqcap;
@@ -285,6 +294,18 @@ static void on_parent_proc(void *ctx, struct kthread *t, struct kthread *parent)
 	r->nfds = 0;
 }
 
+/* --min, --max (microseconds, as lttng-analyses: times 1000, compared in floating point) */
+static int latency_passes(const struct iolat *io, int64_t dur)
+{
+	const struct an_options *o = io->run->o;
+
+	if (o->has_max && (double)dur > o->max_us * 1000)
+		return 0;
+	if (o->has_min && (double)dur < o->min_us * 1000)
+		return 0;
+	return 1;
+}
+
 static int cat_of(int op)
 {
 	switch (op) {
@@ -319,8 +340,10 @@ static void on_io_exit(void *ctx, struct kthread *t, struct kthread *parent,
 	if (call->ret >= 0 && (call->op == KSYS_OP_READ || call->op == KSYS_OP_WRITE) &&
 	    fd_current(io, p, call->fd) == NONE)
 		return;
+	if (!latency_passes(io, dur))
+		goto comm;
 	if (cat >= 0) {
-		durstat_add(&io->cat[cat], dur);
+		an_durstats_add(&io->cat[cat], dur);
 		if (io->keep_durs)
 			durs_add(io, &io->catdurs[cat], dur);
 	}
@@ -343,6 +366,7 @@ static void on_io_exit(void *ctx, struct kthread *t, struct kthread *parent,
 		q->has_fd = (uint8_t)call->has_fd;
 		q->seq = io->seq++;
 	}
+comm:
 	memcpy(r->comm, t->comm, sizeof(r->comm));
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 }
@@ -359,7 +383,7 @@ static struct io_disk *disk_get(struct iolat *io, int64_t dev, uint32_t name)
 	memset(&io->disks[io->ndisks], 0, sizeof(io->disks[0]));
 	io->disks[io->ndisks].dev = dev;
 	io->disks[io->ndisks].name = name;
-	durstat_init(&io->disks[io->ndisks].d);
+	an_durstats_init(&io->disks[io->ndisks].d);
 	return &io->disks[io->ndisks++];
 }
 
@@ -371,9 +395,9 @@ static void on_block_complete(void *ctx, int64_t dev, uint32_t diskname, int64_t
 
 	(void)nr_sector;
 	(void)tid;
-	if (!d)
+	if (!d || !latency_passes(io, dur))
 		return;
-	durstat_add(&d->d, dur);
+	an_durstats_add(&d->d, dur);
 	if (io->keep_durs)
 		durs_add(io, &d->durs, dur);
 }
@@ -407,9 +431,9 @@ static void *create(struct an_run *run)
 	an_idmap_init(&io->recmap);
 	an_idmap_init(&io->fdmap);
 	for (int c = 0; c < NCAT; c++)
-		durstat_init(&io->cat[c]);
-	io->keep_durs = run->o->io_mode == AN_IO_FREQ;
-	io->keep_reqs = run->o->io_mode == AN_IO_TOP || run->o->io_mode == AN_IO_LOG;
+		an_durstats_init(&io->cat[c]);
+	io->keep_durs = run->o->freq;
+	io->keep_reqs = run->o->top_list || run->o->log;
 	ksys_init(&io->sys, &run->st, &sys_hooks, io);
 	return io;
 }
@@ -484,12 +508,12 @@ static void stats_line(FILE *f, const char *a, const char *b, const char *c, con
 }
 
 static void stats_row(struct iolat *io, struct an_mi *mi, const char *obj, int is_disk,
-		      const struct durstat *d)
+		      const struct an_durstats *d)
 {
 	FILE *f = io->run->out;
-	double avg = durstat_mean(d);
+	double avg = an_durstats_avg(d);
 	int has_sd = d->count >= 2;
-	double sd = has_sd ? durstat_stdev(d) : 0;
+	double sd = has_sd ? stdev_of(d) : 0;
 
 	if (io->run->o->json) {
 		an_mi_row(mi);
@@ -902,6 +926,28 @@ static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int
 		      run->out);
 }
 
+/* --stats, or none of --top, --log, --freq */
+static int want_stats(const struct an_options *o)
+{
+	return o->stats || !(o->top_list || o->log || o->freq);
+}
+
+/* The top tables (top) or the log: 0, or -1 when memory ran out. */
+static int report_lists(struct iolat *io, struct an_mi *mi, int top, int64_t begin, int64_t end)
+{
+	struct io_req **v = malloc((io->nreqs + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	if (!top)
+		report_list(io, mi, NULL, 0, -1, begin, end, v);
+	else
+		for (int c = 0; c < NCAT; c++)
+			report_list(io, mi, cat_sub[c], 1, c, begin, end, v);
+	free(v);
+	return 0;
+}
+
 static int report(void *an)
 {
 	struct iolat *io = an;
@@ -923,37 +969,37 @@ static int report(void *an)
 		an_mi_begin(&mi, run->out);
 	else
 		an_print_timerange(run, begin, end);
-	switch (run->o->io_mode) {
-	case AN_IO_STATS:
-		report_stats(io, &mi, begin, end);
-		break;
-	case AN_IO_FREQ:
-		report_freq(io, &mi, begin, end);
-		break;
-	case AN_IO_TOP:
-	case AN_IO_LOG: {
-		struct io_req **v = malloc((io->nreqs + 1) * sizeof(*v));
-
-		if (!v) {
-			if (json)
-				an_mi_end(&mi);
-			snprintf(run->err, run->errlen, "out of memory");
-			return AN_FAIL;
-		}
-		if (run->o->io_mode == AN_IO_LOG)
-			report_list(io, &mi, NULL, 0, -1, begin, end, v);
-		else
-			for (int c = 0; c < NCAT; c++)
-				report_list(io, &mi, cat_sub[c], 1, c, begin, end, v);
-		free(v);
-		break;
+	if (json) {
+		/* lttng-analyses' MI order: the log, the statistics, the top calls, the histograms
+		 */
+		if (run->o->log && report_lists(io, &mi, 0, begin, end))
+			goto oom;
+		if (want_stats(run->o))
+			report_stats(io, &mi, begin, end);
+		if (run->o->top_list && report_lists(io, &mi, 1, begin, end))
+			goto oom;
+		if (run->o->freq)
+			report_freq(io, &mi, begin, end);
+	} else {
+		/* and its text order: statistics, top calls, histograms, log */
+		if (want_stats(run->o))
+			report_stats(io, &mi, begin, end);
+		if (run->o->top_list && report_lists(io, &mi, 1, begin, end))
+			goto oom;
+		if (run->o->freq)
+			report_freq(io, &mi, begin, end);
+		if (run->o->log && report_lists(io, &mi, 0, begin, end))
+			goto oom;
 	}
-	}
-	if (json && an_mi_end(&mi)) {
-		snprintf(run->err, run->errlen, "out of memory");
-		return AN_FAIL;
-	}
+	if (json && an_mi_end(&mi))
+		goto fail;
 	return AN_OK;
+oom:
+	if (json)
+		an_mi_end(&mi);
+fail:
+	snprintf(run->err, run->errlen, "out of memory");
+	return AN_FAIL;
 }
 
 const struct an_def an_iolatency_def = {

@@ -12,9 +12,9 @@
 #include "analysis/an-impl.h"
 #include "analysis/table.h"
 
-static const struct an_def *const analyses[] = {&an_cputop_def,	      &an_stats_def,
-						&an_flow_def,	      &an_spans_def,
-						&an_syscallstats_def, &an_iolatency_def};
+static const struct an_def *const analyses[] = {
+    &an_cputop_def,   &an_stats_def,	&an_flow_def,	      &an_spans_def,
+    &an_schedlat_def, &an_irqstats_def, &an_syscallstats_def, &an_iolatency_def};
 
 #define NANALYSES (sizeof(analyses) / sizeof(analyses[0]))
 
@@ -224,6 +224,18 @@ static int on_event(void *ctx, const struct trax_event *ev)
 int an_run(const char *name, const struct an_options *o, const char *const *paths, size_t npaths,
 	   FILE *out, char *err, size_t errlen)
 {
+	const struct an_def *def = find(name);
+
+	if (!def) {
+		snprintf(err, errlen, "Unknown analysis '%s' (see 'trax analyze --list')", name);
+		return AN_USAGE;
+	}
+	return an_run_def(def, NULL, o, paths, npaths, out, err, errlen);
+}
+
+int an_run_def(const struct an_def *def, const void *extra, const struct an_options *o,
+	       const char *const *paths, size_t npaths, FILE *out, char *err, size_t errlen)
+{
 	struct an_run run;
 	struct trax_reader_options ro;
 	int st, status;
@@ -233,11 +245,9 @@ int an_run(const char *name, const struct an_options *o, const char *const *path
 	run.out = out;
 	run.err = err;
 	run.errlen = errlen;
+	run.extra = extra;
 	err[0] = 0;
-	run.def = find(name);
-	if (!run.def)
-		return fail(&run, AN_USAGE, "Unknown analysis '%s' (see 'trax analyze --list')",
-			    name);
+	run.def = def;
 	trax_reader_options_init(&ro);
 	run.r = trax_reader_open_with(paths, npaths, &ro);
 	if (!run.r)

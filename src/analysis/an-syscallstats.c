@@ -12,10 +12,20 @@
 #include <string.h>
 
 #include "analysis/an-impl.h"
-#include "analysis/durstat.h"
+#include "analysis/durstats.h"
 #include "analysis/errname.h"
 #include "analysis/ksys.h"
+#include "analysis/pyround.h"
 #include "analysis/table.h"
+
+/* The sample standard deviation (count >= 2), as Python's statistics.stdev. */
+static double stdev_of(const struct an_durstats *d)
+{
+	double v = 0;
+
+	an_durstats_stdev(d, &v);
+	return v;
+}
 
 /* A return value class and its count: ret 0 stands for 'success', else the (negative) ret. */
 struct sc_ret {
@@ -25,7 +35,7 @@ struct sc_ret {
 
 struct sc_call {
 	uint32_t name;
-	struct durstat d;
+	struct an_durstats d;
 	struct sc_ret *rets;
 	size_t nrets;
 	uint32_t next; /* the thread's next call (in order of first appearance) */
@@ -162,7 +172,7 @@ static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call,
 		c = &ss->calls[ci];
 		memset(c, 0, sizeof(*c));
 		c->name = call->name;
-		durstat_init(&c->d);
+		an_durstats_init(&c->d);
 		c->next = AN_IDMAP_NONE;
 		if (th->last == AN_IDMAP_NONE)
 			th->first = ci;
@@ -172,7 +182,7 @@ static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call,
 		th->ncalls++;
 	}
 	c = &ss->calls[ci];
-	durstat_add(&c->d, call->end - call->begin);
+	an_durstats_add(&c->d, call->end - call->begin);
 	add_ret(ss, c, call->ret);
 	th->total++;
 	if (ss->top)
@@ -194,7 +204,7 @@ static void *create(struct an_run *run)
 	an_idmap_init(&ss->tmap);
 	an_idmap_init(&ss->cmap);
 	ksys_init(&ss->sys, &run->st, &sys_hooks, ss);
-	if (run->o->top_set && run->o->top > 0 && run->o->top < (1L << 24) &&
+	if (run->o->top_list && run->o->top > 0 && run->o->top < (1L << 24) &&
 	    !(ss->top = calloc((size_t)run->o->top, sizeof(*ss->top))))
 		ss->failed = 1;
 	return ss;
@@ -398,9 +408,9 @@ static int report(void *an)
 		for (size_t k = 0; k < n; k++) {
 			const struct sc_call *c = refs[k].c;
 			const char *name = ksys_str(&ss->sys, c->name);
-			double avg = durstat_mean(&c->d);
+			double avg = an_durstats_avg(&c->d);
 			int has_sd = c->d.count > 2;
-			double sd = has_sd ? durstat_stdev(&c->d) : 0;
+			double sd = has_sd ? stdev_of(&c->d) : 0;
 
 			strbuf_reset(&rv);
 			ret_dict(c, &rv);

@@ -38,10 +38,17 @@ struct an_options {
 	const char *begin_event, *end_event; /* --begin-event, --end-event: full names */
 	const char *match; /* --match FIELD: pairs by its value (NULL: per thread) */
 	long top;	   /* --top: the slowest spans listed (default 10) */
-	int top_set;	   /* --top given: syscallstats' slowest calls, iolatency's --top */
-	/* iolatency: --stats (default), --freq, --top, --log (lttng-iolatency{stats,freq,top},
-	 * iolog) */
-	enum { AN_IO_STATS, AN_IO_FREQ, AN_IO_TOP, AN_IO_LOG } io_mode;
+	/* --min, --max: only durations (latencies) in [min, max] microseconds */
+	int has_min, has_max;
+	double min_us, max_us;
+	/* schedlatency's tables: --total, --per-tid, --per-prio (none given: per-TID) */
+	int total, per_tid, per_prio;
+	/* schedlatency's lists: --top given (the top rows), --log, --freq; --stats: also the stats
+	 */
+	int top_list, log, freq, stats;
+	/* irqstats: --irq, --softirq (only those numbers; one given alone: only that kind) */
+	int has_irqs, has_softirqs;
+	struct an_int_list irqs, softirqs;
 };
 
 /* Fills o with the defaults (intersection on, text, limit 10, top 10). */

@@ -28,6 +28,9 @@ static const struct {
     {"lttng_statedump_block_device", KEV_STATEDUMP_BLOCK},
     {"block_rq_issue", KEV_BLOCK_RQ_ISSUE},
     {"block_rq_complete", KEV_BLOCK_RQ_COMPLETE},
+    {"irq_softirq_raise", KEV_LTTNG_SOFTIRQ_RAISE},
+    {"irq_softirq_entry", KEV_LTTNG_SOFTIRQ_ENTRY},
+    {"irq_softirq_exit", KEV_LTTNG_SOFTIRQ_EXIT},
 };
 
 /* The field names of each role, tried in order; ctx: in the context scopes only. */

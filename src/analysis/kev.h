@@ -41,6 +41,11 @@ enum kev_kind {
 	KEV_STATEDUMP_BLOCK,   /* lttng_statedump_block_device */
 	KEV_BLOCK_RQ_ISSUE,    /* block_rq_issue */
 	KEV_BLOCK_RQ_COMPLETE, /* block_rq_complete */
+	/* LTTng's names (irq_softirq_*): trax's irqstats reads them, the CPUs they name stay
+	   unknown */
+	KEV_LTTNG_SOFTIRQ_RAISE,
+	KEV_LTTNG_SOFTIRQ_ENTRY,
+	KEV_LTTNG_SOFTIRQ_EXIT,
 	KEV_KIND_COUNT
 };
 

@@ -18,6 +18,7 @@ void kstate_init(struct kstate *st, const struct kstate_hooks *hooks, void *ctx)
 	static const struct kstate_hooks none;
 
 	an_idmap_init(&st->tids);
+	kirq_init(&st->irq);
 	st->hooks = hooks ? hooks : &none;
 	st->ctx = ctx;
 }
@@ -28,6 +29,7 @@ void kstate_free(struct kstate *st)
 		free(st->blocks[i]);
 	free(st->blocks);
 	free(st->cpus);
+	kirq_free(&st->irq);
 	an_idmap_free(&st->tids);
 	memset(st, 0, sizeof(*st));
 }
@@ -292,6 +294,48 @@ static void on_statedump(struct kstate *st, const struct trax_event *ev, const s
 		thread_get(st, pid, pid, name, NULL);
 }
 
+/* IRQ events: the interrupt state (kirq.h), and what it notifies */
+static void on_irq(struct kstate *st, const struct trax_event *ev, const struct kev_class *c,
+		   int64_t ts)
+{
+	int64_t cpu = get_int(ev, c, KR_CPU_ID, 0);
+	const struct kstate_hooks *h = st->hooks;
+	const struct kirq_hard *hard;
+	const struct kirq_soft *soft;
+
+	switch (c->kind) {
+	case KEV_IRQ_ENTRY: {
+		int64_t irq = get_int(ev, c, KR_IRQ, 0);
+		const char *name = kev_str(ev, c, KR_NAME);
+
+		kirq_hard_entry(&st->irq, cpu, irq, ts);
+		if (st->notify && h->irq_entry)
+			h->irq_entry(st->ctx, irq, name ? name : "");
+		break;
+	}
+	case KEV_IRQ_EXIT:
+		hard = kirq_hard_exit(&st->irq, cpu, get_int(ev, c, KR_IRQ, 0), ts);
+		if (hard && st->notify && h->irq_exit)
+			h->irq_exit(st->ctx, hard);
+		break;
+	case KEV_SOFTIRQ_RAISE:
+	case KEV_LTTNG_SOFTIRQ_RAISE:
+		kirq_soft_raise(&st->irq, cpu, get_int(ev, c, KR_VEC, -1), ts);
+		break;
+	case KEV_SOFTIRQ_ENTRY:
+	case KEV_LTTNG_SOFTIRQ_ENTRY:
+		kirq_soft_entry(&st->irq, cpu, get_int(ev, c, KR_VEC, -1), ts);
+		break;
+	default:
+		soft = kirq_soft_exit(&st->irq, cpu, get_int(ev, c, KR_VEC, -1), ts);
+		if (soft && st->notify && h->softirq_exit)
+			h->softirq_exit(st->ctx, soft);
+		break;
+	}
+	if (st->irq.failed)
+		st->failed = 1;
+}
+
 int kstate_event(struct kstate *st, const struct trax_event *ev, const struct kev_class *c,
 		 int64_t ts)
 {
@@ -327,6 +371,11 @@ int kstate_event(struct kstate *st, const struct trax_event *ev, const struct ke
 	case KEV_SOFTIRQ_ENTRY:
 	case KEV_SOFTIRQ_EXIT:
 		cpu_get(st, get_int(ev, c, KR_CPU_ID, 0));
+		/* fall through */
+	case KEV_LTTNG_SOFTIRQ_RAISE:
+	case KEV_LTTNG_SOFTIRQ_ENTRY:
+	case KEV_LTTNG_SOFTIRQ_EXIT:
+		on_irq(st, ev, c, ts);
 		break;
 	default:
 		break;

@@ -16,6 +16,7 @@
 
 #include "analysis/idmap.h"
 #include "analysis/kev.h"
+#include "analysis/kirq.h"
 
 /* Longest comm kept (the kernel's TASK_COMM_LEN is 16). */
 #define KSTATE_COMM_MAX 64
@@ -51,6 +52,10 @@ struct kstate_hooks {
 	void (*prio_changed)(void *ctx, int64_t ts, struct kthread *t, int64_t prio);
 	void (*sched_switch)(void *ctx, const struct kswitch *sw);
 	void (*migrate)(void *ctx, struct kthread *t, int64_t cpu);
+	/* irq_handler_entry (whatever its CPU), and the end of a hard or soft IRQ (kirq.h) */
+	void (*irq_entry)(void *ctx, int64_t irq, const char *name);
+	void (*irq_exit)(void *ctx, const struct kirq_hard *h);
+	void (*softirq_exit)(void *ctx, const struct kirq_soft *x);
 };
 
 #define KSTATE_BLOCK 1024
@@ -70,7 +75,8 @@ struct kstate {
 	int prio_minus_100;
 	const struct kstate_hooks *hooks;
 	void *ctx;
-	int failed; /* memory ran out */
+	struct kirq irq; /* the interrupts being handled */
+	int failed;	 /* memory ran out */
 };
 
 void kstate_init(struct kstate *st, const struct kstate_hooks *hooks, void *ctx);

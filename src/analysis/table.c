@@ -384,6 +384,13 @@ void an_mi_unknown(struct an_mi *mi)
 	strbuf_puts(cell(mi, "unknown"), "}");
 }
 
+void an_mi_null(struct an_mi *mi)
+{
+	if (mi->cells++)
+		strbuf_puts(&mi->table, ", ");
+	strbuf_puts(&mi->table, "null");
+}
+
 void an_mi_process(struct an_mi *mi, const char *name, int64_t pid, int64_t tid)
 {
 	struct strbuf *sb = cell(mi, "process");
@@ -410,5 +417,17 @@ void an_mi_named(struct an_mi *mi, const char *cls, const char *key, const char 
 
 	strbuf_printf(sb, ", \"%s\": ", key);
 	an_json_string(sb, value);
+	strbuf_puts(sb, "}");
+}
+
+void an_mi_irq(struct an_mi *mi, int hard, int64_t nr, const char *name)
+{
+	struct strbuf *sb = cell(mi, "irq");
+
+	strbuf_printf(sb, ", \"hard\": %s, \"nr\": %" PRId64, hard ? "true" : "false", nr);
+	if (name) {
+		strbuf_puts(sb, ", \"name\": ");
+		an_json_string(sb, name);
+	}
 	strbuf_puts(sb, "}");
 }

@@ -78,11 +78,15 @@ void an_mi_number(struct an_mi *mi, const char *cls, int64_t v); /* number, time
 void an_mi_float(struct an_mi *mi, const char *cls, double v);	 /* ratio, duration (float) */
 void an_mi_string(struct an_mi *mi, const char *v);
 void an_mi_unknown(struct an_mi *mi);
+/* An empty cell: JSON null. */
+void an_mi_null(struct an_mi *mi);
 /* process {name?, pid?, tid?}: NULL name or a negative pid/tid leaves the key out. */
 void an_mi_process(struct an_mi *mi, const char *name, int64_t pid, int64_t tid);
 void an_mi_cpu(struct an_mi *mi, int64_t id);
 /* A cell given as JSON text, written as is (null, or an object the caller built). */
 void an_mi_raw(struct an_mi *mi, const char *json);
+/* irq {hard, nr, name?}: an interrupt (NULL name leaves the key out). */
+void an_mi_irq(struct an_mi *mi, int hard, int64_t nr, const char *name);
 /* A cell of a class trax adds (stats): {"class": cls, "name": value}. */
 void an_mi_named(struct an_mi *mi, const char *cls, const char *key, const char *value);
 

@@ -127,6 +127,8 @@ int cmd_regenerate(int argc, char **argv);
 void usage_regenerate(FILE *f);
 int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *f);
+int cmd_timeline(int argc, char **argv);
+void usage_timeline(FILE *f);
 int cmd_export(int argc, char **argv);
 void usage_export(FILE *f);
 int cmd_track(int argc, char **argv);

@@ -40,10 +40,6 @@ void usage_analyze(FILE *f)
 	      "  --procname=LIST       only the threads of these names\n"
 	      "  --cpu=LIST            only these CPUs\n"
 	      "  --limit=N             rows of the top tables (default 10; 0: all)\n"
-	      "  --stats, --freq, --top, --log\n"
-	      "                        iolatency: latency statistics (default), histograms,\n"
-	      "                        the slowest calls, every call (lttng-iolatencystats,\n"
-	      "                        -iolatencyfreq, -iolatencytop, lttng-iolog)\n"
 	      "  --top[=N]             syscallstats: also the N (default 10) slowest calls\n"
 	      "  --no-intersection     also the events outside the time range all the\n"
 	      "                        streams of a trace cover (by default, as Babeltrace 1,\n"
@@ -58,6 +54,22 @@ void usage_analyze(FILE *f)
 	      "  --match=FIELD         pair them by this field's value (default: per thread,\n"
 	      "                        from the vtid/tid context, else per stream)\n"
 	      "  --top[=N]             list the N slowest spans (default 10; 0: none)\n"
+	      "schedlatency, irqstats:\n"
+	      "  --min=US, --max=US    only latencies (durations) of at least / at most US\n"
+	      "                        microseconds\n"
+	      "  --total, --per-tid, --per-prio\n"
+	      "                        schedlatency's tables: over all wakeups, per thread\n"
+	      "                        (the default), per priority\n"
+	      "  --top=N, --log, --freq\n"
+	      "                        schedlatency: the N longest latencies, every one, their\n"
+	      "                        distributions (as lttng-schedtop --limit N, -schedlog,\n"
+	      "                        -schedfreq); with them, --stats: also the statistics\n"
+	      "                        iolatency: the slowest calls (--limit + 1 per kind), every\n"
+	      "                        call, the histograms (lttng-iolatencytop, lttng-iolog,\n"
+	      "                        -iolatencyfreq); --min/--max apply\n"
+	      "  --irq=LIST, --softirq=LIST\n"
+	      "                        irqstats: only these hard IRQ numbers / soft IRQ\n"
+	      "                        vectors (one option alone: only that kind)\n"
 	      "  --list                list the analyses\n"
 	      "  -h, --help            print this help\n",
 	      f);
@@ -113,6 +125,20 @@ static int parse_names(const char *s, struct an_options *o)
 	return 0;
 }
 
+/* the long options without a short letter */
+enum {
+	OPT_MIN = 256,
+	OPT_MAX,
+	OPT_TOTAL,
+	OPT_PER_TID,
+	OPT_PER_PRIO,
+	OPT_STATS,
+	OPT_LOG,
+	OPT_FREQ,
+	OPT_IRQ,
+	OPT_SOFTIRQ,
+};
+
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -131,10 +157,17 @@ int cmd_analyze(int argc, char **argv)
 	    {"end-event", required_argument, NULL, 'E'},
 	    {"match", required_argument, NULL, 'M'},
 	    {"top", optional_argument, NULL, 'T'},
+	    {"min", required_argument, NULL, OPT_MIN},
+	    {"max", required_argument, NULL, OPT_MAX},
+	    {"total", no_argument, NULL, OPT_TOTAL},
+	    {"per-tid", no_argument, NULL, OPT_PER_TID},
+	    {"per-prio", no_argument, NULL, OPT_PER_PRIO},
+	    {"stats", no_argument, NULL, OPT_STATS},
+	    {"log", no_argument, NULL, OPT_LOG},
+	    {"freq", no_argument, NULL, OPT_FREQ},
+	    {"irq", required_argument, NULL, OPT_IRQ},
+	    {"softirq", required_argument, NULL, OPT_SOFTIRQ},
 	    {"list", no_argument, NULL, 'L'},
-	    {"stats", no_argument, NULL, 'S'},
-	    {"freq", no_argument, NULL, 'Q'},
-	    {"log", no_argument, NULL, 'O'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -200,27 +233,10 @@ int cmd_analyze(int argc, char **argv)
 		case 'M':
 			o.match = optarg;
 			break;
-		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error("Wrong value in --format parameter: %s "
-						       "(text or json)",
-						       optarg);
-			o.json = !strcmp(optarg, "json");
-			break;
-		case 'S':
-			o.io_mode = AN_IO_STATS;
-			break;
-		case 'Q':
-			o.io_mode = AN_IO_FREQ;
-			break;
-		case 'O':
-			o.io_mode = AN_IO_LOG;
-			break;
 		case 'T': {
 			char *end;
 
-			o.io_mode = AN_IO_TOP;
-			o.top_set = 1;
+			o.top_list = 1;
 			/* --top N as well as --top=N (without N: the default, 10) */
 			if (!optarg && optind < argc && argv[optind][0] &&
 			    strspn(argv[optind], "0123456789") == strlen(argv[optind]))
@@ -234,6 +250,58 @@ int cmd_analyze(int argc, char **argv)
 						       optarg);
 			break;
 		}
+		case OPT_MIN:
+		case OPT_MAX: {
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(optarg, &end);
+			if (end == optarg || *end || errno)
+				return cli_usage_error("Wrong value in --%s parameter: %s "
+						       "(microseconds)",
+						       c == OPT_MIN ? "min" : "max", optarg);
+			if (c == OPT_MIN)
+				o.has_min = 1, o.min_us = v;
+			else
+				o.has_max = 1, o.max_us = v;
+			break;
+		}
+		case OPT_TOTAL:
+			o.total = 1;
+			break;
+		case OPT_PER_TID:
+			o.per_tid = 1;
+			break;
+		case OPT_PER_PRIO:
+			o.per_prio = 1;
+			break;
+		case OPT_STATS:
+			o.stats = 1;
+			break;
+		case OPT_LOG:
+			o.log = 1;
+			break;
+		case OPT_FREQ:
+			o.freq = 1;
+			break;
+		case OPT_IRQ:
+		case OPT_SOFTIRQ:
+			if ((rc = parse_ints(c == OPT_IRQ ? "irq" : "softirq", optarg,
+					     c == OPT_IRQ ? &o.irqs : &o.softirqs)))
+				return rc;
+			if (c == OPT_IRQ)
+				o.has_irqs = 1;
+			else
+				o.has_softirqs = 1;
+			break;
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_usage_error("Wrong value in --format parameter: %s "
+						       "(text or json)",
+						       optarg);
+			o.json = !strcmp(optarg, "json");
+			break;
 		case 'L':
 			an_list(stdout);
 			return CLI_OK;
@@ -262,6 +330,11 @@ int cmd_analyze(int argc, char **argv)
 		free(current);
 	}
 	fflush(stdout);
+	free(o.tids.v);
+	free(o.pids.v);
+	free(o.cpus.v);
+	free(o.irqs.v);
+	free(o.softirqs.v);
 	if (rc == 0)
 		return CLI_OK;
 	/* scripts of lttng-analyses' MI commands read errors from the document */

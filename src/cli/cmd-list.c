@@ -292,6 +292,8 @@ static bool print_domain(const struct trax_msg *m, const struct domain_records *
 	printf("Tracked process attributes\n");
 	if (d->kernel) {
 		print_tracker(m, d, "pid", "Process IDs:");
+		print_tracker(m, d, "uid", "User IDs:");
+		print_tracker(m, d, "gid", "Group IDs:");
 	} else {
 		print_tracker(m, d, "vpid", "Virtual process IDs:");
 		print_tracker(m, d, "vuid", "Virtual user IDs:");

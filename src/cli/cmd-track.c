@@ -1,12 +1,13 @@
 /*
  * cmd-track.c - `trax track` and `trax untrack`: which processes a
  * session's user-space domain records (by virtual process id or virtual
- * user id), or its kernel domain (by process id).
+ * user id), or its kernel domain (by process, user or group id).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <getopt.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -21,7 +22,9 @@ static void usage_to(FILE *f, bool track)
 	    f,
 	    "Usage: trax %s -u [-s SESSION] (--vpid=VPID[,VPID]... | --vuid=VUID[,VUID]...)...\n"
 	    "       trax %s -u [-s SESSION] --all (--vpid | --vuid)...\n"
-	    "       trax %s -k [-s SESSION] (--pid=PID[,PID]... | --all --pid)\n"
+	    "       trax %s -k [-s SESSION] (--pid=PID[,PID]... | --uid=UID[,UID]... |\n"
+	    "                    --gid=GID[,GID]...)...\n"
+	    "       trax %s -k [-s SESSION] --all (--pid | --uid | --gid)...\n"
 	    "%s\n"
 	    "\n"
 	    "Options:\n"
@@ -31,14 +34,20 @@ static void usage_to(FILE *f, bool track)
 	    "      --vuid[=VUID,...]   -u: %s these virtual user ids (numbers or user\n"
 	    "                          names)\n"
 	    "      --pid[=PID,...]     -k: %s these process ids\n"
-	    "  -a, --all               with --vpid, --vuid or --pid without values:\n"
+	    "      --uid[=UID,...]     -k: %s these user ids (real; numbers or user names)\n"
+	    "      --gid[=GID,...]     -k: %s these group ids (real; numbers or group\n"
+	    "                          names)\n"
+	    "  -a, --all               with --vpid, --vuid, --pid, --uid or --gid without\n"
+	    "                          values:\n"
 	    "                          %s\n"
 	    "  -s, --session=SESSION   the session (default: the current one)\n"
 	    "  -h, --help              print this help\n",
 	    track ? "track" : "untrack", track ? "track" : "untrack", track ? "track" : "untrack",
+	    track ? "track" : "untrack",
 	    track ? "Allow processes to record events: by default every process does; once\n"
 		    "values are tracked, only the processes they name."
 		  : "Remove processes from the set allowed to record events.",
+	    track ? "allow" : "disallow", track ? "allow" : "disallow",
 	    track ? "allow" : "disallow", track ? "allow" : "disallow",
 	    track ? "allow" : "disallow", track ? "allow every process again" : "allow none");
 }
@@ -53,10 +62,10 @@ void usage_untrack(FILE *f)
 	usage_to(f, false);
 }
 
-enum { OPT_VPID = 256, OPT_VUID, OPT_PID };
+enum { OPT_VPID = 256, OPT_VUID, OPT_PID, OPT_UID, OPT_GID };
 
 /* The kinds of values, in the order of struct kind kinds[] below. */
-enum { KIND_VPID, KIND_VUID, KIND_PID, NKINDS };
+enum { KIND_VPID, KIND_VUID, KIND_PID, KIND_UID, KIND_GID, NKINDS };
 
 struct kind {
 	const char *name;   /* "vpid" */
@@ -79,7 +88,7 @@ static int value_number(const struct kind *k, const char *v, uint64_t *n)
 		if (*n <= INT32_MAX)
 			return 0;
 	}
-	if (!strcmp(k->name, "vuid")) {
+	if (!strcmp(k->name, "vuid") || !strcmp(k->name, "uid")) {
 		struct passwd *pw = getpwnam(v);
 
 		if (pw) {
@@ -87,6 +96,15 @@ static int value_number(const struct kind *k, const char *v, uint64_t *n)
 			return 0;
 		}
 		return cli_usage_error("Unknown user '%s' in %s", v, k->option);
+	}
+	if (!strcmp(k->name, "gid")) {
+		struct group *gr = getgrnam(v);
+
+		if (gr) {
+			*n = gr->gr_gid;
+			return 0;
+		}
+		return cli_usage_error("Unknown group '%s' in %s", v, k->option);
 	}
 	return cli_usage_error("Wrong value in %s parameter: %s", k->option, v);
 }
@@ -100,6 +118,8 @@ static int track_cmd(int argc, char **argv, bool track)
 	    {"vpid", optional_argument, NULL, OPT_VPID},
 	    {"vuid", optional_argument, NULL, OPT_VUID},
 	    {"pid", optional_argument, NULL, OPT_PID},
+	    {"uid", optional_argument, NULL, OPT_UID},
+	    {"gid", optional_argument, NULL, OPT_GID},
 	    {"all", no_argument, NULL, 'a'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -109,6 +129,8 @@ static int track_cmd(int argc, char **argv, bool track)
 	    [KIND_VPID] = {"vpid", "virtual process ID", "--vpid", false, false, NULL, 0},
 	    [KIND_VUID] = {"vuid", "virtual user ID", "--vuid", false, false, NULL, 0},
 	    [KIND_PID] = {"pid", "process ID", "--pid", false, false, NULL, 0},
+	    [KIND_UID] = {"uid", "user ID", "--uid", false, false, NULL, 0},
+	    [KIND_GID] = {"gid", "group ID", "--gid", false, false, NULL, 0},
 	};
 	bool userspace = false, kernel = false, all = false;
 	int c, rc = CLI_OK;
@@ -119,6 +141,8 @@ static int track_cmd(int argc, char **argv, bool track)
 		struct kind *k = c == OPT_VPID	 ? &kinds[KIND_VPID]
 				 : c == OPT_VUID ? &kinds[KIND_VUID]
 				 : c == OPT_PID	 ? &kinds[KIND_PID]
+				 : c == OPT_UID	 ? &kinds[KIND_UID]
+				 : c == OPT_GID	 ? &kinds[KIND_GID]
 						 : NULL;
 
 		switch (c) {
@@ -137,6 +161,8 @@ static int track_cmd(int argc, char **argv, bool track)
 		case OPT_VPID:
 		case OPT_VUID:
 		case OPT_PID:
+		case OPT_UID:
+		case OPT_GID:
 			k->given = true;
 			if (optarg)
 				rc = cli_split_list(optarg, "value", &k->values, &k->nvalues);
@@ -169,18 +195,24 @@ static int track_cmd(int argc, char **argv, bool track)
 	}
 	if ((rc = cli_check_domain(kernel, userspace)))
 		goto out;
-	/* trax's kernel domain follows processes by pid only, user space by vpid and vuid */
+	/* trax's kernel domain follows processes by pid, uid and gid; user space by vpid and vuid
+	 */
 	if (kernel && (kinds[KIND_VPID].given || kinds[KIND_VUID].given)) {
-		rc = cli_usage_error("The kernel domain tracks process IDs only (--pid)");
+		rc = cli_usage_error("The kernel domain tracks process, user and group IDs "
+				     "(--pid, --uid, --gid)");
 		goto out;
 	}
-	if (userspace && kinds[KIND_PID].given) {
-		rc = cli_usage_error("--pid is for the kernel domain (-k); with -u, use --vpid");
+	if (userspace &&
+	    (kinds[KIND_PID].given || kinds[KIND_UID].given || kinds[KIND_GID].given)) {
+		rc = cli_usage_error(
+		    "--pid, --uid and --gid are for the kernel domain (-k); with -u, "
+		    "use --vpid or --vuid");
 		goto out;
 	}
-	if (!kinds[KIND_VPID].given && !kinds[KIND_VUID].given && !kinds[KIND_PID].given) {
+	if (!kinds[KIND_VPID].given && !kinds[KIND_VUID].given && !kinds[KIND_PID].given &&
+	    !kinds[KIND_UID].given && !kinds[KIND_GID].given) {
 		rc = cli_usage_error("Missing %s (see 'trax %s --help')",
-				     kernel ? "--pid" : "--vpid or --vuid", cmd);
+				     kernel ? "--pid, --uid or --gid" : "--vpid or --vuid", cmd);
 		goto out;
 	}
 	for (int i = 0; i < NKINDS; i++) {

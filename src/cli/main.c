@@ -85,6 +85,7 @@ const struct cli_command cli_commands[] = {
     {"regenerate", cmd_regenerate, usage_regenerate, "record the applications' state dump again"},
     {"view", cmd_view, usage_view, "print the events of CTF traces as text"},
     {"analyze", cmd_analyze, usage_analyze, "answer questions about traces (cputop, stats)"},
+    {"timeline", cmd_timeline, usage_timeline, "draw traces as an HTML timeline (CPUs, threads)"},
     {"export", cmd_export, usage_export, "write traces for Perfetto / chrome://tracing (JSON)"},
     {"help", cmd_help, usage_help, "print this help, or a command's"},
     {"version", cmd_version, usage_version, "print the version"},

@@ -194,6 +194,36 @@ static void add_context(struct reply *r, struct session *s, const struct trax_ms
 		reply_fail(r, "EINVAL", "no context type given");
 }
 
+/* The uid or gid tracker (kind=uid|gid, value=...). */
+static void track_ids(struct reply *r, struct session *s, const struct trax_msg *req, int kind,
+		      bool on, bool all)
+{
+	static int ids[KERNEL_MAX_PIDS];
+	unsigned int n = 0;
+	const char *kv, *v;
+	struct kdomain *kd;
+	char err[512];
+	uint64_t x;
+	int e;
+
+	for (kv = trax_msg_first(req); !all && kv; kv = trax_msg_next(req, kv)) {
+		if (!(v = trax_kv_value(kv, "value")))
+			continue;
+		if (!trax_parse_u64(v, UINT32_MAX - 1, &x))
+			return (void)reply_fail(r, "EINVAL", "invalid id: %s", v);
+		if (n == KERNEL_MAX_PIDS)
+			return (void)reply_fail(r, "ENOSPC", "too many ids");
+		ids[n++] = (int)(uint32_t)x;
+	}
+	if (!all && !n)
+		return (void)reply_fail(r, "EINVAL", "no id given");
+	if (!(kd = need_kdomain(r, s)))
+		return;
+	e = kdomain_track_ids(kd, kind, on, ids, n, all, err, sizeof(err));
+	if (e)
+		fail_errno(r, e, err);
+}
+
 /* The tracked pids (kind=pid, value=...: as the user-space trackers' requests). */
 static void track(struct reply *r, struct session *s, const struct trax_msg *req, bool on)
 {
@@ -207,9 +237,13 @@ static void track(struct reply *r, struct session *s, const struct trax_msg *req
 
 	if (!get_num(r, req, "all", &all, 0))
 		return;
+	if (kind && (!strcmp(kind, "uid") || !strcmp(kind, "gid")))
+		return track_ids(r, s, req, !strcmp(kind, "gid") ? KDOMAIN_GID : KDOMAIN_UID, on,
+				 all != 0);
 	if (kind && strcmp(kind, "pid") && strcmp(kind, "vpid"))
 		return (void)reply_fail(r, "EINVAL",
-					"the kernel domain tracks process ids only (--pid)");
+					"the kernel domain tracks process, user and group ids "
+					"(--pid, --uid, --gid)");
 	if (!(kd = need_kdomain(r, s)))
 		return;
 	if (all) {
@@ -381,6 +415,12 @@ static void describe_one(void *arg, const struct kdomain_item *it)
 		trax_msg_add(&r->m, "record", "kcontext");
 		trax_msg_add(&r->m, "type", "%s", it->name);
 		trax_msg_add(&r->m, "channel", "%s", it->channel);
+	} else if (!strcmp(it->kind, "uid") || !strcmp(it->kind, "gid")) {
+		/* one record: its values are the set (none: no value) */
+		trax_msg_add(&r->m, "record", "ktracker");
+		trax_msg_add(&r->m, "kind", "%s", it->kind);
+		for (unsigned int i = 0; i < it->nids; i++)
+			trax_msg_add(&r->m, "value", "%u", (unsigned int)it->ids[i]);
 	} else if (!strcmp(it->kind, "pid")) {
 		if (it->pid >= 0) {
 			trax_msg_add(&r->m, "record", "ktracker");

@@ -30,6 +30,7 @@
 #include "kernel/krecorder.h"
 #include "kernel/kthreads.h"
 #include "kernel/ktrace.h"
+#include "kernel/ktrack.h"
 #include "kernel/perf-record.h"
 #include "kernel/ring-page.h"
 #include "kernel/statedump.h"
@@ -61,8 +62,10 @@ struct kcpu {
 	pthread_t thread;
 	bool started;
 	struct ktrace_streams *ss;
-	struct kthreads *threads; /* the filters' contexts (this reader's own cache) */
-	uint64_t damaged;	  /* pages or records that could not be read */
+	struct kthreads *threads;    /* the filters' contexts (this reader's own cache) */
+	uint64_t damaged;	     /* pages or records that could not be read */
+	struct ktrack_cache *tcache; /* the uid/gid trackers' view of threads */
+	uint64_t last_scan;	     /* CPU 0's reader: the trackers' last /proc scan */
 };
 
 struct kchan {
@@ -110,6 +113,7 @@ struct kdomain {
 	unsigned int nchans;
 	int *pids;
 	unsigned int npids;
+	struct ktrack *track; /* the uid and gid trackers (and the pids, for them) */
 	struct ktrace *trace; /* NULL in snapshot mode: each snapshot is a trace of its own */
 	bool snapshot;	      /* flight recorder: nothing read until a snapshot */
 	bool prepared;	      /* started once: the instances exist */
@@ -159,6 +163,11 @@ struct kdomain *kdomain_new(const char *session, char *err, size_t errlen)
 		return NULL;
 	}
 	if (tracefs_find(kd->root, sizeof(kd->root), err, errlen) < 0) {
+		free(kd);
+		return NULL;
+	}
+	if (!(kd->track = ktrack_new("/proc"))) {
+		snprintf(err, errlen, "out of memory");
 		free(kd);
 		return NULL;
 	}
@@ -402,6 +411,10 @@ long kdomain_enable(struct kdomain *kd, const char *channel, const char *pattern
 
 		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
 			m += trax_glob_match(pattern, ksyscalls_name(ch->sys, i));
+		/* a 32-bit-only call ("llseek") */
+		for (unsigned int i = 0; !m && i < ksyscalls_compat_count(ch->sys); i++)
+			m += trax_glob_match(pattern,
+					     ksyscalls_name(ch->sys, ksyscalls_count(ch->sys) + i));
 		n = m;
 		if (m && (!kd->active || ch->sys_started))
 			n = rule_apply(ch, &r, true, err, errlen);
@@ -584,7 +597,7 @@ static int pids_apply(struct kchan *ch, char *err, size_t errlen)
 	int e;
 
 	if (ch->have_inst) {
-		e = tracefs_set_pids(&ch->inst, kd->pids, kd->npids);
+		e = ktrack_apply(kd->track, &ch->inst, false);
 		if (e < 0) {
 			snprintf(err, errlen, "set_event_pid: %s", strerror(-e));
 			return e;
@@ -596,12 +609,36 @@ static int pids_apply(struct kchan *ch, char *err, size_t errlen)
 	}
 	if (ch->sys) {
 		e = ksyscalls_set_pids(ch->sys, kd->pids, kd->npids);
+		for (int kind = KTRACK_UID; !e && kind <= KTRACK_GID; kind++) {
+			int *ids;
+			unsigned int n;
+			bool on = ktrack_get(kd->track, kind, &ids, &n);
+
+			/* (KSYSCALLS_UID, KSYSCALLS_GID are KTRACK_UID, KTRACK_GID) */
+			e = ksyscalls_set_ids(ch->sys, kind, ids, n, !on);
+			free(ids);
+		}
 		if (e < 0) {
 			snprintf(err, errlen, "system call tracker: %s", strerror(-e));
 			return e;
 		}
 	}
 	return 0;
+}
+
+int kdomain_track_ids(struct kdomain *kd, int kind, bool add, const int *ids, unsigned int n,
+		      bool all, char *err, size_t errlen)
+{
+	int bad = 0, e = ktrack_change(kd->track, kind, add, ids, n, all, &bad);
+
+	if (e == -ENOENT)
+		snprintf(err, errlen, "%s %d is not tracked", kind == KTRACK_GID ? "gid" : "uid",
+			 bad);
+	else if (e)
+		snprintf(err, errlen, "%s", strerror(-e));
+	for (unsigned int i = 0; !e && i < kd->nchans; i++)
+		e = pids_apply(kd->chans[i], err, errlen);
+	return e;
 }
 
 int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, char *err,
@@ -618,6 +655,8 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 	free(kd->pids);
 	kd->pids = n;
 	kd->npids = npids;
+	if (ktrack_set_pids(kd->track, pids, npids))
+		return -ENOMEM;
 	for (unsigned int i = 0; i < kd->nchans; i++) {
 		int e = pids_apply(kd->chans[i], err, errlen);
 
@@ -658,8 +697,12 @@ static void class_filters(struct kchan *ch, struct kevent_class *cls, const char
 	if (!fs)
 		return;
 	if (syscall) {
-		/* syscall rules name the call: "openat" for syscall_entry_openat */
-		const char *u = strchr(name + strlen("syscall_"), '_');
+		/* syscall rules name the call: "openat" for (compat_)syscall_entry_openat */
+		const char *u;
+
+		if (!strncmp(name, "compat_", 7))
+			name += 7;
+		u = strchr(name + strlen("syscall_"), '_');
 
 		snprintf(sysname, sizeof(sysname), "%s", u ? u + 1 : name);
 		name = sysname;
@@ -777,7 +820,8 @@ static void filters_rebuild(struct kchan *ch)
 		filters_push(ch, id, full);
 	}
 	if (ch->sys)
-		for (unsigned int i = 0; i < ksyscalls_count(ch->sys); i++)
+		for (unsigned int i = 0;
+		     i < ksyscalls_count(ch->sys) + ksyscalls_compat_count(ch->sys); i++)
 			for (int exit = 0; exit < 2; exit++) {
 				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
 
@@ -865,6 +909,8 @@ static int record_convert(struct kcpu *c, const uint8_t *rec, size_t reclen, uin
 	if (!m)
 		return 0;
 	memcpy(&tid, rec + 4, 4);
+	if (!ktrack_pass(c->ch->kd->track, &c->tcache, tid, ts))
+		return 0;
 	len = kmap_convert(m, rec, reclen, scratch, cap);
 	kr.cls = kmap_event_class((struct kmap_event *)m);
 	if (!len && kr.cls->cls.nr_fields) {
@@ -964,7 +1010,15 @@ static void *cpu_thread(void *arg)
 		goto out_perf;
 	}
 	for (;;) {
-		ssize_t n = read(c->fd, page, psize);
+		ssize_t n;
+
+		if (c->cpu == 0 && ktrack_active(ch->kd->track) &&
+		    trax_clock_monotonic() - c->last_scan >= KTRACK_SCAN_NS) {
+			/* the threads that began to run as a tracked user */
+			c->last_scan = trax_clock_monotonic();
+			ktrack_apply(ch->kd->track, &ch->inst, true);
+		}
+		n = read(c->fd, page, psize);
 
 		if (n > 0) {
 			page_convert(c, page, (size_t)n, scratch, cap);
@@ -1054,6 +1108,7 @@ static void chan_release(struct kchan *ch)
 			if (ch->cpus[i].fd >= 0)
 				close(ch->cpus[i].fd);
 			kthreads_free(ch->cpus[i].threads);
+			ktrack_cache_free(ch->cpus[i].tcache);
 		}
 		free(ch->cpus);
 		ch->cpus = NULL;
@@ -1160,7 +1215,7 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 	if ((e = tracefs_set_clock(&ch->inst, "mono")) ||
 	    (e = tracefs_set_buffer_kb(&ch->inst, kb)) ||
 	    (e = tracefs_set_overwrite(&ch->inst, ch->attr.overwrite)) ||
-	    (e = tracefs_set_pids(&ch->inst, kd->pids, kd->npids))) {
+	    (e = ktrack_apply(kd->track, &ch->inst, false))) {
 		snprintf(err, errlen, "tracefs instance %s: settings refused: %s", ch->inst.name,
 			 strerror(-e));
 		return e;
@@ -1226,10 +1281,8 @@ static int chan_start(struct kchan *ch, char *err, size_t errlen)
 			if (ch->rules[i].enabled && ch->rules[i].syscall &&
 			    rule_apply(ch, &ch->rules[i], true, err, errlen) < 0)
 				return -EINVAL;
-		if ((e = ksyscalls_set_pids(ch->sys, kd->pids, kd->npids)) < 0) {
-			snprintf(err, errlen, "system call tracker: %s", strerror(-e));
+		if ((e = pids_apply(ch, err, errlen)) < 0)
 			return e;
-		}
 		if (ch->perf && (e = perf_to_syscalls(ch)) < 0) {
 			snprintf(err, errlen, "perf counters for the system calls: %s",
 				 strerror(-e));
@@ -1605,6 +1658,16 @@ void kdomain_describe(const struct kdomain *kd,
 
 		fn(arg, &it);
 	}
+	for (int kind = KTRACK_UID; kind <= KTRACK_GID; kind++) {
+		struct kdomain_item it = {.kind = kind == KTRACK_UID ? "uid" : "gid"};
+		int *ids;
+
+		if (!ktrack_get(kd->track, kind, &ids, &it.nids))
+			continue; /* every id */
+		it.ids = ids;
+		fn(arg, &it);
+		free(ids);
+	}
 }
 
 void kdomain_free(struct kdomain *kd)
@@ -1620,7 +1683,8 @@ void kdomain_free(struct kdomain *kd)
 		struct kchan *ch = kd->chans[i];
 
 		chan_release(ch);
-		for (unsigned int i = 0; ch->sys && i < ksyscalls_count(ch->sys); i++)
+		for (unsigned int i = 0;
+		     ch->sys && i < ksyscalls_count(ch->sys) + ksyscalls_compat_count(ch->sys); i++)
 			for (int exit = 0; exit < 2; exit++) {
 				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
 
@@ -1640,6 +1704,7 @@ void kdomain_free(struct kdomain *kd)
 		free(ch);
 	}
 	free(kd->pids);
+	ktrack_free(kd->track);
 	free(kd);
 }
 

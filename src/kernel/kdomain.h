@@ -73,6 +73,18 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 		       size_t errlen);
 
 /*
+ * The uid (kind KDOMAIN_UID) or gid (KDOMAIN_GID) tracker, by real id, as
+ * `trax track -k --uid` (add) and `trax untrack -k --uid` (!add) change
+ * it: all: every id (add) or none (!add); else ids added to or removed
+ * from its set (-ENOENT for one not in it). An event is recorded when its
+ * thread passes every tracker. Any time. 0, or -errno with err set.
+ */
+#define KDOMAIN_UID 0
+#define KDOMAIN_GID 1
+int kdomain_track_ids(struct kdomain *kd, int kind, bool add, const int *ids, unsigned int n,
+		      bool all, char *err, size_t errlen);
+
+/*
  * Starts recording into dir (the trace directory: OUTPUT/kernel), made
  * for session trace_name created at creation_datetime. 0, or -errno with
  * err set; nothing is left running on failure.
@@ -104,13 +116,15 @@ void kdomain_stats(const struct kdomain *kd, uint64_t *written, uint64_t *discar
 
 /* What `trax list SESSION` shows of the domain, item by item. */
 struct kdomain_item {
-	const char *kind;    /* "channel", "tracepoint", "syscall", "context", "pid" */
-	const char *channel; /* its channel (NULL for "pid") */
-	const char *name;    /* channel name, rule pattern, context name */
-	const char *filter;  /* a rule's filter text, or NULL */
+	const char *kind; /* "channel", "tracepoint", "syscall", "context", "pid", "uid", "gid" */
+	const char *channel;			 /* its channel (NULL for "pid") */
+	const char *name;			 /* channel name, rule pattern, context name */
+	const char *filter;			 /* a rule's filter text, or NULL */
 	const struct kdomain_channel_attr *attr; /* "channel" */
 	uint64_t discarded;			 /* "channel": events lost so far */
 	int pid;				 /* "pid": one tracked process */
+	const int *ids;				 /* "uid", "gid": the tracker's set (it is */
+	unsigned int nids;			 /* not given when it allows every id) */
 };
 void kdomain_describe(const struct kdomain *kd,
 		      void (*fn)(void *arg, const struct kdomain_item *item), void *arg);

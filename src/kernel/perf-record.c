@@ -245,7 +245,14 @@ static int tp_open(struct kperf *p, uint32_t id, int *fds, char *err, size_t err
 
 	attr_base(&a, PERF_TYPE_TRACEPOINT, id);
 	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_RAW;
+	/*
+	 * PERIOD: one sample per event. Without it a tracepoint whose perf
+	 * count is a value (sched_stat_runtime counts its runtime in ns) makes
+	 * that many samples, until perf throttles the whole group: 200,000
+	 * sched_stat_runtime a second and the switches lost.
+	 */
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
+			PERF_SAMPLE_RAW;
 	a.watermark = 1; /* the reader is woken when a ring is half full (or by its timer) */
 	for (unsigned int cpu = 0; cpu < p->nr_cpus; cpu++)
 		fds[cpu] = -1;
@@ -450,9 +457,9 @@ static bool pid_wanted(const struct kperf *p, int pid)
 }
 
 /*
- * A sample of sample_type TID | TIME | READ (group) | RAW: u32 pid, tid;
- * u64 time; u64 nr, values[nr]; u32 size, raw[size]. 0 when handed (or
- * skipped), -errno from fn, 1 when damaged.
+ * A sample of sample_type TID | TIME | PERIOD | READ (group) | RAW: u32
+ * pid, tid; u64 time; u64 period; u64 nr, values[nr]; u32 size,
+ * raw[size]. 0 when handed (or skipped), -errno from fn, 1 when damaged.
  */
 static int sample(struct kperf *p, int cpu, const uint8_t *s, size_t len, kperf_sample_fn fn,
 		  void *arg)
@@ -460,7 +467,7 @@ static int sample(struct kperf *p, int cpu, const uint8_t *s, size_t len, kperf_
 	struct kperf_cpu *c = &p->cpus[cpu];
 	uint64_t values[KPERF_MAX_COUNTERS], nr, ts;
 	uint32_t pid, tid, rawlen;
-	size_t off = 16;
+	size_t off = 24; /* (the period is not used) */
 
 	if (len < off + 8)
 		return 1;

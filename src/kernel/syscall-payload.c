@@ -130,7 +130,15 @@ long sc_payload(const struct sc_event *ev, const struct sc_rec *rec, size_t len,
 
 		switch (s->src) {
 		case SC_SRC_ARG:
-			put_int(&o, rec->args[a], s->size);
+			/*
+			 * A 32-bit call's registers hold 32 bits: a signed
+			 * 64-bit field (long, off_t) is the call's compat_long_t,
+			 * sign-extended as the kernel's compat wrappers do.
+			 */
+			if (ev->compat && s->size == 8 && ev->fields[i].type.integer.is_signed)
+				put_int(&o, (uint64_t)(int64_t)(int32_t)rec->args[a], 8);
+			else
+				put_int(&o, rec->args[a], s->size);
 			break;
 		case SC_SRC_RET:
 			put_int(&o, (uint64_t)rec->ret, s->size);

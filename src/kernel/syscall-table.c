@@ -229,7 +229,7 @@ static int call_from_format(struct sc_call *c, const char *name, const char *tex
 	return 0;
 }
 
-static void call_free(struct sc_call *c)
+void sc_call_free(struct sc_call *c)
 {
 	free(c->name);
 	free(c->signature);
@@ -255,7 +255,7 @@ int sc_table_load(struct sc_table *t, const char *root, char *err, size_t errlen
 
 	memset(t, 0, sizeof(*t));
 	for (int i = 0; i < SC_NR_SLOTS; i++)
-		t->by_nr[i] = -1;
+		t->by_nr[i] = t->by_nr32[i] = -1;
 	snprintf(dir, sizeof(dir), "%s/events/syscalls", root);
 	d = opendir(dir);
 	if (!d) {
@@ -292,7 +292,7 @@ int sc_table_load(struct sc_table *t, const char *root, char *err, size_t errlen
 		r = call_from_format(&t->calls[t->ncalls], name, text, len, err, errlen);
 		free(text);
 		if (r < 0) {
-			call_free(&t->calls[t->ncalls]);
+			sc_call_free(&t->calls[t->ncalls]);
 			goto fail;
 		}
 		if (r == 0)
@@ -325,6 +325,10 @@ int sc_table_load(struct sc_table *t, const char *root, char *err, size_t errlen
 				snprintf(err, errlen, "out of memory");
 				goto fail;
 			}
+	if (sc_compat_load(t)) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	return 0;
 fail:
 	if (d)
@@ -336,8 +340,11 @@ fail:
 void sc_table_free(struct sc_table *t)
 {
 	for (unsigned int i = 0; i < t->ncalls; i++)
-		call_free(&t->calls[i]);
+		sc_call_free(&t->calls[i]);
 	free(t->calls);
+	for (unsigned int i = 0; i < t->ncompat; i++)
+		sc_call_free(&t->compat[i]);
+	free(t->compat);
 	for (int compat = 0; compat < 2; compat++)
 		for (int exit = 0; exit < 2; exit++)
 			event_free(&t->unknown[compat][exit]);

@@ -50,11 +50,12 @@ struct sc_event {
 	uint8_t lenarg;		  /* socket address captures: the argument with its length */
 	bool lenptr;		  /* that argument points to the length (accept) */
 	char *name;		  /* "syscall_entry_openat" */
+	bool compat; /* of a 32-bit call: its 64-bit signed arguments are sign-extended */
 };
 
 struct sc_call {
-	char *name; /* "openat" */
-	int nr;	    /* its number, -1 when the headers trax was built with do not know it */
+	char *name; /* "openat" (a 32-bit call: its kernel name, "llseek") */
+	int nr;	    /* its number (in its ABI's table), -1 when trax's headers do not know it */
 	unsigned int nargs;
 	char *arg_name[SC_MAX_ARGS];
 	char *arg_type[SC_MAX_ARGS]; /* as tracefs writes them: "const char *" */
@@ -68,14 +69,31 @@ struct sc_table {
 	struct sc_call *calls;
 	unsigned int ncalls;
 	int by_nr[SC_NR_SLOTS]; /* index in calls, -1 */
+	/* The 32-bit calls (int $0x80, the ia32 entry), named: syscall-compat.c. */
+	struct sc_call *compat;
+	unsigned int ncompat;
+	int by_nr32[SC_NR_SLOTS]; /* index in compat, -1 */
 	struct sc_event unknown[2][2];
-	bool unknown_enabled[2]; /* [exit]: native calls without a description, and 32-bit ones */
+	bool unknown_enabled[2];     /* [exit]: calls without a description, native or 32-bit */
 	unsigned int fallback_types; /* arguments whose C type no rule knows (recorded as uint64) */
 };
 
 /* Reads ROOT/events/syscalls/sys_enter_* and builds the table. 0, or -1 and err set. */
 int sc_table_load(struct sc_table *t, const char *root, char *err, size_t errlen);
 void sc_table_free(struct sc_table *t);
+
+/*
+ * Adds the 32-bit calls (syscall-compat.c) to a table whose native calls
+ * are loaded: their names from <asm/unistd_32.h> and the 32-bit kernel's
+ * function names, their arguments from the native call of the same name or
+ * trax's list of the 32-bit-only ones, events compat_syscall_entry_NAME and
+ * compat_syscall_exit_NAME. 0, or -1 (out of memory).
+ */
+int sc_compat_load(struct sc_table *t);
+/* The kernel name of 32-bit call number nr ("llseek" for __NR__llseek), or NULL. */
+const char *sc_compat_name_of(int nr);
+/* Frees a call's names and events (syscall-table.c). */
+void sc_call_free(struct sc_call *c);
 
 /*
  * Builds a call's events from its arguments (the rules of syscall-rules.c).

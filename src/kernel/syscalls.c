@@ -73,6 +73,9 @@ struct ksyscalls {
 	uint8_t *payload;
 	int *pids;
 	unsigned int npids;
+	int *ids[2]; /* the uid and gid trackers' sets (KSYSCALLS_UID, KSYSCALLS_GID) */
+	unsigned int nids[2];
+	bool ids_on[2];
 	/* the counters each record carries: counter_fds[cpu * ncounters + j] */
 	int *counter_fds;
 	unsigned int ncounters, counter_cpus;
@@ -128,6 +131,8 @@ void ksyscalls_free(struct ksyscalls *s)
 	free(s->lost);
 	free(s->payload);
 	free(s->pids);
+	free(s->ids[0]);
+	free(s->ids[1]);
 	free(s->counter_fds);
 	sc_table_free(&s->t);
 	free(s);
@@ -138,9 +143,26 @@ unsigned int ksyscalls_count(const struct ksyscalls *s)
 	return s->t.ncalls;
 }
 
+unsigned int ksyscalls_compat_count(const struct ksyscalls *s)
+{
+	return s->t.ncompat;
+}
+
+/* Call i of both tables (the 64-bit ones, then the 32-bit ones), or NULL. */
+static struct sc_call *call_at(const struct ksyscalls *s, unsigned int i)
+{
+	if (i < s->t.ncalls)
+		return &s->t.calls[i];
+	if (i - s->t.ncalls < s->t.ncompat)
+		return &s->t.compat[i - s->t.ncalls];
+	return NULL;
+}
+
 const char *ksyscalls_name(const struct ksyscalls *s, unsigned int i)
 {
-	return i < s->t.ncalls ? s->t.calls[i].name : NULL;
+	const struct sc_call *c = call_at(s, i);
+
+	return c ? c->name : NULL;
 }
 
 const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i)
@@ -186,16 +208,16 @@ static uint8_t regs_needed(const struct sc_event *ev, uint8_t lenarg)
 	return (uint8_t)(n < SC_MAX_ARGS ? n : SC_MAX_ARGS);
 }
 
-/* The probes' descriptor of call number nr, from the table. */
-static struct sc_desc desc_of(const struct ksyscalls *s, int nr)
+/* The probes' descriptor of call number nr (of the 32-bit table: compat), from the table. */
+static struct sc_desc desc_of(const struct ksyscalls *s, int nr, bool compat)
 {
 	struct sc_desc d;
-	int i = s->t.by_nr[nr];
+	int i = compat ? s->t.by_nr32[nr] : s->t.by_nr[nr];
 
 	memset(&d, 0, sizeof(d));
 	d.lenarg = SC_MAX_ARGS;
 	if (i >= 0) {
-		const struct sc_call *c = &s->t.calls[i];
+		const struct sc_call *c = compat ? &s->t.compat[i] : &s->t.calls[i];
 
 		d.flags = (c->enabled[0] ? SC_DESC_ENTRY : 0) | (c->enabled[1] ? SC_DESC_EXIT : 0);
 		memcpy(d.cap[0], c->ev[0].cap, SC_MAX_ARGS);
@@ -211,9 +233,11 @@ static struct sc_desc desc_of(const struct ksyscalls *s, int nr)
 	return d;
 }
 
-/* Writes the descriptors of the numbers in [from, to) the probes read (when loaded). 0, or -errno.
+/*
+ * Writes the descriptors of the numbers in [from, to) of the 64-bit or
+ * the 32-bit (compat) table the probes read (when loaded). 0, or -errno.
  */
-static int descs_write(struct ksyscalls *s, int from, int to)
+static int descs_write_abi(struct ksyscalls *s, int from, int to, bool compat)
 {
 	int fd;
 
@@ -221,8 +245,8 @@ static int descs_write(struct ksyscalls *s, int from, int to)
 		return 0;
 	fd = bpf_map__fd(s->skel->maps.descs);
 	for (int nr = from; nr < to; nr++) {
-		struct sc_desc d = desc_of(s, nr);
-		__u32 key = (__u32)nr;
+		struct sc_desc d = desc_of(s, nr, compat);
+		__u32 key = (__u32)nr + (compat ? SC_NR_SLOTS : 0); /* the 32-bit ones after */
 
 		if (bpf_map_update_elem(fd, &key, &d, BPF_ANY))
 			return -errno;
@@ -231,6 +255,25 @@ static int descs_write(struct ksyscalls *s, int from, int to)
 				      (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
 	s->skel->bss->compat_flags = s->skel->bss->unknown_flags;
 	return 0;
+}
+
+/* The same for both tables. */
+static int descs_write(struct ksyscalls *s, int from, int to)
+{
+	int e = descs_write_abi(s, from, to, false);
+
+	return e ? e : descs_write_abi(s, from, to, true);
+}
+
+static int by_call_name(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct sc_call *)elem)->name);
+}
+
+/* Whether a 64-bit call has this name (the table is sorted by name). */
+static bool native_named(const struct ksyscalls *s, const char *name)
+{
+	return bsearch(name, s->t.calls, s->t.ncalls, sizeof(*s->t.calls), by_call_name) != NULL;
 }
 
 int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool exit)
@@ -246,7 +289,25 @@ int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool 
 		c->enabled[0] = entry;
 		c->enabled[1] = exit;
 		n++;
-		if ((e = descs_write(s, c->nr, c->nr + 1)))
+		if ((e = descs_write_abi(s, c->nr, c->nr + 1, false)))
+			return e;
+	}
+	/*
+	 * The 32-bit calls of the names matched: LTTng-modules 2.13 matches
+	 * an enabler's name against both ABIs' events (lttng-tools always
+	 * asks for ABI "all"), so `--syscall openat` records
+	 * compat_syscall_entry_openat too.
+	 */
+	for (unsigned int i = 0; i < s->t.ncompat; i++) {
+		struct sc_call *c = &s->t.compat[i];
+
+		if (!trax_glob_match(pattern, c->name))
+			continue;
+		c->enabled[0] = entry;
+		c->enabled[1] = exit;
+		if (!native_named(s, c->name))
+			n++; /* a 32-bit-only call (socketcall) */
+		if ((e = descs_write_abi(s, c->nr, c->nr + 1, true)))
 			return e;
 	}
 	/* LTTng's unknown-call events (and the 32-bit calls, recorded as such) */
@@ -298,6 +359,51 @@ int ksyscalls_set_pids(struct ksyscalls *s, const int *pids, unsigned int npids)
 	s->pids = copy;
 	s->npids = npids;
 	return s->skel ? pids_apply(s) : 0;
+}
+
+/* Replaces the BPF uid or gid set with s->ids[kind]. 0, or -errno. */
+static int ids_apply(struct ksyscalls *s, int kind)
+{
+	int fd = bpf_map__fd(kind == KSYSCALLS_GID ? s->skel->maps.gids : s->skel->maps.uids);
+	__u32 *flag =
+	    kind == KSYSCALLS_GID ? &s->skel->bss->filter_gids : &s->skel->bss->filter_uids;
+	__u32 key, next;
+	__u8 one = 1;
+
+	*flag = 0;
+	while (!bpf_map_get_next_key(fd, NULL, &next)) {
+		key = next;
+		if (bpf_map_delete_elem(fd, &key))
+			return -errno;
+	}
+	for (unsigned int i = 0; i < s->nids[kind]; i++) {
+		key = (__u32)s->ids[kind][i];
+		if (bpf_map_update_elem(fd, &key, &one, BPF_ANY))
+			return -errno;
+	}
+	*flag = s->ids_on[kind];
+	return 0;
+}
+
+int ksyscalls_set_ids(struct ksyscalls *s, int kind, const int *ids, unsigned int n, bool all)
+{
+	int *copy = NULL;
+
+	if (kind != KSYSCALLS_UID && kind != KSYSCALLS_GID)
+		return -EINVAL;
+	if (n > SC_MAX_PIDS)
+		return -E2BIG;
+	if (n) {
+		copy = malloc(n * sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, ids, n * sizeof(*copy));
+	}
+	free(s->ids[kind]);
+	s->ids[kind] = copy;
+	s->nids[kind] = n;
+	s->ids_on[kind] = !all;
+	return s->skel ? ids_apply(s, kind) : 0;
 }
 
 static uint64_t now_ns(void)
@@ -596,8 +702,12 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 		goto fail;
 	}
 	r = pids_apply(s);
+	if (!r)
+		r = ids_apply(s, KSYSCALLS_UID);
+	if (!r)
+		r = ids_apply(s, KSYSCALLS_GID);
 	if (r) {
-		snprintf(err, errlen, "writing the pid filter: %s", strerror(-r));
+		snprintf(err, errlen, "writing the process filters: %s", strerror(-r));
 		goto fail;
 	}
 	if (s->ncounters && (r = counters_write(s, err, errlen)))
@@ -656,8 +766,11 @@ static const struct sc_event *event_of(const struct ksyscalls *s, const struct s
 {
 	int exit = (r->flags & SC_REC_EXIT) != 0;
 
-	if (r->flags & SC_REC_COMPAT)
+	if (r->flags & SC_REC_COMPAT) {
+		if (r->nr >= 0 && r->nr < SC_NR_SLOTS && s->t.by_nr32[r->nr] >= 0)
+			return &s->t.compat[s->t.by_nr32[r->nr]].ev[exit];
 		return &s->t.unknown[1][exit];
+	}
 	if (r->nr >= 0 && r->nr < SC_NR_SLOTS && s->t.by_nr[r->nr] >= 0)
 		return &s->t.calls[s->t.by_nr[r->nr]].ev[exit];
 	return &s->t.unknown[0][exit];
@@ -826,5 +939,7 @@ uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu)
 
 struct kevent_class *ksyscalls_class(struct ksyscalls *s, unsigned int i, bool exit)
 {
-	return i < s->t.ncalls ? &s->t.calls[i].ev[exit ? 1 : 0].kc : NULL;
+	struct sc_call *c = call_at(s, i);
+
+	return c ? &c->ev[exit ? 1 : 0].kc : NULL;
 }

@@ -29,6 +29,13 @@ void ksyscalls_free(struct ksyscalls *s);
 /* How many there are, and their names ("openat"), for `trax list -k --syscall`. */
 unsigned int ksyscalls_count(const struct ksyscalls *s);
 const char *ksyscalls_name(const struct ksyscalls *s, unsigned int i);
+/*
+ * The 32-bit calls (compat_syscall_*_NAME events) follow the 64-bit ones:
+ * indices count..count+compat_count-1 of ksyscalls_name and
+ * ksyscalls_class are theirs (their names are the 32-bit kernel's:
+ * "llseek"). Listings show the first count only.
+ */
+unsigned int ksyscalls_compat_count(const struct ksyscalls *s);
 /* The class of call i's entry (exit false) or exit event; NULL when none. */
 struct kevent_class *ksyscalls_class(struct ksyscalls *s, unsigned int i, bool exit);
 /* "int dfd, const char * filename, ..." as LTTng types them, for listings. */
@@ -46,6 +53,16 @@ int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool 
 
 /* Only these processes (tgids); npids 0: every process. Any time. 0, or -errno. */
 int ksyscalls_set_pids(struct ksyscalls *s, const int *pids, unsigned int npids);
+
+/*
+ * Only the threads whose real user id (KSYSCALLS_UID) or group id
+ * (KSYSCALLS_GID) is one of ids (none when n is 0), or, all set, every
+ * thread. The calls recorded pass every tracker (pid, uid, gid). Any time.
+ * 0, or -errno.
+ */
+#define KSYSCALLS_UID 0
+#define KSYSCALLS_GID 1
+int ksyscalls_set_ids(struct ksyscalls *s, int kind, const int *ids, unsigned int n, bool all);
 
 /*
  * Loads and attaches the BPF programs, with buffer_bytes of buffer per CPU

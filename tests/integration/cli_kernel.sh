@@ -80,15 +80,19 @@ add-context -u -t perf:cpu:page-fault	Unknown context type perf:cpu:page-fault
 add-context -k	Missing context type: give -t TYPE (see 'trax add-context --help')
 track --pid=1	Please specify a domain (-k/-u)
 track -k -u --pid=1	Only one domain can be specified
-track -k --vpid=1	The kernel domain tracks process IDs only (--pid)
-track -k --vuid=0	The kernel domain tracks process IDs only (--pid)
-track -u --pid=1	--pid is for the kernel domain (-k); with -u, use --vpid
-track -k	Missing --pid (see 'trax track --help')
+track -k --vpid=1	The kernel domain tracks process, user and group IDs (--pid, --uid, --gid)
+track -k --vuid=0	The kernel domain tracks process, user and group IDs (--pid, --uid, --gid)
+track -u --pid=1	--pid, --uid and --gid are for the kernel domain (-k); with -u, use --vpid or --vuid
+track -u --uid=0	--pid, --uid and --gid are for the kernel domain (-k); with -u, use --vpid or --vuid
+track -k --uid=no-such-user-xyz	Unknown user 'no-such-user-xyz' in --uid
+track -k --gid=no-such-group-xyz	Unknown group 'no-such-group-xyz' in --gid
+track -k --uid	Missing values for --uid (give --uid=VALUE[,VALUE]... or --all)
+track -k	Missing --pid, --uid or --gid (see 'trax track --help')
 track -k --pid	Missing values for --pid (give --pid=VALUE[,VALUE]... or --all)
 track -k --pid=x	Wrong value in --pid parameter: x
 track -k --pid=-1	Wrong value in --pid parameter: -1
 track -k --pid=1 --all	--all and --pid values cannot be used together
-untrack -k --vpid --all	The kernel domain tracks process IDs only (--pid)
+untrack -k --vpid --all	The kernel domain tracks process, user and group IDs (--pid, --uid, --gid)
 list -k -u	Only one domain can be specified
 list --syscall	--syscall needs -k and no session (see 'trax list --help')
 list -u --syscall	--syscall needs -k and no session (see 'trax list --help')
@@ -232,6 +236,15 @@ expect_log "TRACK session=s2 domain=kernel kind=pid value=7"
 t 0 track -k --all --pid
 expect_log "TRACK session=s1 domain=kernel kind=pid all=1"
 expect_out 'Process ID tracking policy set to `include all`'
+t 0 track -k --uid=65534,root
+expect_log "TRACK session=s1 domain=kernel kind=uid value=65534 value=0"
+expect_out "Added 65534 to the user ID tracker inclusion set" \
+	"Added root to the user ID tracker inclusion set"
+t 0 track -k --gid=root
+expect_log "TRACK session=s1 domain=kernel kind=gid value=0"
+t 0 track -k --all --uid
+expect_log "TRACK session=s1 domain=kernel kind=uid all=1"
+expect_out 'User ID tracking policy set to `include all`'
 reply UNTRACK status=0
 t 0 untrack -k --pid=123
 expect_log "UNTRACK session=s1 domain=kernel kind=pid value=123"
@@ -291,6 +304,8 @@ cat >"$TEST_TMP/kernel.exp" <<'EOF'
 
 Tracked process attributes
   Process IDs:          1, 42
+  User IDs:             all
+  Group IDs:            all
 
 Channels:
 -------------
@@ -383,7 +398,7 @@ diff -u "$TEST_TMP/konly.exp" "$OUT" >&2 || fail "$LAST: output"
 t 0 list s1 --userspace
 diff -u "$TEST_TMP/uonly.exp" "$OUT" >&2 || fail "$LAST: output"
 t 0 list -c kring s1
-sed -n '1,10p;/^- kring:/,$p' "$TEST_TMP/konly.exp" >"$TEST_TMP/kring.exp"
+sed -n '1,12p;/^- kring:/,$p' "$TEST_TMP/konly.exp" >"$TEST_TMP/kring.exp"
 # the kernel channel, then the user-space domain's header without its channel
 {
 	cat "$TEST_TMP/kring.exp"
@@ -404,10 +419,11 @@ expect_log "STATUS session=s1"
 diff -u "$TEST_TMP/both.exp" "$OUT" >&2 || fail "$LAST: output"
 # a kernel domain with only a tracker set, and one with only a channel
 reply LIST status=0 record=session name=s2 output=/o/s2 state=inactive snapshot=0 \
-	record=ktracker kind=pid
+	record=ktracker kind=pid record=ktracker kind=uid value=65534 value=0 record=ktracker kind=gid
 t 0 list s2
 expect_out "Recording session s2: [inactive]" "    Trace output: /o/s2" "" \
-	"=== Domain: Linux kernel ===" "" "Tracked process attributes" "  Process IDs:          none" ""
+	"=== Domain: Linux kernel ===" "" "Tracked process attributes" "  Process IDs:          none" \
+	"  User IDs:             65534, 0" "  Group IDs:            none" ""
 t 0 list -d s2
 expect_out "Recording session s2: [inactive]" "    Trace output: /o/s2" "" "Domains:" "-------------" \
 	"  - Kernel"
@@ -415,8 +431,8 @@ reply LIST status=0 record=session name=s3 output=/o/s3 state=inactive snapshot=
 	record=kchannel name=channel0 overwrite=1 subbuf_size=4096 num_subbuf=2 read_timer=200000
 t 0 list s3
 expect_out "Recording session s3: [inactive snapshot]" "    Trace output: /o/s3" "" \
-	"=== Domain: Linux kernel ===" "" "Tracked process attributes" "  Process IDs:          all" "" \
-	"Channels:" "-------------" "- channel0: [enabled]" "" "    Attributes:" \
+	"=== Domain: Linux kernel ===" "" "Tracked process attributes" "  Process IDs:          all" \
+	"  User IDs:             all" "  Group IDs:            all" "" "Channels:" "-------------" "- channel0: [enabled]" "" "    Attributes:" \
 	"      Event-loss mode:  overwrite" "      Sub-buffer size:  4096 bytes" \
 	"      Sub-buffer count: 2" "      Switch timer:     inactive" "      Read timer:       200000 us" \
 	"      Trace file count: 1 per stream" "      Trace file size:  unlimited" "" "    Statistics:" \

@@ -135,6 +135,25 @@ grep -q "discarded" bl.err || check_fail "babeltrace2 reports no discarded event
 	check_fail "signals: $mine recorded + $disc discarded, 50000 sent"
 ok "losses: $mine of 50000 signals recorded, $disc discarded"
 
+# ---- 2b. a tracepoint whose perf count is a value: one record per event ----
+# (sched_stat_runtime counts its runtime in ns: without PERF_SAMPLE_PERIOD
+# perf made a sample per nanosecond, throttled the group, lost the switches)
+trax create kr --output="$P/outr" >/dev/null || fail "create kr"
+trax enable-event -k sched_switch,sched_stat_runtime >/dev/null 2>&1 || fail "enable-event kr"
+trax add-context -k -t perf:cpu:cpu-clock >/dev/null 2>&1 || fail "add-context kr"
+trax start >/dev/null || fail "start kr"
+"$P/perfprog" "$P/tid4.txt" 10 2000 || fail "perfprog failed (kr)"
+sleep 0.3
+trax stop >/dev/null || fail "stop kr"
+trax destroy kr >/dev/null
+trax view "$P/outr/kernel" >kr.txt 2>/dev/null || fail "trax view (kr)"
+n_sw=$(grep -c " sched_switch: " kr.txt || true)
+n_rt=$(grep -c " sched_stat_runtime: " kr.txt || true)
+# the kernel emits at most a few runtime updates per switch (and one per tick)
+[ "$n_sw" -gt 20 ] && [ "$n_rt" -le $((4 * n_sw + 2000)) ] ||
+	check_fail "sched_stat_runtime through perf: $n_rt records for $n_sw switches"
+ok "perf-recorded sched_stat_runtime: $n_rt records, $n_sw switches"
+
 # ---- 3. errors ----
 trax create ke --output="$P/oute" >/dev/null || fail "create ke"
 trax add-context -k -t perf:cpu:no-such-counter >err1.txt 2>&1 && check_fail "an unknown counter was accepted"

@@ -1,42 +1,51 @@
 /*
- * test_analysis_durstat.c - duration statistics (src/analysis/durstat.c)
+ * test_analysis_durstat.c - duration statistics (src/analysis/durstats.c)
  * give the digits Python's statistics.stdev and true division give (the
  * values below were computed by Python 3.11 from the same numbers; the
- * generated lists come from the same 64-bit LCG), and round(x, 3).
+ * generated lists come from the same 64-bit LCG), and round(x, 3)
+ * (pyround.c).
  */
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/durstat.h"
+#include "analysis/durstats.h"
+#include "analysis/pyround.h"
 #include "check.h"
+
+static double stdev_of(const struct an_durstats *d)
+{
+	double v = 0;
+
+	an_durstats_stdev(d, &v);
+	return v;
+}
 
 static void check_case(const int64_t *v, size_t n, double sd, double mean)
 {
-	struct durstat d;
+	struct an_durstats d;
 
-	durstat_init(&d);
+	an_durstats_init(&d);
 	for (size_t i = 0; i < n; i++)
-		durstat_add(&d, v[i]);
-	CHECK(durstat_stdev(&d) == sd, "%zu values: stdev %.17g, Python %.17g", n,
-	      durstat_stdev(&d), sd);
-	CHECK(durstat_mean(&d) == mean, "%zu values: mean %.17g, Python %.17g", n, durstat_mean(&d),
-	      mean);
+		an_durstats_add(&d, v[i]);
+	CHECK(stdev_of(&d) == sd, "%zu values: stdev %.17g, Python %.17g", n, stdev_of(&d), sd);
+	CHECK(an_durstats_avg(&d) == mean, "%zu values: mean %.17g, Python %.17g", n,
+	      an_durstats_avg(&d), mean);
 }
 
 static void check_gen(uint64_t seed, size_t n, int64_t lo, int64_t range, double sd, double mean)
 {
-	struct durstat d;
+	struct an_durstats d;
 	uint64_t x = seed;
 
-	durstat_init(&d);
+	an_durstats_init(&d);
 	for (size_t i = 0; i < n; i++) {
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		durstat_add(&d, lo + (int64_t)((x >> 33) % (uint64_t)range));
+		an_durstats_add(&d, lo + (int64_t)((x >> 33) % (uint64_t)range));
 	}
-	CHECK(durstat_stdev(&d) == sd, "seed %llu: stdev %.17g, Python %.17g",
-	      (unsigned long long)seed, durstat_stdev(&d), sd);
-	CHECK(durstat_mean(&d) == mean, "seed %llu: mean %.17g, Python %.17g",
-	      (unsigned long long)seed, durstat_mean(&d), mean);
+	CHECK(stdev_of(&d) == sd, "seed %llu: stdev %.17g, Python %.17g", (unsigned long long)seed,
+	      stdev_of(&d), sd);
+	CHECK(an_durstats_avg(&d) == mean, "seed %llu: mean %.17g, Python %.17g",
+	      (unsigned long long)seed, an_durstats_avg(&d), mean);
 }
 
 int main(void)

@@ -446,7 +446,7 @@ static void check_syscallstats(const char *dir)
 	check_part = "syscallstats --top";
 	o.json = 0;
 	o.top = 2;
-	o.top_set = 1;
+	o.top_list = 1;
 	out = run("syscallstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has_line(out, "[22:13:20.000090000, 22:13:20.000190000] fsync                     "
@@ -518,7 +518,7 @@ static void check_iolatency(const char *dir)
 	o.begin = NULL;
 
 	check_part = "iolatency --top";
-	o.io_mode = AN_IO_TOP;
+	o.top_list = 1;
 	out = run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has(out, "\nTop system call latencies read (usec)\n"
@@ -540,7 +540,8 @@ static void check_iolatency(const char *dir)
 	free(out);
 
 	check_part = "iolatency --log";
-	o.io_mode = AN_IO_LOG;
+	o.top_list = 0;
+	o.log = 1;
 	out = run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has(out, "\nI/O operations log None (usec)\n"), "%s", out);
@@ -555,7 +556,8 @@ static void check_iolatency(const char *dir)
 	free(out);
 
 	check_part = "iolatency --freq";
-	o.io_mode = AN_IO_FREQ;
+	o.log = 0;
+	o.freq = 1;
 	out = run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	/* reads 1..10 us: step 0.45 us; 10 us twice in the last bucket */

@@ -25,12 +25,21 @@
 /* The helpers that read user memory are offered to GPL-compatible programs only. */
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/* Covers a record's largest header: 24 bytes, 8 counters, ret, 6 registers, comm (160). */
+#define SC_HEAD_MASK 0xff
+
 /* x86's thread_info.status bit for a 32-bit call (arch/x86/include/asm/thread_info.h). */
 #define TS_COMPAT 0x0002
 
+/*
+ * The descriptors: of the 64-bit call numbers, then (from SC_NR_SLOTS) of
+ * the 32-bit ones (int $0x80, the ia32 entry). One map: a lookup in one
+ * of two would give the verifier two kinds of pointer to follow through
+ * the rest of the program, past its limit.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, SC_NR_SLOTS);
+	__uint(max_entries, 2 * SC_NR_SLOTS);
 	__type(key, __u32);
 	__type(value, struct sc_desc);
 } descs SEC(".maps");
@@ -42,6 +51,21 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } pids SEC(".maps");
+
+/* The real user and group ids recorded when filter_uids, filter_gids are set (trackers). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SC_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} uids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SC_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} gids SEC(".maps");
 
 /*
  * One ring buffer per CPU, made by user space (its size set before the
@@ -91,8 +115,10 @@ struct {
 
 /* Settings user space changes while the programs run (the .bss map is mapped). */
 __u32 filter_pids;   /* only the tgids in `pids` */
+__u32 filter_uids;   /* only the real uids in `uids` */
+__u32 filter_gids;   /* only the real gids in `gids` */
 __u32 unknown_flags; /* SC_DESC_*: numbers without a descriptor (>= SC_NR_SLOTS, < 0) */
-__u32 compat_flags;  /* SC_DESC_*: 32-bit calls */
+__u32 compat_flags;  /* SC_DESC_*: 32-bit numbers without a descriptor */
 __u32 want_comm;     /* the thread's name in each record ($ctx.procname, procname) */
 __u32 ncounters;     /* counter values after each record's header (set before the start) */
 
@@ -133,21 +159,49 @@ static __always_inline __u32 capture(__u8 *buf, __u32 off, __u8 cap, __u64 ptr, 
 }
 
 /* Argument register i of a native call. */
-static __always_inline __u64 reg_arg(struct pt_regs *regs, int i)
+/*
+ * The caller's six argument registers into av: x86-64's, or, for a 32-bit
+ * call, i386's, 32 bits each (the kernel's compat entry uses their low
+ * halves: a 64-bit program's int $0x80 may leave the high halves set).
+ * Read once: the probe then indexes av, which keeps the verifier's
+ * count of states low. (Direct loads: tp_btf's arguments are trusted
+ * kernel pointers, CO-RE relocated.)
+ */
+static __always_inline void regs_read(struct pt_regs *regs, int compat, __u64 *av)
+{
+	if (compat) {
+		av[0] = (__u32)regs->bx;
+		av[1] = (__u32)regs->cx;
+		av[2] = (__u32)regs->dx;
+		av[3] = (__u32)regs->si;
+		av[4] = (__u32)regs->di;
+		av[5] = (__u32)regs->bp;
+	} else {
+		av[0] = regs->di;
+		av[1] = regs->si;
+		av[2] = regs->dx;
+		av[3] = regs->r10;
+		av[4] = regs->r8;
+		av[5] = regs->r9;
+	}
+}
+
+/* av[i] with a constant index for each case (a variable one would need bounds). */
+static __always_inline __u64 arg_at(const __u64 *av, __u32 i)
 {
 	switch (i) {
 	case 0:
-		return regs->di;
+		return av[0];
 	case 1:
-		return regs->si;
+		return av[1];
 	case 2:
-		return regs->dx;
+		return av[2];
 	case 3:
-		return regs->r10;
+		return av[3];
 	case 4:
-		return regs->r8;
+		return av[4];
 	default:
-		return regs->r9;
+		return av[5];
 	}
 }
 
@@ -158,7 +212,7 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	struct task_struct *task;
 	const struct sc_desc *d = 0;
 	struct sc_wire *r;
-	__u64 *regv;
+	__u64 *regv, av[SC_MAX_ARGS];
 	void *ring;
 	__u32 key = 0, off, flags, nregs = SC_MAX_ARGS, dir = exit ? 1 : 0;
 	__u8 *buf;
@@ -166,19 +220,27 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 
 	if (filter_pids && !bpf_map_lookup_elem(&pids, &tgid))
 		return 0;
+	if (filter_uids | filter_gids) {
+		/* the caller's real ids in the initial namespace, as LTTng's uid/gid trackers */
+		__u64 ug = bpf_get_current_uid_gid();
+		__u32 uid = (__u32)ug, gid = (__u32)(ug >> 32);
+
+		if (filter_uids && !bpf_map_lookup_elem(&uids, &uid))
+			return 0;
+		if (filter_gids && !bpf_map_lookup_elem(&gids, &gid))
+			return 0;
+	}
 	task = bpf_get_current_task_btf();
 	compat = (task->thread_info.status & TS_COMPAT) != 0;
-	if (compat) {
-		flags = compat_flags;
-	} else if (nr >= 0 && nr < SC_NR_SLOTS) {
-		key = (__u32)nr;
+	if (nr >= 0 && nr < SC_NR_SLOTS) {
+		key = (__u32)nr + (compat ? SC_NR_SLOTS : 0);
 		d = bpf_map_lookup_elem(&descs, &key);
 		if (!d)
 			return 0;
 		flags = d->flags;
 		nregs = d->nregs[dir];
 	} else {
-		flags = unknown_flags;
+		flags = compat ? compat_flags : unknown_flags;
 	}
 	if (!(flags & (exit ? SC_DESC_EXIT : SC_DESC_ENTRY)))
 		return 0;
@@ -216,23 +278,21 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 		*(__s64 *)(buf + off) = ret;
 		off += 8;
 	}
-	/*
-	 * Only the registers the event shows (direct loads: tp_btf's arguments
-	 * are trusted kernel pointers, CO-RE relocated).
-	 */
+	/* only the registers the event shows */
+	regs_read(regs, compat, av);
 	regv = (__u64 *)(buf + off);
 	if (nregs > 0)
-		regv[0] = regs->di;
+		regv[0] = av[0];
 	if (nregs > 1)
-		regv[1] = regs->si;
+		regv[1] = av[1];
 	if (nregs > 2)
-		regv[2] = regs->dx;
+		regv[2] = av[2];
 	if (nregs > 3)
-		regv[3] = regs->r10;
+		regv[3] = av[3];
 	if (nregs > 4)
-		regv[4] = regs->r8;
+		regv[4] = av[4];
 	if (nregs > 5)
-		regv[5] = regs->r9;
+		regv[5] = av[5];
 	off += nregs * 8;
 	if (want_comm) {
 		bpf_get_current_comm(buf + off, 16);
@@ -243,20 +303,35 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 	 * range, instead of two through the captures below)
 	 */
 	off += (want_comm & 1) << 4;
+	/*
+	 * The header's size differs with the counters, the direction and the
+	 * registers: as constants, each would make the verifier walk the
+	 * captures below once more (past its limit). Masked, it is one range.
+	 */
+	asm volatile("%0 &= %1" : "+r"(off) : "i"(SC_HEAD_MASK));
 
-	if (d && !compat) {
-		__u64 lenval = 0;
+	if (d) {
 		__u8 lenarg = d->lenarg;
 
 		for (int i = 0; i < SC_MAX_ARGS; i++) {
 			__u8 cap = d->cap[dir][i];
+			__u64 lenval = 0;
 
 			if (cap == SC_CAP_NONE)
 				continue;
+			/*
+			 * off through memory (the record's size field, set
+			 * again below): the verifier then sees the same range
+			 * at each iteration whatever the captures before it
+			 * took, and follows one path per capture kind instead
+			 * of every combination of them.
+			 */
+			*(volatile __u16 *)&r->size = (__u16)off;
+			off = *(volatile __u16 *)&r->size;
 			if (off > SC_CAPTURE_LIMIT)
 				break;
 			if (lenarg < SC_MAX_ARGS) {
-				lenval = reg_arg(regs, lenarg);
+				lenval = arg_at(av, lenarg);
 				if (cap == SC_CAP_SOCKADDR_LENPTR) {
 					__s32 v = 0;
 
@@ -266,11 +341,13 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 					lenval = (__u64)(__s64)(__s32)lenval; /* an int */
 				}
 			}
-			off = capture(buf, off, cap, reg_arg(regs, i), lenval);
+			off = capture(buf, off, cap, av[i], lenval);
 		}
 	}
-	if (off > SC_SCRATCH)
-		off = SC_SCRATCH;
+	/* (in assembly: the compiler knows no bound of a value read back through memory either) */
+	asm volatile("if %[o] <= %[max] goto +1\n\t%[o] = %[max]"
+		     : [o] "+r"(off)
+		     : [max] "i"(SC_SCRATCH));
 	r->size = (__u16)off;
 	key = bpf_get_smp_processor_id();
 	ring = bpf_map_lookup_elem(&rings, &key);

@@ -1,0 +1,97 @@
+/*
+ * timeline-impl.h - what the parts of `trax timeline` share: the rows and
+ * their state changes (timeline-state.c computes them from the events),
+ * the resolutions and the compact encoding (timeline-levels.c), the page
+ * (timeline-html.c).
+ *
+ * The thread-state machine here is the timeline's own, minimal one (LTTV's
+ * control-flow states over kstate's thread names); it can later give way
+ * to kflow.c's when that exists.
+ */
+#ifndef TRAX_ANALYSIS_TIMELINE_IMPL_H
+#define TRAX_ANALYSIS_TIMELINE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/an-impl.h"
+#include "analysis/idmap.h"
+#include "analysis/timeline-levels.h"
+#include "analysis/timeline.h"
+#include "common/strbuf.h"
+
+enum tl_row_kind { TL_ROW_CPU, TL_ROW_THREAD, TL_ROW_STREAM };
+
+#define TL_IRQ_DEPTH 8
+
+struct tl_row {
+	enum tl_row_kind kind;
+	int64_t id; /* CPU number, tid, or stream key */
+	int64_t pid;
+	uint32_t label; /* string id (threads: set at the end from kstate) */
+	struct tl_change *ch;
+	size_t nch, capch;
+	struct tl_mark *marks;
+	size_t nmarks, capmarks;
+	struct tl_span *spans;
+	size_t nspans, capspans;
+	struct tl_span *open; /* spans begun, not ended (a stack) */
+	size_t nopen, capopen;
+	/* threads */
+	uint32_t comm;	/* string id of the procname context (user-space events), 0: none */
+	int64_t on_cpu; /* -1: not running */
+	int in_sys, blocked, known, exited, forked;
+	uint32_t sys_name;
+	/* CPUs */
+	int64_t current; /* row index of the running thread, -1: idle or unknown */
+	int cpu_known;
+	uint8_t irq[TL_IRQ_DEPTH]; /* TL_IRQ or TL_SOFTIRQ */
+	uint32_t irq_detail[TL_IRQ_DEPTH];
+	int nirq;
+	size_t order;
+};
+
+/* Interned strings: names, comms, IRQ descriptions. */
+struct tl_strings {
+	char **v;
+	size_t n, cap;
+	struct an_idmap map; /* hash -> id */
+};
+
+void tl_strings_init(struct tl_strings *s);
+void tl_strings_free(struct tl_strings *s);
+/* The id of s (added when new): UINT32_MAX when memory ran out. */
+uint32_t tl_intern(struct tl_strings *s, const char *str);
+
+/* The rows and what fills them. */
+struct tl_model {
+	struct tl_row **rows;
+	size_t nrows, caprows;
+	struct an_idmap cpu_rows, thread_rows, stream_rows; /* id -> row index */
+	struct tl_strings str;
+	int64_t t0, t1; /* first and last event times (absolute ns) */
+	int started;
+	uint64_t events, marks, spans, unmatched_ends;
+	int failed;
+};
+
+void tl_model_init(struct tl_model *m);
+void tl_model_free(struct tl_model *m);
+/* The row of CPU cpu / thread tid / a stream, created when new: NULL when memory ran out. */
+struct tl_row *tl_cpu_row(struct tl_model *m, int64_t cpu);
+struct tl_row *tl_thread_row(struct tl_model *m, int64_t tid);
+struct tl_row *tl_stream_row(struct tl_model *m, uint64_t key);
+/* Sets a row's state from time t (absolute ns) on. */
+void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, uint32_t detail);
+void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args);
+/* Closes what is open at the end (spans, states) and sorts spans by begin. */
+void tl_model_finish(struct tl_model *m);
+
+/* Writes the page: the model's rows, the stats text, the template. 0, or -1 (memory). */
+int tl_write_html(FILE *out, struct tl_model *m, const char *title, const char *stats_text,
+		  double gen_seconds);
+
+/* The page template (timeline-page.html, made a C string by the build). */
+extern const char tl_page_template[];
+
+#endif /* TRAX_ANALYSIS_TIMELINE_IMPL_H */

@@ -1,0 +1,229 @@
+/*
+ * timeline-model.c - the timeline's rows (timeline-impl.h): a row per CPU,
+ * thread or user-space stream, each a list of state changes, marks and
+ * spans; interned strings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/timeline-impl.h"
+
+static void *grow(void *v, size_t *cap, size_t need, size_t size, int *failed)
+{
+	size_t c = *cap ? *cap : 16;
+	void *n;
+
+	if (need <= *cap)
+		return v;
+	while (c < need)
+		c *= 2;
+	n = realloc(v, c * size);
+	if (!n) {
+		*failed = 1;
+		return NULL;
+	}
+	*cap = c;
+	return n;
+}
+
+void tl_strings_init(struct tl_strings *s)
+{
+	memset(s, 0, sizeof(*s));
+	an_idmap_init(&s->map);
+}
+
+void tl_strings_free(struct tl_strings *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	an_idmap_free(&s->map);
+	memset(s, 0, sizeof(*s));
+}
+
+/* FNV-1a, 64 bits; probing on to the next key when another string has the hash. */
+static uint64_t hash(const char *p)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return h;
+}
+
+uint32_t tl_intern(struct tl_strings *s, const char *str)
+{
+	uint64_t h = hash(str ? str : "");
+	uint32_t id;
+	int failed = 0;
+	char **v;
+
+	if (!str)
+		str = "";
+	while ((id = an_idmap_get(&s->map, h)) != AN_IDMAP_NONE) {
+		if (!strcmp(s->v[id], str))
+			return id;
+		h++;
+	}
+	v = grow(s->v, &s->cap, s->n + 1, sizeof(*v), &failed);
+	if (!v)
+		return UINT32_MAX;
+	s->v = v;
+	if (!(v[s->n] = strdup(str)))
+		return UINT32_MAX;
+	if (an_idmap_put(&s->map, h, (uint32_t)s->n)) {
+		free(v[s->n]);
+		return UINT32_MAX;
+	}
+	return (uint32_t)s->n++;
+}
+
+void tl_model_init(struct tl_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	an_idmap_init(&m->cpu_rows);
+	an_idmap_init(&m->thread_rows);
+	an_idmap_init(&m->stream_rows);
+	tl_strings_init(&m->str);
+	tl_intern(&m->str, ""); /* id 0: no detail */
+}
+
+void tl_model_free(struct tl_model *m)
+{
+	for (size_t i = 0; i < m->nrows; i++) {
+		struct tl_row *r = m->rows[i];
+
+		free(r->ch);
+		free(r->marks);
+		free(r->spans);
+		free(r->open);
+		free(r);
+	}
+	free(m->rows);
+	an_idmap_free(&m->cpu_rows);
+	an_idmap_free(&m->thread_rows);
+	an_idmap_free(&m->stream_rows);
+	tl_strings_free(&m->str);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct tl_row *row_get(struct tl_model *m, struct an_idmap *map, enum tl_row_kind kind,
+			      uint64_t key)
+{
+	uint32_t i = an_idmap_get(map, key);
+	struct tl_row **v, *r;
+
+	if (i != AN_IDMAP_NONE)
+		return m->rows[i];
+	v = grow(m->rows, &m->caprows, m->nrows + 1, sizeof(*v), &m->failed);
+	if (!v)
+		return NULL;
+	m->rows = v;
+	r = calloc(1, sizeof(*r));
+	if (!r || an_idmap_put(map, key, (uint32_t)m->nrows)) {
+		free(r);
+		m->failed = 1;
+		return NULL;
+	}
+	r->kind = kind;
+	r->id = (int64_t)key;
+	r->pid = -1;
+	r->on_cpu = -1;
+	r->current = -1;
+	r->order = m->nrows;
+	m->rows[m->nrows++] = r;
+	return r;
+}
+
+struct tl_row *tl_cpu_row(struct tl_model *m, int64_t cpu)
+{
+	return row_get(m, &m->cpu_rows, TL_ROW_CPU, (uint64_t)cpu);
+}
+
+struct tl_row *tl_thread_row(struct tl_model *m, int64_t tid)
+{
+	return row_get(m, &m->thread_rows, TL_ROW_THREAD, (uint64_t)tid);
+}
+
+struct tl_row *tl_stream_row(struct tl_model *m, uint64_t key)
+{
+	return row_get(m, &m->stream_rows, TL_ROW_STREAM, key);
+}
+
+void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, uint32_t detail)
+{
+	struct tl_change *c;
+
+	t -= m->t0;
+	if (r->nch) {
+		c = &r->ch[r->nch - 1];
+		if (c->state == s && c->detail == detail)
+			return;
+		/* a state that lasted no time is replaced (and the one before may then go on) */
+		if (c->t >= t) {
+			if (r->nch >= 2 && r->ch[r->nch - 2].state == s &&
+			    r->ch[r->nch - 2].detail == detail) {
+				r->nch--;
+				return;
+			}
+			c->state = (uint8_t)s;
+			c->detail = detail;
+			return;
+		}
+	} else if (s == TL_UNKNOWN)
+		return;
+	c = grow(r->ch, &r->capch, r->nch + 1, sizeof(*c), &m->failed);
+	if (!c)
+		return;
+	r->ch = c;
+	c = &r->ch[r->nch++];
+	c->t = t;
+	c->state = (uint8_t)s;
+	c->detail = detail;
+}
+
+void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args)
+{
+	struct tl_mark *v = grow(r->marks, &r->capmarks, r->nmarks + 1, sizeof(*v), &m->failed);
+
+	if (!v)
+		return;
+	r->marks = v;
+	v[r->nmarks].t = t - m->t0;
+	v[r->nmarks].name = name;
+	v[r->nmarks].args = args;
+	r->nmarks++;
+	m->marks++;
+}
+
+static int cmp_spans(const void *a, const void *b)
+{
+	const struct tl_span *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+void tl_model_finish(struct tl_model *m)
+{
+	for (size_t i = 0; i < m->nrows; i++) {
+		struct tl_row *r = m->rows[i];
+
+		/* spans still open end with the trace */
+		while (r->nopen) {
+			struct tl_span *v =
+			    grow(r->spans, &r->capspans, r->nspans + 1, sizeof(*v), &m->failed);
+
+			if (!v)
+				break;
+			r->spans = v;
+			v[r->nspans] = r->open[--r->nopen];
+			v[r->nspans].end = m->t1 - m->t0;
+			r->nspans++;
+			m->spans++;
+		}
+		if (r->nspans > 1)
+			qsort(r->spans, r->nspans, sizeof(*r->spans), cmp_spans);
+	}
+}

@@ -1,0 +1,544 @@
+/*
+ * test_analysis_timeline.c - `trax timeline` (src/analysis/timeline-*.c)
+ * on traces written here with known states: the rows of the page, their
+ * state changes, marks and spans decoded from the page's data and compared
+ * with the story's, value by value; and the levels (decimation) on known
+ * changes.
+ *
+ * The kernel trace (times in ns; the page counts from the first event, 1000):
+ *   1000  CPU 0  sched_switch swapper/0 (0) -> A (100)
+ *   1500  CPU 1  sched_switch swapper/1 (0) -> C (300)
+ *   2000  CPU 0  syscall_entry_read (A)
+ *   3000  CPU 0  irq_handler_entry irq 5 "eth0"
+ *   3500  CPU 0  irq_handler_exit
+ *   4000  CPU 0  sched_switch A (prev_state 1: blocked) -> B (200)
+ *   6000  CPU 0  sched_wakeup A
+ *   7000  CPU 0  sched_switch B (prev_state 0: preempted) -> A
+ *   8000  CPU 0  syscall_exit_read (A)
+ *   9000  CPU 0  irq_softirq_entry vec 1 (TIMER)
+ *   9500  CPU 0  irq_softirq_exit
+ *  10000  CPU 0  sched_switch A (prev_state 0) -> swapper/0
+ *  11000  CPU 1  timer_tick (the end)
+ * The user-space trace (vtid context 300, thread C):
+ *   app:enter 2000, app:tick 2500, app:enter 3000, app:exit 4000,
+ *   app:exit 5000, app:exit 6000 (no begin left), app:enter 7000 (never ends)
+ * With --span app:enter,app:exit: spans [1000, +3000] depth 0,
+ * [2000, +1000] depth 1, [6000, +4000 (to the end, 11000)] depth 0; one
+ * end unmatched; 7 marks.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/timeline-levels.h"
+#include "analysis/timeline.h"
+#include "check.h"
+#include "common/strbuf.h"
+#include "writer/desc.h"
+#include "writer/metadata.h"
+#include "writer/stream-file.h"
+#include "writer/trace-env.h"
+
+#define T0_S 1700000000LL
+
+static const uint8_t uuid_k[16] = {1, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
+static const uint8_t uuid_u[16] = {2, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
+
+#define I32                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
+	}
+#define I64                                                                                        \
+	{                                                                                          \
+		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
+	}
+static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
+					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
+#define COMM                                                                                       \
+	{                                                                                          \
+		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
+	}
+
+static const struct ctfw_field switch_fields[] = {
+    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
+    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
+};
+static const struct ctfw_field wakeup_fields[] = {
+    {"comm", COMM}, {"tid", I32}, {"prio", I32}, {"target_cpu", I32}};
+static const struct ctfw_field fd_fields[] = {{"fd", I32}};
+static const struct ctfw_field ret_fields[] = {{"ret", I64}};
+static const struct ctfw_field irq_entry_fields[] = {{"irq", I32}, {"name", COMM}};
+static const struct ctfw_field irq_exit_fields[] = {{"irq", I32}, {"ret", I32}};
+static const struct ctfw_field vec_fields[] = {{"vec", I32}};
+static const struct ctfw_field x_fields[] = {{"x", I32}};
+
+enum {
+	EV_SWITCH,
+	EV_WAKEUP,
+	EV_SYS_READ,
+	EV_SYS_READ_EXIT,
+	EV_IRQ,
+	EV_IRQ_EXIT,
+	EV_SOFT,
+	EV_SOFT_EXIT,
+	EV_TICK
+};
+
+static const struct ctfw_event_class kclasses[] = {
+    [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
+    [EV_WAKEUP] = {"sched_wakeup", -1, NULL, wakeup_fields, 4},
+    [EV_SYS_READ] = {"syscall_entry_read", -1, NULL, fd_fields, 1},
+    [EV_SYS_READ_EXIT] = {"syscall_exit_read", -1, NULL, ret_fields, 1},
+    [EV_IRQ] = {"irq_handler_entry", -1, NULL, irq_entry_fields, 2},
+    [EV_IRQ_EXIT] = {"irq_handler_exit", -1, NULL, irq_exit_fields, 2},
+    [EV_SOFT] = {"irq_softirq_entry", -1, NULL, vec_fields, 1},
+    [EV_SOFT_EXIT] = {"irq_softirq_exit", -1, NULL, vec_fields, 1},
+    [EV_TICK] = {"timer_tick", -1, NULL, x_fields, 1},
+};
+
+enum { EV_ENTER, EV_EXIT, EV_APPTICK };
+static const struct ctfw_event_class uclasses[] = {
+    [EV_ENTER] = {"app:enter", -1, NULL, x_fields, 1},
+    [EV_EXIT] = {"app:exit", -1, NULL, x_fields, 1},
+    [EV_APPTICK] = {"app:tick", -1, NULL, x_fields, 1},
+};
+static const struct ctfw_field vtid_ctx[] = {{"vtid", I32}};
+
+struct rec {
+	uint8_t b[128];
+	size_t n;
+};
+
+static void put32(struct rec *r, int32_t v)
+{
+	memcpy(r->b + r->n, &v, 4);
+	r->n += 4;
+}
+
+static void put64(struct rec *r, int64_t v)
+{
+	memcpy(r->b + r->n, &v, 8);
+	r->n += 8;
+}
+
+static void putcomm(struct rec *r, const char *s)
+{
+	memset(r->b + r->n, 0, 16);
+	memcpy(r->b + r->n, s, strlen(s) < 15 ? strlen(s) : 15);
+	r->n += 16;
+}
+
+static void emit(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const struct rec *r)
+{
+	uint8_t *p = ctfw_stream_file_reserve(f, id, ts, r->n);
+
+	CHECK(p != NULL, "reserve at %llu", (unsigned long long)ts);
+	if (p)
+		memcpy(p, r->b, r->n);
+}
+
+static void sw(struct ctfw_stream_file *f, uint64_t ts, const char *pc, int pt, int64_t state,
+	       const char *nc, int nt)
+{
+	struct rec r = {.n = 0};
+
+	putcomm(&r, pc);
+	put32(&r, pt);
+	put32(&r, 20);
+	put64(&r, state);
+	putcomm(&r, nc);
+	put32(&r, nt);
+	put32(&r, 20);
+	emit(f, EV_SWITCH, ts, &r);
+}
+
+static void one32(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, int32_t v)
+{
+	struct rec r = {.n = 0};
+
+	put32(&r, v);
+	emit(f, id, ts, &r);
+}
+
+static void app(struct ctfw_stream_file *f, uint32_t id, uint64_t ts)
+{
+	struct rec r = {.n = 0};
+
+	put32(&r, 300); /* vtid */
+	put32(&r, 0);
+	emit(f, id, ts, &r);
+}
+
+static int write_file(const char *path, const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	int ok = f && fwrite(buf, 1, len, f) == len;
+
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+static void metadata(const char *dir, const uint8_t *uuid, const struct ctfw_env_entry *env,
+		     unsigned int nenv, const struct ctfw_stream *stream,
+		     const struct ctfw_event_class *cl, size_t ncl)
+{
+	struct ctfw_trace trace = {
+	    .clock = {"monotonic", "Monotonic Clock", 1000000000, T0_S, 0,
+		      "09080706-0504-0302-0100-010203040506"},
+	    .env = env,
+	    .nr_env = nenv,
+	};
+	struct strbuf sb;
+	char path[4200];
+
+	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
+	memcpy(trace.uuid, uuid, 16);
+	strbuf_init(&sb);
+	ctf_metadata_trace(&sb, &trace);
+	ctf_metadata_stream(&sb, stream);
+	for (uint32_t i = 0; i < ncl; i++)
+		ctf_metadata_event(&sb, &cl[i], i, 0);
+	CHECK(!sb.failed);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	CHECK(write_file(path, sb.buf, sb.len) == 0, "%s", path);
+	strbuf_free(&sb);
+}
+
+static void write_kernel(const char *dir)
+{
+	struct ctfw_env_entry env[CTF_ENV_KERNEL_MAX];
+	struct ctf_env_kernel_desc ed = {.hostname = "synth",
+					 .sysname = "Linux",
+					 .kernel_release = "6.18",
+					 .kernel_version = "#1",
+					 .trace_name = "synth",
+					 .creation_datetime = "20231114T221320+0000"};
+	struct ctfw_stream stream = {.id = 0};
+	struct ctfw_stream_file c0, c1;
+	struct rec r;
+
+	metadata(dir, uuid_k, env, ctf_env_kernel(env, &ed), &stream, kclasses,
+		 sizeof(kclasses) / sizeof(kclasses[0]));
+	CHECK_EQ(ctfw_stream_file_open(&c0, dir, "channel0_0", uuid_k, 0, 0, 4 * 4096), 0);
+	CHECK_EQ(ctfw_stream_file_open(&c1, dir, "channel0_1", uuid_k, 0, 1, 4 * 4096), 0);
+	c0.begin_hint = c1.begin_hint = 1000;
+	sw(&c0, 1000, "swapper/0", 0, 0, "A", 100);
+	sw(&c1, 1500, "swapper/1", 0, 0, "C", 300);
+	one32(&c0, EV_SYS_READ, 2000, 3);
+	r.n = 0;
+	put32(&r, 5);
+	putcomm(&r, "eth0");
+	emit(&c0, EV_IRQ, 3000, &r);
+	r.n = 0;
+	put32(&r, 5);
+	put32(&r, 1);
+	emit(&c0, EV_IRQ_EXIT, 3500, &r);
+	sw(&c0, 4000, "A", 100, 1, "B", 200);
+	r.n = 0;
+	putcomm(&r, "A");
+	put32(&r, 100);
+	put32(&r, 20);
+	put32(&r, 0);
+	emit(&c0, EV_WAKEUP, 6000, &r);
+	sw(&c0, 7000, "B", 200, 0, "A", 100);
+	r.n = 0;
+	put64(&r, 10);
+	emit(&c0, EV_SYS_READ_EXIT, 8000, &r);
+	one32(&c0, EV_SOFT, 9000, 1);
+	one32(&c0, EV_SOFT_EXIT, 9500, 1);
+	sw(&c0, 10000, "A", 100, 0, "swapper/0", 0);
+	one32(&c1, EV_TICK, 11000, 0);
+	CHECK_EQ(ctfw_stream_file_close(&c0, 11000), 0);
+	CHECK_EQ(ctfw_stream_file_close(&c1, 11000), 0);
+}
+
+static void write_user(const char *dir)
+{
+	struct ctfw_env_entry env[CTF_ENV_UST_MAX];
+	struct ctf_env_ust_desc ed = {.buffering_id = 0,
+				      .bits = 64,
+				      .trace_name = "synth",
+				      .creation_datetime = "20231114T221320+0000",
+				      .hostname = "synth"};
+	struct ctfw_stream stream = {.id = 0, .event_context = vtid_ctx, .nr_event_context = 1};
+	struct ctfw_stream_file u;
+
+	metadata(dir, uuid_u, env, ctf_env_ust(env, &ed), &stream, uclasses,
+		 sizeof(uclasses) / sizeof(uclasses[0]));
+	CHECK_EQ(ctfw_stream_file_open(&u, dir, "channel0_0", uuid_u, 0, 0, 4 * 4096), 0);
+	u.begin_hint = 1000;
+	app(&u, EV_ENTER, 2000);
+	app(&u, EV_APPTICK, 2500);
+	app(&u, EV_ENTER, 3000);
+	app(&u, EV_EXIT, 4000);
+	app(&u, EV_EXIT, 5000);
+	app(&u, EV_EXIT, 6000);
+	app(&u, EV_ENTER, 7000);
+	CHECK_EQ(ctfw_stream_file_close(&u, 11000), 0);
+}
+
+/* The page's data, decoded. */
+static int b64val(char c)
+{
+	const char *a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *p = c ? strchr(a, c) : NULL;
+
+	return p ? (int)(p - a) : -1;
+}
+
+/* The base64 string starting at s (after its quote) decoded into out: its length. */
+static size_t unb64(const char *s, unsigned char *out, size_t cap)
+{
+	size_t n = 0;
+	uint32_t acc = 0;
+	int bits = 0;
+
+	for (; *s && *s != '"'; s++) {
+		int v = b64val(*s);
+
+		if (v < 0)
+			continue;
+		acc = acc << 6 | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (n < cap)
+				out[n++] = (unsigned char)(acc >> bits & 0xff);
+		}
+	}
+	return n;
+}
+
+static uint64_t varint(const unsigned char *b, size_t n, size_t *p)
+{
+	uint64_t v = 0;
+	int shift = 0;
+
+	while (*p < n) {
+		unsigned char c = b[(*p)++];
+
+		v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+		if (!(c & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* The row whose "k" and "id" are given: a pointer into the page, NULL when absent. */
+static const char *row(const char *page, char kind, long id)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "{\"k\":\"%c\",\"id\":%ld,", kind, id);
+	return strstr(page, key);
+}
+
+/* The n-th string of the page's table (plain ASCII here). */
+static void string_at(const char *page, unsigned id, char *out, size_t cap)
+{
+	const char *p = strstr(page, "\"strings\":[\"");
+
+	out[0] = 0;
+	if (!p)
+		return;
+	p += 12;
+	for (unsigned i = 0; i < id && p; i++) {
+		p = strstr(p, "\",\"");
+		if (p)
+			p += 3;
+	}
+	if (p) {
+		size_t n = strcspn(p, "\"");
+
+		snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+	}
+}
+
+/* A row's raw changes as "t:state:detail " with details as strings (or row numbers) . */
+static void changes_text(const char *page, const char *r, char *out, size_t cap, int cpu)
+{
+	const char *ch = r ? strstr(r, "\"raw\":[\"") : NULL;
+	unsigned char b[4096];
+	size_t n, p = 0, len = 0;
+	uint64_t t = 0;
+
+	out[0] = 0;
+	if (!ch)
+		return;
+	n = unb64(ch + 8, b, sizeof(b));
+	while (p < n && len + 80 < cap) {
+		uint64_t v = varint(b, n, &p), d = 0;
+		unsigned st = (unsigned)(v & 15);
+		char ds[64] = "";
+
+		t += v >> 4;
+		if (tl_state_has_detail((enum tl_state)st))
+			d = varint(b, n, &p);
+		if (d && cpu && (st == TL_USER || st == TL_SYSCALL))
+			snprintf(ds, sizeof(ds), "row%u", (unsigned)d);
+		else if (d)
+			string_at(page, (unsigned)d, ds, sizeof(ds));
+		len += (size_t)snprintf(out + len, cap - len, "%llu:%u%s%s ", (unsigned long long)t,
+					st, ds[0] ? ":" : "", ds);
+	}
+}
+
+static char *page_of(const char *kdir, const char *udir, const struct an_span_pair *spans,
+		     size_t nspans)
+{
+	struct an_options o;
+	struct an_timeline_options to = {.spans = spans, .nspans = nspans, .title = "synth"};
+	const char *paths[2] = {kdir, udir};
+	char err[1024], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int st;
+
+	an_options_init(&o);
+	o.intersect = 0;
+	CHECK(f != NULL);
+	if (!f)
+		return NULL;
+	st = an_timeline(&o, &to, paths, udir ? 2 : 1, f, err, sizeof(err));
+	CHECK_EQ(st, AN_OK);
+	if (st)
+		fprintf(stderr, "an_timeline: %s\n", err);
+	fclose(f);
+	return buf;
+}
+
+static void check_page(const char *kdir, const char *udir)
+{
+	static const struct an_span_pair spans[] = {{"app:enter", "app:exit"}};
+	char *page = page_of(kdir, udir, spans, 1);
+	char text[2048];
+	const char *r;
+
+	CHECK(page && strstr(page, "\"events\":20,\"marks\":7,\"spans\":3,\"unmatched\":1,"),
+	      "%.300s", page ? strstr(page, "\"t0\"") : "");
+	CHECK(page && strstr(page, "\"t0\":\"1700000000000001000\",\"span\":10000,"));
+	/* rows: the CPUs, then the threads by pid (unknown: tid); nothing else */
+	CHECK(page && (r = row(page, 'c', 0)) && r < row(page, 'c', 1) &&
+	      row(page, 'c', 1) < row(page, 't', 100) &&
+	      row(page, 't', 100) < row(page, 't', 200) &&
+	      row(page, 't', 200) < row(page, 't', 300) && !row(page, 't', 0) &&
+	      !strstr(page, "{\"k\":\"s\""));
+	if (!page)
+		return;
+	changes_text(page, row(page, 't', 100), text, sizeof(text), 0);
+	/* user, read, irq 5, read, blocked in read, woken, read again, user, softirq, user,
+	 * preempted */
+	CHECK(!strcmp(text, "0:1 1000:2:read 2000:3:irq 5 eth0 2500:2:read 3000:6:read 5000:5 "
+			    "6000:2:read 7000:1 8000:4:softirq 1 TIMER 8500:1 9000:5 "),
+	      "A: %s", text);
+	changes_text(page, row(page, 't', 200), text, sizeof(text), 0);
+	CHECK(!strcmp(text, "3000:1 6000:5 "), "B: %s", text);
+	changes_text(page, row(page, 't', 300), text, sizeof(text), 0);
+	CHECK(!strcmp(text, "500:1 "), "C: %s", text);
+	/* a CPU's detail: the running thread's row number (A 3, B 4, C 5), or the IRQ */
+	changes_text(page, row(page, 'c', 0), text, sizeof(text), 1);
+	CHECK(!strcmp(text, "0:1:row3 1000:2:row3 2000:3:irq 5 eth0 2500:2:row3 3000:1:row4 "
+			    "6000:2:row3 7000:1:row3 8000:4:softirq 1 TIMER 8500:1:row3 9000:10 "),
+	      "CPU 0: %s", text);
+	changes_text(page, row(page, 'c', 1), text, sizeof(text), 1);
+	CHECK(!strcmp(text, "500:1:row5 "), "CPU 1: %s", text);
+	/* C's marks (all 7 user-space events) and spans */
+	r = row(page, 't', 300);
+	CHECK(r && strstr(r, "\"nmk\":7,") && strstr(r, "\"nsp\":3,"), "%.200s", r ? r : "");
+	if (r && strstr(r, "\"sp\":\"")) {
+		unsigned char b[256];
+		size_t n = unb64(strstr(r, "\"sp\":\"") + 6, b, sizeof(b)), p = 0, len = 0;
+		uint64_t t = 0;
+
+		text[0] = 0;
+		while (p < n) {
+			uint64_t d, dur, name, depth;
+			char s[64];
+
+			t += varint(b, n, &p);
+			dur = varint(b, n, &p);
+			name = varint(b, n, &p);
+			depth = varint(b, n, &p);
+			string_at(page, (unsigned)name, s, sizeof(s));
+			d = t;
+			len +=
+			    (size_t)snprintf(text + len, sizeof(text) - len, "%llu+%llu:%s:%llu ",
+					     (unsigned long long)d, (unsigned long long)dur, s,
+					     (unsigned long long)depth);
+		}
+		CHECK(!strcmp(text, "1000+3000:app:enter:0 2000+1000:app:enter:1 "
+				    "6000+4000:app:enter:0 "),
+		      "spans: %s", text);
+	}
+	/* the marks' fields, for the hover (every app:* event has x = 0) */
+	CHECK(strstr(page, ",\"x = 0\","));
+	/* the stats tables are on the page, the template's markers are not */
+	CHECK(strstr(page, "Events: 20 in ") && !strstr(page, "TRAX-DATA") &&
+	      !strstr(page, "TRAX-STATS") && !strstr(page, "TRAX-TITLE"));
+	free(page);
+
+	/* the kernel trace alone: no marks, no spans */
+	page = page_of(kdir, NULL, NULL, 0);
+	CHECK(page && strstr(page, "\"events\":13,\"marks\":0,\"spans\":0,\"unmatched\":0,"));
+	free(page);
+}
+
+/* Levels: the dominant state of each bucket, and the runner-up. */
+static void check_levels(void)
+{
+	/* span 4096 ns: level 0 buckets of 4 ns; a row of 3 changes has no level */
+	struct tl_change ch[] = {
+	    {0, 0, TL_USER}, {1, 0, TL_SYSCALL}, {4, 0, TL_USER}, {9, 0, TL_WAIT}, {10, 0, TL_USER},
+	};
+	struct tl_change *d = NULL;
+	long n;
+
+	CHECK(tl_level_width(4096, 0) == 4.0);
+	CHECK(tl_level_width(4096, 1) == 1.0);
+	CHECK_EQ(tl_level_count(4096, 3), 0);
+	/* levels of 64, 16 and 4 ns (1024, 4096, 16384 buckets); 1 ns: 65536, more than n / 2 */
+	CHECK_EQ(tl_level_count(4096 * 16, 100000), 3);
+	n = tl_decimate(ch, 5, 4096, 0, &d);
+	/*
+	 * [0,4): syscall 3 ns over user 1; [4,8): user; [8,12): user 3 (8, 10,
+	 * 11) and wait 1; from 12 on: user alone (a new run: its runner-up differs)
+	 */
+	CHECK_EQ(n, 4);
+	if (d && n == 4) {
+		CHECK(d[0].t == 0 && d[0].state == TL_SYSCALL && d[0].detail == TL_USER);
+		CHECK(d[1].t == 4 && d[1].state == TL_USER && d[1].detail == 0);
+		CHECK(d[2].t == 8 && d[2].state == TL_USER && d[2].detail == TL_WAIT);
+		CHECK(d[3].t == 12 && d[3].state == TL_USER && d[3].detail == 0);
+	}
+	free(d);
+}
+
+int main(void)
+{
+	char tmp[] = "/tmp/trax-test-timeline.XXXXXX", kdir[100], udir[100];
+
+	setenv("TZ", "UTC", 1);
+	if (!mkdtemp(tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(kdir, sizeof(kdir), "%s/kernel", tmp);
+	snprintf(udir, sizeof(udir), "%s/ust", tmp);
+	write_kernel(kdir);
+	write_user(udir);
+	check_page(kdir, udir);
+	check_levels();
+	if (!failures) {
+		char cmd[200];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmp);
+	}
+	return CHECK_RESULT();
+}

@@ -14,7 +14,9 @@
 #  - the synthetic trace of test_analysis_sys (known answers, checked
 #    there) gives the same JSON and text as lttng-syscallstats,
 #    -iolatencystats, -iolatencytop, -iolatencyfreq and lttng-iolog run
-#    here, whole and with --begin after an open (their absence fails).
+#    here, whole and with --begin after an open (their absence fails);
+#  - on the trace trax recorded, lttng-iolatencystats run here with
+#    --top --freq --log (every table, in its order) and with --min/--max.
 . "$TRAX_SRC/tests/integration/lib.sh"
 
 D=$TRAX_SRC/tests/data/analyses
@@ -98,3 +100,18 @@ for spec in syscallstats:syscallstats: iolatencystats:iolatency: iolatencytop:io
 	done
 done
 ok "synthetic trace: as lttng-syscallstats, -iolatencystats, -iolatencytop, -iolatencyfreq, lttng-iolog, whole and with --begin"
+
+# options lttng-analyses combines, against the tool run here
+for args in "--top --freq --log --begin $B --end $EN" "--min 1 --max 50"; do
+	# shellcheck disable=SC2086
+	TZ=UTC lttng-iolatencystats-mi $args "$K" >lt.json 2>/dev/null || fail "lttng-iolatencystats-mi $args failed"
+	# shellcheck disable=SC2086
+	TZ=UTC "$TRAX" analyze iolatency --stats $args --format=json "$K" >out.json || fail "trax analyze iolatency $args"
+	cmp -s lt.json out.json || fail "iolatency $args: JSON: $(python3 "$CMP" lt.json out.json | head -n 8)"
+	# shellcheck disable=SC2086
+	TZ=UTC lttng-iolatencystats --no-progress $args "$K" 2>/dev/null | tail -n +2 >lt.txt
+	# shellcheck disable=SC2086
+	TZ=UTC "$TRAX" analyze iolatency --stats $args "$K" >out.txt
+	cmp -s lt.txt out.txt || fail "iolatency $args: text: $(diff lt.txt out.txt | head -n 8)"
+done
+ok "iolatency --stats --top --freq --log, and --min/--max: as lttng-iolatencystats"

@@ -3,7 +3,8 @@
 # tests/fuzz/fuzz_NAME.c with clang (fuzzer + address + undefined
 # sanitizers) and runs it for SECONDS on its seed corpus
 # (tests/fuzz/corpus/NAME/). A target names the sources it needs on a line
-# "FUZZ-SOURCES: file...", and may name more seed files on a line
+# "FUZZ-SOURCES: file..." (continued on the comment lines that follow it
+# and start with src/ or tests/), and may name more seed files on a line
 # "FUZZ-SEEDS: glob...". Exit 1 when a target crashes; the input that
 # crashed is kept in the work directory and named on stderr.
 set -eu
@@ -17,18 +18,25 @@ command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG is not installed (ma
 
 targets=$*
 [ -n "$targets" ] || targets=$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_\(.*\)\.c|\1|')
+# the headers the build generates that kernel sources include (system call numbers)
+mkdir -p "$work/kgen"
+sh src/kernel/bpf/gen-nrs.sh "$CLANG" "$work/kgen/syscall-nrs.h"
+sh src/kernel/bpf/gen-nrs.sh "$CLANG" "$work/kgen/syscall-nrs32.h" asm/unistd_32.h SC_NR32
 status=0
 for name in $targets; do
 	src=tests/fuzz/fuzz_$name.c
 	[ -f "$src" ] || { echo "fuzz: no target $src" >&2; exit 1; }
-	sources=$(sed -n 's/.*FUZZ-SOURCES:[[:space:]]*//p' "$src")
+	# (the line and the comment lines that go on with more paths: clang-format wraps long ones)
+	sources=$(awk '/FUZZ-SOURCES:/ { sub(/.*FUZZ-SOURCES:[ \t]*/, ""); print; more = 1; next }
+		more && /^ \* (src|tests)\// { sub(/^ \* /, ""); print; next }
+		{ more = 0 }' "$src")
 	[ -n "$sources" ] || { echo "fuzz: $src has no FUZZ-SOURCES line" >&2; exit 1; }
 	# shellcheck disable=SC2086 # sources may be globs
 	sources=$(ls -d $sources)
 	bin=$work/fuzz_$name
 	# shellcheck disable=SC2086
 	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -Iinclude -Isrc -Itests -o "$bin" "$src" $sources
+		-D_GNU_SOURCE -Iinclude -Isrc -Itests -I"$work/kgen" -o "$bin" "$src" $sources
 	mkdir -p "$work/corpus-$name" "tests/fuzz/corpus/$name"
 	# more seeds: the files a "FUZZ-SEEDS: glob..." line names (paths from
 	# the source tree), copied under names of their own

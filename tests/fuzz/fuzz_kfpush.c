@@ -5,9 +5,9 @@
  * one of two rules; a translation must fit the buffer, be non-empty, and
  * have its parentheses and quotes balanced as the kernel reads them.
  *
- * FUZZ-SOURCES: src/kernel/tp-format.c src/kernel/kmap*.c src/kernel/kfilter.c src/kernel/kfpush.c
- * src/kernel/kfpush-field.c src/kernel/kfpush-int.c src/kernel/kfpush-str.c src/filter/[a-z]*.c
- * src/common/strbuf.c
+ * FUZZ-SOURCES: src/kernel/tp-format.c src/kernel/kmap*.c src/kernel/kfilter.c
+ * src/kernel/kthreads.c src/kernel/proc-text.c src/kernel/kfpush.c src/kernel/kfpush-field.c
+ * src/kernel/kfpush-int.c src/kernel/kfpush-str.c src/filter/[a-z]*.c src/common/strbuf.c
  */
 #include <stdint.h>
 #include <stdio.h>

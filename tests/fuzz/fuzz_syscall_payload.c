@@ -8,7 +8,7 @@
  * output and, for fixed layouts, has their size.
  *
  * (tools/fuzz.sh reads one line of sources: payload, override, rules, table)
- * FUZZ-SOURCES: src/kernel/syscall-[oprt]*.c src/kernel/tp-format.c
+ * FUZZ-SOURCES: src/kernel/syscall-[coprt]*.c src/kernel/tp-format.c
  */
 #include <stdint.h>
 #include <stdlib.h>

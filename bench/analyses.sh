@@ -27,6 +27,8 @@ ANALYSES=(
 	"cputop --limit 0|lttng-cputop-mi --limit 0"
 	"schedlatency --total --per-tid --per-prio|lttng-schedstats-mi --total --per-tid --per-prio"
 	"irqstats|lttng-irqstats-mi"
+	"syscallstats|lttng-syscallstats-mi"
+	"iolatency|lttng-iolatencystats-mi"
 )
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -48,7 +50,8 @@ die() {
 	echo "bench/analyses: $*" >&2
 	exit 1
 }
-for tool in /usr/bin/time python3 lttng-cputop-mi lttng-schedstats-mi lttng-irqstats-mi; do
+for tool in /usr/bin/time python3 lttng-cputop-mi lttng-schedstats-mi lttng-irqstats-mi \
+	lttng-syscallstats-mi lttng-iolatencystats-mi; do
 	command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found (apt-get install time python3-lttnganalyses)"
 done
 [ -x "$BUILD/trax" ] && [ -x "$BUILD/traxd" ] || die "build trax first (trax and traxd in $BUILD)"

@@ -12,7 +12,9 @@
 cd "$TEST_TMP"
 . "$TRAX_SRC/tests/integration/data/tsan.sh"
 # shellcheck disable=SC2086 # TSAN_CFLAGS is a list of flags
+# (the command includes the analyses; the timeline's page is made by the build)
 $CC $TSAN_CFLAGS "$src"/cli/*.c "$src"/reader/*.c "$src"/common/*.c "$src"/filter/*.c \
+	"$src"/analysis/*.c "$TRAX_BUILD"/src/analysis/timeline-page.c \
 	-o trax_tsan -lpthread -ldl -lm 2>cc.err || { cat cc.err >&2; fail "cannot build trax with TSan"; }
 
 d="$TRAX_SRC/tests/integration/data/threads"

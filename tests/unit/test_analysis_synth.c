@@ -26,195 +26,87 @@
  * prints 55.02 (the double is 0.55015). No two events of the trace have
  * the same time: lttng-analyses takes those in Babeltrace 1's heap order.
  */
-#include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis-trace.h"
 #include "analysis/analysis.h"
 #include "check.h"
-#include "common/strbuf.h"
-#include "writer/desc.h"
-#include "writer/metadata.h"
-#include "writer/stream-file.h"
-#include "writer/trace-env.h"
-
-#define T0_S 1700000000LL
 
 static const uint8_t uuid[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
 
-#define I32                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
-	}
-#define I64                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
-	}
-static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
-					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
-#define COMM                                                                                       \
-	{                                                                                          \
-		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
-	}
-
-static const struct ctfw_field switch_fields[] = {
-    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
-    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
-};
 static const struct ctfw_field migrate_fields[] = {
-    {"comm", COMM}, {"tid", I32}, {"prio", I32}, {"orig_cpu", I32}, {"dest_cpu", I32},
+    {"comm", AT_COMM}, {"tid", AT_I32}, {"prio", AT_I32}, {"orig_cpu", AT_I32}, {"dest_cpu", AT_I32},
 };
 static const struct ctfw_field dump_fields[] = {
-    {"tid", I32},
-    {"pid", I32},
-    {"name", COMM},
-    {"prio", I32},
+    {"tid", AT_I32},
+    {"pid", AT_I32},
+    {"name", AT_COMM},
+    {"prio", AT_I32},
 };
-static const struct ctfw_field tick_fields[] = {{"x", I32}};
+static const struct ctfw_field tick_fields[] = {{"x", AT_I32}};
 
 enum { EV_SWITCH, EV_MIGRATE, EV_DUMP, EV_TICK };
 
 static const struct ctfw_event_class classes[] = {
-    [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
+    [EV_SWITCH] = {"sched_switch", -1, NULL, at_switch_fields, 7},
     [EV_MIGRATE] = {"sched_migrate_task", -1, NULL, migrate_fields, 5},
     [EV_DUMP] = {"lttng_statedump_process_state", -1, NULL, dump_fields, 4},
     [EV_TICK] = {"timer_tick", -1, NULL, tick_fields, 1},
 };
 
-/* Record bytes, little-endian as the writer's native order on x86. */
-struct rec {
-	uint8_t b[128];
-	size_t n;
-};
-
-static void put32(struct rec *r, int32_t v)
-{
-	memcpy(r->b + r->n, &v, 4);
-	r->n += 4;
-}
-
-static void put64(struct rec *r, int64_t v)
-{
-	memcpy(r->b + r->n, &v, 8);
-	r->n += 8;
-}
-
-static void putcomm(struct rec *r, const char *s)
-{
-	memset(r->b + r->n, 0, 16);
-	memcpy(r->b + r->n, s, strlen(s) < 15 ? strlen(s) : 15);
-	r->n += 16;
-}
-
-static void emit(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const struct rec *r)
-{
-	uint8_t *p = ctfw_stream_file_reserve(f, id, ts, r->n);
-
-	CHECK(p != NULL, "reserve at %llu", (unsigned long long)ts);
-	if (p)
-		memcpy(p, r->b, r->n);
-}
-
 static void sw(struct ctfw_stream_file *f, uint64_t ts, const char *pc, int pt, const char *nc,
 	       int nt)
 {
-	struct rec r = {.n = 0};
-
-	putcomm(&r, pc);
-	put32(&r, pt);
-	put32(&r, 20);
-	put64(&r, 0);
-	putcomm(&r, nc);
-	put32(&r, nt);
-	put32(&r, 20);
-	emit(f, EV_SWITCH, ts, &r);
+	at_switch(f, EV_SWITCH, ts, pc, pt, 20, 0, nc, nt, 20);
 }
 
 static void dump(struct ctfw_stream_file *f, uint64_t ts, int tid, int pid, const char *name)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	put32(&r, tid);
-	put32(&r, pid);
-	putcomm(&r, name);
-	put32(&r, 20);
-	emit(f, EV_DUMP, ts, &r);
-}
-
-static int write_file(const char *path, const char *buf, size_t len)
-{
-	FILE *f = fopen(path, "w");
-	int ok = f && fwrite(buf, 1, len, f) == len;
-
-	if (f && fclose(f))
-		ok = 0;
-	return ok ? 0 : -1;
+	at_put32(&r, tid);
+	at_put32(&r, pid);
+	at_putcomm(&r, name);
+	at_put32(&r, 20);
+	at_emit(f, EV_DUMP, ts, &r);
 }
 
 /* Writes the trace into dir (a kernel trace directory, created). */
 static void write_trace(const char *dir)
 {
-	struct ctfw_env_entry env[CTF_ENV_KERNEL_MAX];
-	struct ctf_env_kernel_desc ed = {.hostname = "synth",
-					 .sysname = "Linux",
-					 .kernel_release = "6.18",
-					 .kernel_version = "#1",
-					 .trace_name = "synth",
-					 .creation_datetime = "20231114T221320+0000"};
-	struct ctfw_trace trace = {
-	    .clock = {"monotonic", "Monotonic Clock", 1000000000, T0_S, 0,
-		      "09080706-0504-0302-0100-010203040506"},
-	    .env = env,
-	};
-	struct ctfw_stream stream = {.id = 0};
-	struct ctfw_stream_file c0, c1;
-	struct strbuf sb;
-	char path[4200];
-	struct rec r;
+	struct ctfw_stream_file c[2];
+	struct at_rec r;
 
-	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
-	memcpy(trace.uuid, uuid, 16);
-	trace.nr_env = ctf_env_kernel(env, &ed);
-	strbuf_init(&sb);
-	ctf_metadata_trace(&sb, &trace);
-	ctf_metadata_stream(&sb, &stream);
-	for (uint32_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-		ctf_metadata_event(&sb, &classes[i], i, 0);
-	CHECK(!sb.failed);
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	CHECK(write_file(path, sb.buf, sb.len) == 0, "%s", path);
-	strbuf_free(&sb);
-
-	CHECK_EQ(ctfw_stream_file_open(&c0, dir, "channel0_0", uuid, 0, 0, 4 * 4096), 0);
-	CHECK_EQ(ctfw_stream_file_open(&c1, dir, "channel0_1", uuid, 0, 1, 4 * 4096), 0);
+	at_metadata(dir, &(struct at_meta){.uuid = uuid,
+					   .clock_uuid = "09080706-0504-0302-0100-010203040506",
+					   .classes = classes,
+					   .nr_classes = sizeof(classes) / sizeof(classes[0])});
 	/* both streams span the trace (the stream intersection keeps it whole) */
-	c0.begin_hint = c1.begin_hint = 1000;
-	dump(&c0, 1000, 100, 100, "alpha");
-	dump(&c0, 1000, 101, 100, "alpha-w");
-	sw(&c0, 2000, "swapper/0", 0, "alpha", 100);
-	sw(&c1, 3000, "swapper/1", 0, "beta", 200);
+	at_open_cpus(c, 2, dir, uuid, 1000);
+	dump(&c[0], 1000, 100, 100, "alpha");
+	dump(&c[0], 1000, 101, 100, "alpha-w");
+	sw(&c[0], 2000, "swapper/0", 0, "alpha", 100);
+	sw(&c[1], 3000, "swapper/1", 0, "beta", 200);
 	r.n = 0;
-	putcomm(&r, "alpha");
-	put32(&r, 100);
-	put32(&r, 20);
-	put32(&r, 0);
-	put32(&r, 1);
-	emit(&c1, EV_MIGRATE, 1003000, &r);
-	sw(&c1, 4003000, "beta", 200, "swapper/1", 0);
-	sw(&c0, 5002000, "alpha", 100, "swapper/0", 0);
-	sw(&c0, 6002000, "swapper/0", 0, "alpha-w", 101);
-	sw(&c0, 8002000, "alpha-w", 101, "swapper/0", 0);
-	r.n = 0;
-	put32(&r, 7);
-	emit(&c1, EV_TICK, 10001000, &r);
+	at_putcomm(&r, "alpha");
+	at_put32(&r, 100);
+	at_put32(&r, 20);
+	at_put32(&r, 0);
+	at_put32(&r, 1);
+	at_emit(&c[1], EV_MIGRATE, 1003000, &r);
+	sw(&c[1], 4003000, "beta", 200, "swapper/1", 0);
+	sw(&c[0], 5002000, "alpha", 100, "swapper/0", 0);
+	sw(&c[0], 6002000, "swapper/0", 0, "alpha-w", 101);
+	sw(&c[0], 8002000, "alpha-w", 101, "swapper/0", 0);
+	at_emit32(&c[1], EV_TICK, 10001000, 7);
 	/* the tracer lost 7 events on CPU 1 (stats reports them) */
-	ctfw_stream_file_set_discarded(&c1, 7);
-	CHECK_EQ(ctfw_stream_file_close(&c0, 10001000), 0);
-	CHECK_EQ(ctfw_stream_file_close(&c1, 10001000), 0);
+	ctfw_stream_file_set_discarded(&c[1], 7);
+	at_close_cpus(c, 2, 10001000);
+	CHECK_EQ(at_failures(), 0);
 }
 
 /* Runs analysis name with o on dir; its output (NUL-terminated, free()) and status. */

@@ -32,65 +32,33 @@
  *   260 000-270 000 read(5) = 7 (beta)      10 us
  *   299 000 (CPU 1), 300 000: timer_tick (the end)
  */
-#include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis-trace.h"
 #include "analysis/analysis.h"
 #include "check.h"
-#include "common/strbuf.h"
-#include "writer/desc.h"
-#include "writer/metadata.h"
-#include "writer/stream-file.h"
-#include "writer/trace-env.h"
-
-#define T0_S 1700000000LL
 
 static const uint8_t uuid[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
 
-#define I32                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
-	}
-#define I64                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
-	}
-static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
-					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
-#define COMM                                                                                       \
-	{                                                                                          \
-		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
-	}
-
-#define STR                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_STRING                                                           \
-	}
-
-static const struct ctfw_field switch_fields[] = {
-    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
-    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
-};
 static const struct ctfw_field dump_fields[] = {
-    {"tid", I32},
-    {"pid", I32},
-    {"name", COMM},
-    {"prio", I32},
+    {"tid", AT_I32},
+    {"pid", AT_I32},
+    {"name", AT_COMM},
+    {"prio", AT_I32},
 };
 static const struct ctfw_field dumpfd_fields[] = {
-    {"pid", I32}, {"fd", I32}, {"flags", I32}, {"fmode", I32}, {"filename", STR},
+    {"pid", AT_I32}, {"fd", AT_I32}, {"flags", AT_I32}, {"fmode", AT_I32}, {"filename", AT_STR},
 };
-static const struct ctfw_field fd_fields[] = {{"fd", I32}};
-static const struct ctfw_field rw_fields[] = {{"fd", I32}, {"count", I64}};
+static const struct ctfw_field fd_fields[] = {{"fd", AT_I32}};
+static const struct ctfw_field rw_fields[] = {{"fd", AT_I32}, {"count", AT_I64}};
 static const struct ctfw_field open_fields[] = {
-    {"dfd", I32}, {"filename", STR}, {"flags", I32}, {"mode", I32}};
-static const struct ctfw_field ret_fields[] = {{"ret", I64}};
-static const struct ctfw_field tick_fields[] = {{"x", I32}};
+    {"dfd", AT_I32}, {"filename", AT_STR}, {"flags", AT_I32}, {"mode", AT_I32}};
+static const struct ctfw_field ret_fields[] = {{"ret", AT_I64}};
+static const struct ctfw_field tick_fields[] = {{"x", AT_I32}};
 
 enum {
 	EV_SWITCH,
@@ -112,7 +80,7 @@ enum {
 };
 
 static const struct ctfw_event_class classes[] = {
-    [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
+    [EV_SWITCH] = {"sched_switch", -1, NULL, at_switch_fields, 7},
     [EV_DUMP] = {"lttng_statedump_process_state", -1, NULL, dump_fields, 4},
     [EV_DUMPFD] = {"lttng_statedump_file_descriptor", -1, NULL, dumpfd_fields, 5},
     [EV_GETPID] = {"syscall_entry_getpid", -1, NULL, tick_fields, 1},
@@ -130,195 +98,108 @@ static const struct ctfw_event_class classes[] = {
     [EV_TICK] = {"timer_tick", -1, NULL, tick_fields, 1},
 };
 
-/* Record bytes, little-endian as the writer's native order on x86. */
-struct rec {
-	uint8_t b[128];
-	size_t n;
-};
-
-static void put32(struct rec *r, int32_t v)
-{
-	memcpy(r->b + r->n, &v, 4);
-	r->n += 4;
-}
-
-static void put64(struct rec *r, int64_t v)
-{
-	memcpy(r->b + r->n, &v, 8);
-	r->n += 8;
-}
-
-static void putcomm(struct rec *r, const char *s)
-{
-	memset(r->b + r->n, 0, 16);
-	memcpy(r->b + r->n, s, strlen(s) < 15 ? strlen(s) : 15);
-	r->n += 16;
-}
-
-static void emit(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const struct rec *r)
-{
-	uint8_t *p = ctfw_stream_file_reserve(f, id, ts, r->n);
-
-	CHECK(p != NULL, "reserve at %llu", (unsigned long long)ts);
-	if (p)
-		memcpy(p, r->b, r->n);
-}
-
-static void putstr(struct rec *r, const char *s)
-{
-	memcpy(r->b + r->n, s, strlen(s) + 1);
-	r->n += strlen(s) + 1;
-}
-
 static void sw(struct ctfw_stream_file *f, uint64_t ts, const char *pc, int pt, const char *nc,
 	       int nt)
 {
-	struct rec r = {.n = 0};
-
-	putcomm(&r, pc);
-	put32(&r, pt);
-	put32(&r, 20);
-	put64(&r, 0);
-	putcomm(&r, nc);
-	put32(&r, nt);
-	put32(&r, 20);
-	emit(f, EV_SWITCH, ts, &r);
+	at_switch(f, EV_SWITCH, ts, pc, pt, 20, 0, nc, nt, 20);
 }
 
 /* A system call: entry (its fields in r) at b, exit with ret at e. */
-static void call(struct ctfw_stream_file *f, uint32_t id, const struct rec *r, uint64_t b,
+static void call(struct ctfw_stream_file *f, uint32_t id, const struct at_rec *r, uint64_t b,
 		 uint64_t e, int64_t ret)
 {
-	struct rec x = {.n = 0};
+	struct at_rec x = {.n = 0};
 
-	emit(f, id, b, r);
-	put64(&x, ret);
-	emit(f, id + 1, e, &x);
+	at_emit(f, id, b, r);
+	at_put64(&x, ret);
+	at_emit(f, id + 1, e, &x);
 }
 
-static struct rec fdrec(int fd)
+static struct at_rec fdrec(int fd)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	put32(&r, fd);
+	at_put32(&r, fd);
 	return r;
 }
 
-static struct rec rwrec(int fd, int64_t count)
+static struct at_rec rwrec(int fd, int64_t count)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	put32(&r, fd);
-	put64(&r, count);
+	at_put32(&r, fd);
+	at_put64(&r, count);
 	return r;
 }
 
-static struct rec openrec(const char *path, int flags)
+static struct at_rec openrec(const char *path, int flags)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	put32(&r, -100);
-	putstr(&r, path);
-	put32(&r, flags);
-	put32(&r, 0);
+	at_put32(&r, -100);
+	at_putstr(&r, path);
+	at_put32(&r, flags);
+	at_put32(&r, 0);
 	return r;
-}
-
-static int write_file(const char *path, const char *buf, size_t len)
-{
-	FILE *f = fopen(path, "w");
-	int ok = f && fwrite(buf, 1, len, f) == len;
-
-	if (f && fclose(f))
-		ok = 0;
-	return ok ? 0 : -1;
 }
 
 /* Writes the trace into dir (a kernel trace directory, created). */
 static void write_trace(const char *dir)
 {
-	struct ctfw_env_entry env[CTF_ENV_KERNEL_MAX];
-	struct ctf_env_kernel_desc ed = {.hostname = "synth",
-					 .sysname = "Linux",
-					 .kernel_release = "6.18",
-					 .kernel_version = "#1",
-					 .trace_name = "synth",
-					 .creation_datetime = "20231114T221320+0000"};
-	struct ctfw_trace trace = {
-	    .clock = {"monotonic", "Monotonic Clock", 1000000000, T0_S, 0,
-		      "09080706-0504-0302-0100-010203040506"},
-	    .env = env,
-	};
-	struct ctfw_stream stream = {.id = 0};
-	struct ctfw_stream_file c0, c1;
-	struct strbuf sb;
-	char path[4200];
-	struct rec r;
+	struct ctfw_stream_file c[2];
+	struct at_rec r;
 
-	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
-	memcpy(trace.uuid, uuid, 16);
-	trace.nr_env = ctf_env_kernel(env, &ed);
-	strbuf_init(&sb);
-	ctf_metadata_trace(&sb, &trace);
-	ctf_metadata_stream(&sb, &stream);
-	for (uint32_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-		ctf_metadata_event(&sb, &classes[i], i, 0);
-	CHECK(!sb.failed);
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	CHECK(write_file(path, sb.buf, sb.len) == 0, "%s", path);
-	strbuf_free(&sb);
-
-	CHECK_EQ(ctfw_stream_file_open(&c0, dir, "channel0_0", uuid, 0, 0, 4 * 4096), 0);
-	CHECK_EQ(ctfw_stream_file_open(&c1, dir, "channel0_1", uuid, 0, 1, 4 * 4096), 0);
-	c0.begin_hint = c1.begin_hint = 1000;
+	at_metadata(dir, &(struct at_meta){.uuid = uuid,
+					   .clock_uuid = "09080706-0504-0302-0100-010203040506",
+					   .classes = classes,
+					   .nr_classes = sizeof(classes) / sizeof(classes[0])});
+	at_open_cpus(c, 2, dir, uuid, 1000);
 	r.n = 0;
-	put32(&r, 100);
-	put32(&r, 100);
-	putcomm(&r, "alpha");
-	put32(&r, 20);
-	emit(&c0, EV_DUMP, 1000, &r);
+	at_put32(&r, 100);
+	at_put32(&r, 100);
+	at_putcomm(&r, "alpha");
+	at_put32(&r, 20);
+	at_emit(&c[0], EV_DUMP, 1000, &r);
 	r.n = 0;
-	put32(&r, 100);
-	put32(&r, 3);
-	put32(&r, 0);
-	put32(&r, 0);
-	putstr(&r, "/data/a");
-	emit(&c0, EV_DUMPFD, 1000, &r);
-	sw(&c0, 2000, "swapper/0", 0, "alpha", 100);
+	at_put32(&r, 100);
+	at_put32(&r, 3);
+	at_put32(&r, 0);
+	at_put32(&r, 0);
+	at_putstr(&r, "/data/a");
+	at_emit(&c[0], EV_DUMPFD, 1000, &r);
+	sw(&c[0], 2000, "swapper/0", 0, "alpha", 100);
 	r = fdrec(0);
-	call(&c1, EV_GETPID, &r, 3000, 3500, 1);
-	call(&c0, EV_GETPID, &r, 10000, 12000, 100);
-	call(&c0, EV_GETPID, &r, 20000, 26000, 100);
-	call(&c0, EV_GETPID, &r, 30000, 31000, 100);
+	call(&c[1], EV_GETPID, &r, 3000, 3500, 1);
+	call(&c[0], EV_GETPID, &r, 10000, 12000, 100);
+	call(&c[0], EV_GETPID, &r, 20000, 26000, 100);
+	call(&c[0], EV_GETPID, &r, 30000, 31000, 100);
 	r = rwrec(3, 4096);
-	call(&c0, EV_READ, &r, 40000, 50000, 4096);
+	call(&c[0], EV_READ, &r, 40000, 50000, 4096);
 	r = openrec("/data/b", 02000000);
-	call(&c0, EV_OPENAT, &r, 60000, 64000, 4);
+	call(&c[0], EV_OPENAT, &r, 60000, 64000, 4);
 	r = rwrec(4, 4096);
-	call(&c0, EV_READ, &r, 70000, 73000, 100);
+	call(&c[0], EV_READ, &r, 70000, 73000, 100);
 	r = rwrec(4, 10);
-	call(&c0, EV_WRITE, &r, 80000, 85000, 10);
+	call(&c[0], EV_WRITE, &r, 80000, 85000, 10);
 	r = fdrec(4);
-	call(&c0, EV_FSYNC, &r, 90000, 190000, 0);
+	call(&c[0], EV_FSYNC, &r, 90000, 190000, 0);
 	r = openrec("/nope", 0);
-	call(&c0, EV_OPENAT, &r, 200000, 202000, -2);
+	call(&c[0], EV_OPENAT, &r, 200000, 202000, -2);
 	r = fdrec(4);
-	call(&c0, EV_CLOSE, &r, 210000, 211000, 0);
+	call(&c[0], EV_CLOSE, &r, 210000, 211000, 0);
 	r = rwrec(9, 1);
-	call(&c0, EV_READ, &r, 220000, 224000, -9);
+	call(&c[0], EV_READ, &r, 220000, 224000, -9);
 	r = fdrec(4);
-	call(&c0, EV_CLOSE, &r, 230000, 231000, -9);
+	call(&c[0], EV_CLOSE, &r, 230000, 231000, -9);
 	r = rwrec(3, 10);
-	call(&c0, EV_READ, &r, 240000, 241000, -512);
-	sw(&c0, 250000, "alpha", 100, "beta", 200);
+	call(&c[0], EV_READ, &r, 240000, 241000, -512);
+	sw(&c[0], 250000, "alpha", 100, "beta", 200);
 	r = rwrec(5, 64);
-	call(&c0, EV_READ, &r, 260000, 270000, 7);
-	r.n = 0;
-	put32(&r, 7);
-	emit(&c1, EV_TICK, 299000, &r);
-	emit(&c0, EV_TICK, 300000, &r);
-	CHECK_EQ(ctfw_stream_file_close(&c0, 300000), 0);
-	CHECK_EQ(ctfw_stream_file_close(&c1, 300000), 0);
+	call(&c[0], EV_READ, &r, 260000, 270000, 7);
+	at_emit32(&c[1], EV_TICK, 299000, 7);
+	at_emit32(&c[0], EV_TICK, 300000, 7);
+	at_close_cpus(c, 2, 300000);
+	CHECK_EQ(at_failures(), 0);
 }
 
 /* Runs analysis name with o on dir; its output (NUL-terminated, free()) and status. */

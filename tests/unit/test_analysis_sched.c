@@ -34,7 +34,6 @@
  * prio 0: 5 and 11 us, 20: 3 and 7. Rows sorted by lower-cased name:
  * alpha, Beta, charlie, delta (byte order would put Beta first).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -43,53 +42,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis-trace.h"
 #include "analysis/analysis.h"
 #include "analysis/durstats.h"
 #include "analysis/kirq.h"
 #include "check.h"
-#include "common/strbuf.h"
-#include "writer/desc.h"
-#include "writer/metadata.h"
-#include "writer/stream-file.h"
-#include "writer/trace-env.h"
-
-#define T0_S 1700000000LL
 
 static const uint8_t uuid[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 7};
 
-#define I32                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
-	}
-#define I64                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
-	}
-#define STR                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_STRING                                                           \
-	}
-static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
-					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
-#define COMM                                                                                       \
-	{                                                                                          \
-		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
-	}
-
-static const struct ctfw_field switch_fields[] = {
-    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
-    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
-};
 static const struct ctfw_field wakeup_fields[] = {
-    {"comm", COMM},
-    {"tid", I32},
-    {"prio", I32},
-    {"target_cpu", I32},
+    {"comm", AT_COMM},
+    {"tid", AT_I32},
+    {"prio", AT_I32},
+    {"target_cpu", AT_I32},
 };
-static const struct ctfw_field irq_entry_fields[] = {{"irq", I32}, {"name", STR}};
-static const struct ctfw_field irq_exit_fields[] = {{"irq", I32}, {"ret", I32}};
-static const struct ctfw_field vec_fields[] = {{"vec", I32}};
-static const struct ctfw_field tick_fields[] = {{"x", I32}};
+static const struct ctfw_field irq_entry_fields[] = {{"irq", AT_I32}, {"name", AT_STR}};
+static const struct ctfw_field irq_exit_fields[] = {{"irq", AT_I32}, {"ret", AT_I32}};
+static const struct ctfw_field vec_fields[] = {{"vec", AT_I32}};
+static const struct ctfw_field tick_fields[] = {{"x", AT_I32}};
 
 enum {
 	EV_SWITCH,
@@ -103,7 +73,7 @@ enum {
 };
 
 static const struct ctfw_event_class classes[] = {
-    [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
+    [EV_SWITCH] = {"sched_switch", -1, NULL, at_switch_fields, 7},
     [EV_WAKEUP] = {"sched_wakeup", -1, NULL, wakeup_fields, 4},
     [EV_IRQ_ENTRY] = {"irq_handler_entry", -1, NULL, irq_entry_fields, 2},
     [EV_IRQ_EXIT] = {"irq_handler_exit", -1, NULL, irq_exit_fields, 2},
@@ -113,167 +83,72 @@ static const struct ctfw_event_class classes[] = {
     [EV_TICK] = {"timer_tick", -1, NULL, tick_fields, 1},
 };
 
-struct rec {
-	uint8_t b[128];
-	size_t n;
-};
-
-static void put32(struct rec *r, int32_t v)
-{
-	memcpy(r->b + r->n, &v, 4);
-	r->n += 4;
-}
-
-static void put64(struct rec *r, int64_t v)
-{
-	memcpy(r->b + r->n, &v, 8);
-	r->n += 8;
-}
-
-static void putcomm(struct rec *r, const char *s)
-{
-	memset(r->b + r->n, 0, 16);
-	memcpy(r->b + r->n, s, strlen(s) < 15 ? strlen(s) : 15);
-	r->n += 16;
-}
-
-static void putstr(struct rec *r, const char *s)
-{
-	memcpy(r->b + r->n, s, strlen(s) + 1);
-	r->n += strlen(s) + 1;
-}
-
-static void emit(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const struct rec *r)
-{
-	uint8_t *p = ctfw_stream_file_reserve(f, id, ts, r->n);
-
-	CHECK(p != NULL, "reserve at %llu", (unsigned long long)ts);
-	if (p)
-		memcpy(p, r->b, r->n);
-}
-
 static void sw(struct ctfw_stream_file *f, uint64_t ts, const char *pc, int pt, int pp,
 	       const char *nc, int nt, int np)
 {
-	struct rec r = {.n = 0};
-
-	putcomm(&r, pc);
-	put32(&r, pt);
-	put32(&r, pp);
-	put64(&r, 0);
-	putcomm(&r, nc);
-	put32(&r, nt);
-	put32(&r, np);
-	emit(f, EV_SWITCH, ts, &r);
+	at_switch(f, EV_SWITCH, ts, pc, pt, pp, 0, nc, nt, np);
 }
 
 static void wakeup(struct ctfw_stream_file *f, uint64_t ts, const char *comm, int tid, int prio,
 		   int target)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	putcomm(&r, comm);
-	put32(&r, tid);
-	put32(&r, prio);
-	put32(&r, target);
-	emit(f, EV_WAKEUP, ts, &r);
+	at_putcomm(&r, comm);
+	at_put32(&r, tid);
+	at_put32(&r, prio);
+	at_put32(&r, target);
+	at_emit(f, EV_WAKEUP, ts, &r);
 }
 
 static void irq(struct ctfw_stream_file *f, uint64_t ts, int nr, const char *name)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	put32(&r, nr);
+	at_put32(&r, nr);
 	if (name)
-		putstr(&r, name);
+		at_putstr(&r, name);
 	else
-		put32(&r, 1); /* ret: IRQ_HANDLED */
-	emit(f, name ? EV_IRQ_ENTRY : EV_IRQ_EXIT, ts, &r);
-}
-
-static void soft(struct ctfw_stream_file *f, uint64_t ts, uint32_t id, int vec)
-{
-	struct rec r = {.n = 0};
-
-	put32(&r, vec);
-	emit(f, id, ts, &r);
-}
-
-static int write_file(const char *path, const char *buf, size_t len)
-{
-	FILE *f = fopen(path, "w");
-	int ok = f && fwrite(buf, 1, len, f) == len;
-
-	if (f && fclose(f))
-		ok = 0;
-	return ok ? 0 : -1;
+		at_put32(&r, 1); /* ret: IRQ_HANDLED */
+	at_emit(f, name ? EV_IRQ_ENTRY : EV_IRQ_EXIT, ts, &r);
 }
 
 static void write_trace(const char *dir)
 {
-	struct ctfw_env_entry env[CTF_ENV_KERNEL_MAX];
-	struct ctf_env_kernel_desc ed = {.hostname = "synth",
-					 .sysname = "Linux",
-					 .kernel_release = "6.18",
-					 .kernel_version = "#1",
-					 .trace_name = "synth",
-					 .creation_datetime = "20231114T221320+0000"};
-	struct ctfw_trace trace = {
-	    .clock = {"monotonic", "Monotonic Clock", 1000000000, T0_S, 0,
-		      "09080706-0504-0302-0100-010203040507"},
-	    .env = env,
-	};
-	struct ctfw_stream stream = {.id = 0};
-	struct ctfw_stream_file c0, c1;
-	struct strbuf sb;
-	char path[4200];
-	struct rec r;
+	struct ctfw_stream_file c[2];
 
-	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
-	memcpy(trace.uuid, uuid, 16);
-	trace.nr_env = ctf_env_kernel(env, &ed);
-	strbuf_init(&sb);
-	ctf_metadata_trace(&sb, &trace);
-	ctf_metadata_stream(&sb, &stream);
-	for (uint32_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-		ctf_metadata_event(&sb, &classes[i], i, 0);
-	CHECK(!sb.failed);
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	CHECK(write_file(path, sb.buf, sb.len) == 0, "%s", path);
-	strbuf_free(&sb);
-
-	CHECK_EQ(ctfw_stream_file_open(&c0, dir, "channel0_0", uuid, 0, 0, 4 * 4096), 0);
-	CHECK_EQ(ctfw_stream_file_open(&c1, dir, "channel0_1", uuid, 0, 1, 4 * 4096), 0);
-	c0.begin_hint = c1.begin_hint = 1000;
-	sw(&c0, 1000, "swapper/0", 0, 20, "alpha", 100, 20);
-	wakeup(&c0, 2000, "Beta", 200, 20, 0);
-	sw(&c1, 3000, "swapper/1", 0, 20, "charlie", 300, 0);
-	wakeup(&c1, 4000, "delta", 400, 0, 1);
-	sw(&c0, 5000, "alpha", 100, 20, "Beta", 200, 20);
-	irq(&c0, 6000, 10, "eth0");
-	irq(&c0, 8500, 10, NULL);
-	soft(&c0, 9000, EV_RAISE, 3);
-	soft(&c0, 10000, EV_SOFT_ENTRY, 3);
-	soft(&c0, 14000, EV_SOFT_EXIT, 3);
-	sw(&c1, 15000, "charlie", 300, 0, "delta", 400, 0);
-	irq(&c1, 16000, 10, "eth0-rx");
-	irq(&c1, 17000, 10, NULL);
-	irq(&c1, 18000, 11, "timer");
-	irq(&c1, 18500, 11, NULL);
-	irq(&c1, 19000, 12, "x");
-	irq(&c1, 19500, 13, NULL);
-	wakeup(&c0, 20000, "alpha", 100, 20, 0);
-	wakeup(&c1, 21000, "charlie", 300, 0, 1);
-	wakeup(&c1, 22000, "charlie", 300, 0, 1);
-	soft(&c1, 24000, EV_SOFT_ENTRY, 1);
-	soft(&c1, 24600, EV_SOFT_EXIT, 1);
-	sw(&c1, 26000, "delta", 400, 0, "charlie", 300, 0);
-	sw(&c0, 27000, "Beta", 200, 20, "alpha", 100, 20);
-	r.n = 0;
-	put32(&r, 7);
-	emit(&c1, EV_TICK, 30000, &r);
-	CHECK_EQ(ctfw_stream_file_close(&c0, 30000), 0);
-	CHECK_EQ(ctfw_stream_file_close(&c1, 30000), 0);
+	at_metadata(dir, &(struct at_meta){.uuid = uuid,
+					   .clock_uuid = "09080706-0504-0302-0100-010203040507",
+					   .classes = classes,
+					   .nr_classes = sizeof(classes) / sizeof(classes[0])});
+	at_open_cpus(c, 2, dir, uuid, 1000);
+	sw(&c[0], 1000, "swapper/0", 0, 20, "alpha", 100, 20);
+	wakeup(&c[0], 2000, "Beta", 200, 20, 0);
+	sw(&c[1], 3000, "swapper/1", 0, 20, "charlie", 300, 0);
+	wakeup(&c[1], 4000, "delta", 400, 0, 1);
+	sw(&c[0], 5000, "alpha", 100, 20, "Beta", 200, 20);
+	irq(&c[0], 6000, 10, "eth0");
+	irq(&c[0], 8500, 10, NULL);
+	at_emit32(&c[0], EV_RAISE, 9000, 3);
+	at_emit32(&c[0], EV_SOFT_ENTRY, 10000, 3);
+	at_emit32(&c[0], EV_SOFT_EXIT, 14000, 3);
+	sw(&c[1], 15000, "charlie", 300, 0, "delta", 400, 0);
+	irq(&c[1], 16000, 10, "eth0-rx");
+	irq(&c[1], 17000, 10, NULL);
+	irq(&c[1], 18000, 11, "timer");
+	irq(&c[1], 18500, 11, NULL);
+	irq(&c[1], 19000, 12, "x");
+	irq(&c[1], 19500, 13, NULL);
+	wakeup(&c[0], 20000, "alpha", 100, 20, 0);
+	wakeup(&c[1], 21000, "charlie", 300, 0, 1);
+	wakeup(&c[1], 22000, "charlie", 300, 0, 1);
+	at_emit32(&c[1], EV_SOFT_ENTRY, 24000, 1);
+	at_emit32(&c[1], EV_SOFT_EXIT, 24600, 1);
+	sw(&c[1], 26000, "delta", 400, 0, "charlie", 300, 0);
+	sw(&c[0], 27000, "Beta", 200, 20, "alpha", 100, 20);
+	at_emit32(&c[1], EV_TICK, 30000, 7);
+	at_close_cpus(c, 2, 30000);
+	CHECK_EQ(at_failures(), 0);
 }
 
 static char *run(const char *name, struct an_options *o, const char *dir, int *status)

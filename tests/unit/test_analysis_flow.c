@@ -42,7 +42,6 @@
  * 3 at 9500), one enter left open (10000). By id: 7: 3000, 8: 4000,
  * 9: 6000, 10: 2000; id 5 ends before it begins (one of each unmatched).
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,48 +49,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis-trace.h"
 #include "analysis/analysis.h"
 #include "check.h"
 #include "common/strbuf.h"
-#include "writer/desc.h"
-#include "writer/metadata.h"
-#include "writer/stream-file.h"
-#include "writer/trace-env.h"
-
-#define T0_S 1700000000LL
 
 static const uint8_t uuid[16] = {1, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
 
-#define I32                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
-	}
-#define I64                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
-	}
-static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
-					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
-#define COMM                                                                                       \
-	{                                                                                          \
-		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
-	}
-
-static const struct ctfw_field switch_fields[] = {
-    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
-    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
-};
 static const struct ctfw_field task_fields[] = {
-    {"comm", COMM}, {"tid", I32}, {"prio", I32}, {"target_cpu", I32}};
-static const struct ctfw_field irq_fields[] = {{"irq", I32}};
-static const struct ctfw_field vec_fields[] = {{"vec", I32}};
-static const struct ctfw_field read_entry_fields[] = {{"fd", I32}};
-static const struct ctfw_field ret_fields[] = {{"ret", I64}};
+    {"comm", AT_COMM}, {"tid", AT_I32}, {"prio", AT_I32}, {"target_cpu", AT_I32}};
+static const struct ctfw_field irq_fields[] = {{"irq", AT_I32}};
+static const struct ctfw_field vec_fields[] = {{"vec", AT_I32}};
+static const struct ctfw_field read_entry_fields[] = {{"fd", AT_I32}};
+static const struct ctfw_field ret_fields[] = {{"ret", AT_I64}};
 static const struct ctfw_field fork_fields[] = {
-    {"parent_comm", COMM}, {"parent_tid", I32}, {"parent_pid", I32},
-    {"child_comm", COMM},  {"child_tid", I32},	{"child_pid", I32},
+    {"parent_comm", AT_COMM}, {"parent_tid", AT_I32}, {"parent_pid", AT_I32},
+    {"child_comm", AT_COMM},  {"child_tid", AT_I32},	{"child_pid", AT_I32},
 };
-static const struct ctfw_field tick_fields[] = {{"x", I32}};
+static const struct ctfw_field tick_fields[] = {{"x", AT_I32}};
 
 enum {
 	EV_SWITCH,
@@ -109,7 +84,7 @@ enum {
 };
 
 static const struct ctfw_event_class kclasses[] = {
-    [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
+    [EV_SWITCH] = {"sched_switch", -1, NULL, at_switch_fields, 7},
     [EV_WAKEUP] = {"sched_wakeup", -1, NULL, task_fields, 4},
     [EV_ENTRY] = {"syscall_entry_read", -1, NULL, read_entry_fields, 1},
     [EV_EXIT] = {"syscall_exit_read", -1, NULL, ret_fields, 1},
@@ -123,159 +98,83 @@ static const struct ctfw_event_class kclasses[] = {
     [EV_TICK] = {"timer_tick", -1, NULL, tick_fields, 1},
 };
 
-struct rec {
-	uint8_t b[128];
-	size_t n;
-};
-
-static void put32(struct rec *r, int32_t v)
-{
-	memcpy(r->b + r->n, &v, 4);
-	r->n += 4;
-}
-
-static void put64(struct rec *r, int64_t v)
-{
-	memcpy(r->b + r->n, &v, 8);
-	r->n += 8;
-}
-
-static void putcomm(struct rec *r, const char *s)
-{
-	memset(r->b + r->n, 0, 16);
-	memcpy(r->b + r->n, s, strlen(s) < 15 ? strlen(s) : 15);
-	r->n += 16;
-}
-
-static void emit(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const struct rec *r)
-{
-	uint8_t *p = ctfw_stream_file_reserve(f, id, ts, r->n);
-
-	CHECK(p != NULL, "reserve at %llu", (unsigned long long)ts);
-	if (p)
-		memcpy(p, r->b, r->n);
-}
-
 static void sw(struct ctfw_stream_file *f, uint64_t ts, const char *pc, int pt, int64_t state,
 	       const char *nc, int nt)
 {
-	struct rec r = {.n = 0};
-
-	putcomm(&r, pc);
-	put32(&r, pt);
-	put32(&r, 20);
-	put64(&r, state);
-	putcomm(&r, nc);
-	put32(&r, nt);
-	put32(&r, 20);
-	emit(f, EV_SWITCH, ts, &r);
+	at_switch(f, EV_SWITCH, ts, pc, pt, 20, state, nc, nt, 20);
 }
 
 static void task(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const char *comm, int tid)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	putcomm(&r, comm);
-	put32(&r, tid);
-	put32(&r, 20);
+	at_putcomm(&r, comm);
+	at_put32(&r, tid);
+	at_put32(&r, 20);
 	if (id == EV_WAKEUP)
-		put32(&r, 1);
-	emit(f, id, ts, &r);
+		at_put32(&r, 1);
+	at_emit(f, id, ts, &r);
 }
 
 static void one(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, int64_t v)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
 	if (id == EV_EXIT)
-		put64(&r, v);
+		at_put64(&r, v);
 	else
-		put32(&r, (int32_t)v);
-	emit(f, id, ts, &r);
-}
-
-static int write_file(const char *path, const char *buf, size_t len)
-{
-	FILE *f = fopen(path, "w");
-	int ok = f && fwrite(buf, 1, len, f) == len;
-
-	if (f && fclose(f))
-		ok = 0;
-	return ok ? 0 : -1;
+		at_put32(&r, (int32_t)v);
+	at_emit(f, id, ts, &r);
 }
 
 /* Metadata for classes (n of them) in one stream (with its event context) into dir. */
 static void write_metadata(const char *dir, const struct ctfw_event_class *classes, uint32_t n,
 			   const struct ctfw_stream *stream)
 {
-	struct ctfw_env_entry env[CTF_ENV_KERNEL_MAX];
-	struct ctf_env_kernel_desc ed = {.hostname = "synth",
-					 .sysname = "Linux",
-					 .kernel_release = "6.18",
-					 .kernel_version = "#1",
-					 .trace_name = "synth",
-					 .creation_datetime = "20231114T221320+0000"};
-	struct ctfw_trace trace = {
-	    .clock = {"monotonic", "Monotonic Clock", 1000000000, T0_S, 0,
-		      "01080706-0504-0302-0100-010203040506"},
-	    .env = env,
-	};
-	struct strbuf sb;
-	char path[4200];
-
-	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
-	memcpy(trace.uuid, uuid, 16);
-	trace.nr_env = ctf_env_kernel(env, &ed);
-	strbuf_init(&sb);
-	ctf_metadata_trace(&sb, &trace);
-	ctf_metadata_stream(&sb, stream);
-	for (uint32_t i = 0; i < n; i++)
-		ctf_metadata_event(&sb, &classes[i], i, stream->id);
-	CHECK(!sb.failed);
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	CHECK(write_file(path, sb.buf, sb.len) == 0, "%s", path);
-	strbuf_free(&sb);
+	at_metadata(dir, &(struct at_meta){.uuid = uuid,
+					   .clock_uuid = "01080706-0504-0302-0100-010203040506",
+					   .stream = stream,
+					   .classes = classes,
+					   .nr_classes = n});
 }
 
 static void write_kernel(const char *dir)
 {
 	struct ctfw_stream stream = {.id = 0};
-	struct ctfw_stream_file c0, c1;
-	struct rec r = {.n = 0};
+	struct ctfw_stream_file c[2];
+	struct at_rec r = {.n = 0};
 
 	write_metadata(dir, kclasses, sizeof(kclasses) / sizeof(kclasses[0]), &stream);
-	CHECK_EQ(ctfw_stream_file_open(&c0, dir, "channel0_0", uuid, 0, 0, 4 * 4096), 0);
-	CHECK_EQ(ctfw_stream_file_open(&c1, dir, "channel0_1", uuid, 0, 1, 4 * 4096), 0);
-	c0.begin_hint = c1.begin_hint = 1000;
-	sw(&c0, 1000, "swapper/0", 0, 0, "A", 100);
-	sw(&c1, 1500, "swapper/1", 0, 0, "B", 200);
-	one(&c0, EV_ENTRY, 2000, 3);
-	one(&c0, EV_IRQ_IN, 3000, 36);
-	one(&c0, EV_IRQ_OUT, 3500, 36);
-	sw(&c0, 4000, "A", 100, 1, "swapper/0", 0);
-	task(&c1, EV_WAKEUP, 5000, "A", 100);
-	one(&c1, EV_SOFT_IN, 5500, 1);
-	one(&c1, EV_SOFT_OUT, 5800, 1);
-	sw(&c1, 6000, "B", 200, 0x100, "A", 100);
-	one(&c1, EV_EXIT, 7000, 0);
-	putcomm(&r, "A");
-	put32(&r, 100);
-	put32(&r, 100);
-	putcomm(&r, "C");
-	put32(&r, 300);
-	put32(&r, 100);
-	emit(&c1, EV_FORK, 8000, &r);
-	task(&c1, EV_PEXIT, 9000, "A", 100);
-	sw(&c1, 10000, "A", 100, 0x20, "C", 300);
-	sw(&c0, 11000, "swapper/0", 0, 0, "B", 200);
-	task(&c0, EV_FREE, 12000, "A", 100);
-	one(&c1, EV_TICK, 13000, 0);
-	CHECK_EQ(ctfw_stream_file_close(&c0, 13000), 0);
-	CHECK_EQ(ctfw_stream_file_close(&c1, 13000), 0);
+	at_open_cpus(c, 2, dir, uuid, 1000);
+	sw(&c[0], 1000, "swapper/0", 0, 0, "A", 100);
+	sw(&c[1], 1500, "swapper/1", 0, 0, "B", 200);
+	one(&c[0], EV_ENTRY, 2000, 3);
+	one(&c[0], EV_IRQ_IN, 3000, 36);
+	one(&c[0], EV_IRQ_OUT, 3500, 36);
+	sw(&c[0], 4000, "A", 100, 1, "swapper/0", 0);
+	task(&c[1], EV_WAKEUP, 5000, "A", 100);
+	one(&c[1], EV_SOFT_IN, 5500, 1);
+	one(&c[1], EV_SOFT_OUT, 5800, 1);
+	sw(&c[1], 6000, "B", 200, 0x100, "A", 100);
+	one(&c[1], EV_EXIT, 7000, 0);
+	at_putcomm(&r, "A");
+	at_put32(&r, 100);
+	at_put32(&r, 100);
+	at_putcomm(&r, "C");
+	at_put32(&r, 300);
+	at_put32(&r, 100);
+	at_emit(&c[1], EV_FORK, 8000, &r);
+	task(&c[1], EV_PEXIT, 9000, "A", 100);
+	sw(&c[1], 10000, "A", 100, 0x20, "C", 300);
+	sw(&c[0], 11000, "swapper/0", 0, 0, "B", 200);
+	task(&c[0], EV_FREE, 12000, "A", 100);
+	one(&c[1], EV_TICK, 13000, 0);
+	at_close_cpus(c, 2, 13000);
+	CHECK_EQ(at_failures(), 0);
 }
 
-static const struct ctfw_field vtid_ctx[] = {{"vtid", I32}};
-static const struct ctfw_field id_fields[] = {{"id", I32}};
+static const struct ctfw_field vtid_ctx[] = {{"vtid", AT_I32}};
+static const struct ctfw_field id_fields[] = {{"id", AT_I32}};
 static const struct ctfw_event_class uclasses[] = {
     {"app:enter", -1, NULL, id_fields, 1},
     {"app:exit", -1, NULL, id_fields, 1},
@@ -283,11 +182,11 @@ static const struct ctfw_event_class uclasses[] = {
 
 static void span_ev(struct ctfw_stream_file *f, int exit, uint64_t ts, int vtid, int id)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	put32(&r, vtid);
-	put32(&r, id);
-	emit(f, (uint32_t)exit, ts, &r);
+	at_put32(&r, vtid);
+	at_put32(&r, id);
+	at_emit(f, (uint32_t)exit, ts, &r);
 }
 
 static void write_ust(const char *dir)
@@ -296,8 +195,7 @@ static void write_ust(const char *dir)
 	struct ctfw_stream_file f;
 
 	write_metadata(dir, uclasses, 2, &stream);
-	CHECK_EQ(ctfw_stream_file_open(&f, dir, "channel0_0", uuid, 0, 0, 4 * 4096), 0);
-	f.begin_hint = 1000;
+	at_open_cpus(&f, 1, dir, uuid, 1000);
 	span_ev(&f, 0, 1000, 1, 7);
 	span_ev(&f, 0, 2000, 2, 8);
 	span_ev(&f, 0, 3000, 1, 9);
@@ -308,7 +206,8 @@ static void write_ust(const char *dir)
 	span_ev(&f, 0, 10000, 3, 5);
 	span_ev(&f, 0, 11000, 2, 10);
 	span_ev(&f, 1, 13000, 2, 10);
-	CHECK_EQ(ctfw_stream_file_close(&f, 13000), 0);
+	at_close_cpus(&f, 1, 13000);
+	CHECK_EQ(at_failures(), 0);
 }
 
 static char *run(const char *name, struct an_options *o, const char *dir, int *status)

@@ -26,54 +26,29 @@
  * [2000, +1000] depth 1, [6000, +4000 (to the end, 11000)] depth 0; one
  * end unmatched; 7 marks.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis-trace.h"
 #include "analysis/timeline-levels.h"
 #include "analysis/timeline.h"
 #include "check.h"
-#include "common/strbuf.h"
-#include "writer/desc.h"
-#include "writer/metadata.h"
-#include "writer/stream-file.h"
 #include "writer/trace-env.h"
-
-#define T0_S 1700000000LL
 
 static const uint8_t uuid_k[16] = {1, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
 static const uint8_t uuid_u[16] = {2, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
 
-#define I32                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 32, 8, true, 10, 0, 0 }                    \
-	}
-#define I64                                                                                        \
-	{                                                                                          \
-		.kind = CTFW_TYPE_INTEGER, .integer = { 64, 8, true, 10, 0, 0 }                    \
-	}
-static const struct ctfw_type char_type = {.kind = CTFW_TYPE_INTEGER,
-					   .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
-#define COMM                                                                                       \
-	{                                                                                          \
-		.kind = CTFW_TYPE_ARRAY, .array = { &char_type, 16 }                               \
-	}
-
-static const struct ctfw_field switch_fields[] = {
-    {"prev_comm", COMM}, {"prev_tid", I32}, {"prev_prio", I32}, {"prev_state", I64},
-    {"next_comm", COMM}, {"next_tid", I32}, {"next_prio", I32},
-};
 static const struct ctfw_field wakeup_fields[] = {
-    {"comm", COMM}, {"tid", I32}, {"prio", I32}, {"target_cpu", I32}};
-static const struct ctfw_field fd_fields[] = {{"fd", I32}};
-static const struct ctfw_field ret_fields[] = {{"ret", I64}};
-static const struct ctfw_field irq_entry_fields[] = {{"irq", I32}, {"name", COMM}};
-static const struct ctfw_field irq_exit_fields[] = {{"irq", I32}, {"ret", I32}};
-static const struct ctfw_field vec_fields[] = {{"vec", I32}};
-static const struct ctfw_field x_fields[] = {{"x", I32}};
+    {"comm", AT_COMM}, {"tid", AT_I32}, {"prio", AT_I32}, {"target_cpu", AT_I32}};
+static const struct ctfw_field fd_fields[] = {{"fd", AT_I32}};
+static const struct ctfw_field ret_fields[] = {{"ret", AT_I64}};
+static const struct ctfw_field irq_entry_fields[] = {{"irq", AT_I32}, {"name", AT_COMM}};
+static const struct ctfw_field irq_exit_fields[] = {{"irq", AT_I32}, {"ret", AT_I32}};
+static const struct ctfw_field vec_fields[] = {{"vec", AT_I32}};
+static const struct ctfw_field x_fields[] = {{"x", AT_I32}};
 
 enum {
 	EV_SWITCH,
@@ -88,7 +63,7 @@ enum {
 };
 
 static const struct ctfw_event_class kclasses[] = {
-    [EV_SWITCH] = {"sched_switch", -1, NULL, switch_fields, 7},
+    [EV_SWITCH] = {"sched_switch", -1, NULL, at_switch_fields, 7},
     [EV_WAKEUP] = {"sched_wakeup", -1, NULL, wakeup_fields, 4},
     [EV_SYS_READ] = {"syscall_entry_read", -1, NULL, fd_fields, 1},
     [EV_SYS_READ_EXIT] = {"syscall_exit_read", -1, NULL, ret_fields, 1},
@@ -105,155 +80,61 @@ static const struct ctfw_event_class uclasses[] = {
     [EV_EXIT] = {"app:exit", -1, NULL, x_fields, 1},
     [EV_APPTICK] = {"app:tick", -1, NULL, x_fields, 1},
 };
-static const struct ctfw_field vtid_ctx[] = {{"vtid", I32}};
-
-struct rec {
-	uint8_t b[128];
-	size_t n;
-};
-
-static void put32(struct rec *r, int32_t v)
-{
-	memcpy(r->b + r->n, &v, 4);
-	r->n += 4;
-}
-
-static void put64(struct rec *r, int64_t v)
-{
-	memcpy(r->b + r->n, &v, 8);
-	r->n += 8;
-}
-
-static void putcomm(struct rec *r, const char *s)
-{
-	memset(r->b + r->n, 0, 16);
-	memcpy(r->b + r->n, s, strlen(s) < 15 ? strlen(s) : 15);
-	r->n += 16;
-}
-
-static void emit(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const struct rec *r)
-{
-	uint8_t *p = ctfw_stream_file_reserve(f, id, ts, r->n);
-
-	CHECK(p != NULL, "reserve at %llu", (unsigned long long)ts);
-	if (p)
-		memcpy(p, r->b, r->n);
-}
+static const struct ctfw_field vtid_ctx[] = {{"vtid", AT_I32}};
 
 static void sw(struct ctfw_stream_file *f, uint64_t ts, const char *pc, int pt, int64_t state,
 	       const char *nc, int nt)
 {
-	struct rec r = {.n = 0};
-
-	putcomm(&r, pc);
-	put32(&r, pt);
-	put32(&r, 20);
-	put64(&r, state);
-	putcomm(&r, nc);
-	put32(&r, nt);
-	put32(&r, 20);
-	emit(f, EV_SWITCH, ts, &r);
-}
-
-static void one32(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, int32_t v)
-{
-	struct rec r = {.n = 0};
-
-	put32(&r, v);
-	emit(f, id, ts, &r);
+	at_switch(f, EV_SWITCH, ts, pc, pt, 20, state, nc, nt, 20);
 }
 
 static void app(struct ctfw_stream_file *f, uint32_t id, uint64_t ts)
 {
-	struct rec r = {.n = 0};
+	struct at_rec r = {.n = 0};
 
-	put32(&r, 300); /* vtid */
-	put32(&r, 0);
-	emit(f, id, ts, &r);
-}
-
-static int write_file(const char *path, const char *buf, size_t len)
-{
-	FILE *f = fopen(path, "w");
-	int ok = f && fwrite(buf, 1, len, f) == len;
-
-	if (f && fclose(f))
-		ok = 0;
-	return ok ? 0 : -1;
-}
-
-static void metadata(const char *dir, const uint8_t *uuid, const struct ctfw_env_entry *env,
-		     unsigned int nenv, const struct ctfw_stream *stream,
-		     const struct ctfw_event_class *cl, size_t ncl)
-{
-	struct ctfw_trace trace = {
-	    .clock = {"monotonic", "Monotonic Clock", 1000000000, T0_S, 0,
-		      "09080706-0504-0302-0100-010203040506"},
-	    .env = env,
-	    .nr_env = nenv,
-	};
-	struct strbuf sb;
-	char path[4200];
-
-	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
-	memcpy(trace.uuid, uuid, 16);
-	strbuf_init(&sb);
-	ctf_metadata_trace(&sb, &trace);
-	ctf_metadata_stream(&sb, stream);
-	for (uint32_t i = 0; i < ncl; i++)
-		ctf_metadata_event(&sb, &cl[i], i, 0);
-	CHECK(!sb.failed);
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	CHECK(write_file(path, sb.buf, sb.len) == 0, "%s", path);
-	strbuf_free(&sb);
+	at_put32(&r, 300); /* vtid */
+	at_put32(&r, 0);
+	at_emit(f, id, ts, &r);
 }
 
 static void write_kernel(const char *dir)
 {
-	struct ctfw_env_entry env[CTF_ENV_KERNEL_MAX];
-	struct ctf_env_kernel_desc ed = {.hostname = "synth",
-					 .sysname = "Linux",
-					 .kernel_release = "6.18",
-					 .kernel_version = "#1",
-					 .trace_name = "synth",
-					 .creation_datetime = "20231114T221320+0000"};
-	struct ctfw_stream stream = {.id = 0};
-	struct ctfw_stream_file c0, c1;
-	struct rec r;
+	struct ctfw_stream_file c[2];
+	struct at_rec r;
 
-	metadata(dir, uuid_k, env, ctf_env_kernel(env, &ed), &stream, kclasses,
-		 sizeof(kclasses) / sizeof(kclasses[0]));
-	CHECK_EQ(ctfw_stream_file_open(&c0, dir, "channel0_0", uuid_k, 0, 0, 4 * 4096), 0);
-	CHECK_EQ(ctfw_stream_file_open(&c1, dir, "channel0_1", uuid_k, 0, 1, 4 * 4096), 0);
-	c0.begin_hint = c1.begin_hint = 1000;
-	sw(&c0, 1000, "swapper/0", 0, 0, "A", 100);
-	sw(&c1, 1500, "swapper/1", 0, 0, "C", 300);
-	one32(&c0, EV_SYS_READ, 2000, 3);
+	at_metadata(dir, &(struct at_meta){.uuid = uuid_k,
+					   .clock_uuid = "09080706-0504-0302-0100-010203040506",
+					   .classes = kclasses,
+					   .nr_classes = sizeof(kclasses) / sizeof(kclasses[0])});
+	at_open_cpus(c, 2, dir, uuid_k, 1000);
+	sw(&c[0], 1000, "swapper/0", 0, 0, "A", 100);
+	sw(&c[1], 1500, "swapper/1", 0, 0, "C", 300);
+	at_emit32(&c[0], EV_SYS_READ, 2000, 3);
 	r.n = 0;
-	put32(&r, 5);
-	putcomm(&r, "eth0");
-	emit(&c0, EV_IRQ, 3000, &r);
+	at_put32(&r, 5);
+	at_putcomm(&r, "eth0");
+	at_emit(&c[0], EV_IRQ, 3000, &r);
 	r.n = 0;
-	put32(&r, 5);
-	put32(&r, 1);
-	emit(&c0, EV_IRQ_EXIT, 3500, &r);
-	sw(&c0, 4000, "A", 100, 1, "B", 200);
+	at_put32(&r, 5);
+	at_put32(&r, 1);
+	at_emit(&c[0], EV_IRQ_EXIT, 3500, &r);
+	sw(&c[0], 4000, "A", 100, 1, "B", 200);
 	r.n = 0;
-	putcomm(&r, "A");
-	put32(&r, 100);
-	put32(&r, 20);
-	put32(&r, 0);
-	emit(&c0, EV_WAKEUP, 6000, &r);
-	sw(&c0, 7000, "B", 200, 0, "A", 100);
+	at_putcomm(&r, "A");
+	at_put32(&r, 100);
+	at_put32(&r, 20);
+	at_put32(&r, 0);
+	at_emit(&c[0], EV_WAKEUP, 6000, &r);
+	sw(&c[0], 7000, "B", 200, 0, "A", 100);
 	r.n = 0;
-	put64(&r, 10);
-	emit(&c0, EV_SYS_READ_EXIT, 8000, &r);
-	one32(&c0, EV_SOFT, 9000, 1);
-	one32(&c0, EV_SOFT_EXIT, 9500, 1);
-	sw(&c0, 10000, "A", 100, 0, "swapper/0", 0);
-	one32(&c1, EV_TICK, 11000, 0);
-	CHECK_EQ(ctfw_stream_file_close(&c0, 11000), 0);
-	CHECK_EQ(ctfw_stream_file_close(&c1, 11000), 0);
+	at_put64(&r, 10);
+	at_emit(&c[0], EV_SYS_READ_EXIT, 8000, &r);
+	at_emit32(&c[0], EV_SOFT, 9000, 1);
+	at_emit32(&c[0], EV_SOFT_EXIT, 9500, 1);
+	sw(&c[0], 10000, "A", 100, 0, "swapper/0", 0);
+	at_emit32(&c[1], EV_TICK, 11000, 0);
+	at_close_cpus(c, 2, 11000);
+	CHECK_EQ(at_failures(), 0);
 }
 
 static void write_user(const char *dir)
@@ -267,10 +148,14 @@ static void write_user(const char *dir)
 	struct ctfw_stream stream = {.id = 0, .event_context = vtid_ctx, .nr_event_context = 1};
 	struct ctfw_stream_file u;
 
-	metadata(dir, uuid_u, env, ctf_env_ust(env, &ed), &stream, uclasses,
-		 sizeof(uclasses) / sizeof(uclasses[0]));
-	CHECK_EQ(ctfw_stream_file_open(&u, dir, "channel0_0", uuid_u, 0, 0, 4 * 4096), 0);
-	u.begin_hint = 1000;
+	at_metadata(dir, &(struct at_meta){.uuid = uuid_u,
+					   .clock_uuid = "09080706-0504-0302-0100-010203040506",
+					   .env = env,
+					   .nr_env = ctf_env_ust(env, &ed),
+					   .stream = &stream,
+					   .classes = uclasses,
+					   .nr_classes = sizeof(uclasses) / sizeof(uclasses[0])});
+	at_open_cpus(&u, 1, dir, uuid_u, 1000);
 	app(&u, EV_ENTER, 2000);
 	app(&u, EV_APPTICK, 2500);
 	app(&u, EV_ENTER, 3000);
@@ -278,7 +163,8 @@ static void write_user(const char *dir)
 	app(&u, EV_EXIT, 5000);
 	app(&u, EV_EXIT, 6000);
 	app(&u, EV_ENTER, 7000);
-	CHECK_EQ(ctfw_stream_file_close(&u, 11000), 0);
+	at_close_cpus(&u, 1, 11000);
+	CHECK_EQ(at_failures(), 0);
 }
 
 /* The page's data, decoded. */

@@ -18,7 +18,7 @@ const struct ctfw_type at_char_type = {.kind = CTFW_TYPE_INTEGER,
 				       .integer = {8, 8, true, 10, 0, CTFW_ENCODING_UTF8}};
 
 const struct ctfw_field at_switch_fields[7] = {
-    {"prev_comm", AT_COMM}, {"prev_tid", AT_I32},  {"prev_prio", AT_I32}, {"prev_state", AT_I64},
+    {"prev_comm", AT_COMM}, {"prev_tid", AT_I32}, {"prev_prio", AT_I32}, {"prev_state", AT_I64},
     {"next_comm", AT_COMM}, {"next_tid", AT_I32}, {"next_prio", AT_I32},
 };
 
@@ -69,8 +69,8 @@ void at_metadata(const char *dir, const struct at_meta *m)
 	strbuf_free(&sb);
 }
 
-void at_open_cpus(struct ctfw_stream_file *f, unsigned int n, const char *dir,
-		  const uint8_t *uuid, uint64_t begin_hint)
+void at_open_cpus(struct ctfw_stream_file *f, unsigned int n, const char *dir, const uint8_t *uuid,
+		  uint64_t begin_hint)
 {
 	char name[32];
 
@@ -132,8 +132,8 @@ void at_emit32(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, int32_t v)
 }
 
 void at_switch(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const char *prev_comm,
-	       int prev_tid, int prev_prio, int64_t prev_state, const char *next_comm,
-	       int next_tid, int next_prio)
+	       int prev_tid, int prev_prio, int64_t prev_state, const char *next_comm, int next_tid,
+	       int next_prio)
 {
 	struct at_rec r = {.n = 0};
 

@@ -64,7 +64,7 @@ static const struct ctfw_field read_entry_fields[] = {{"fd", AT_I32}};
 static const struct ctfw_field ret_fields[] = {{"ret", AT_I64}};
 static const struct ctfw_field fork_fields[] = {
     {"parent_comm", AT_COMM}, {"parent_tid", AT_I32}, {"parent_pid", AT_I32},
-    {"child_comm", AT_COMM},  {"child_tid", AT_I32},	{"child_pid", AT_I32},
+    {"child_comm", AT_COMM},  {"child_tid", AT_I32},  {"child_pid", AT_I32},
 };
 static const struct ctfw_field tick_fields[] = {{"x", AT_I32}};
 

@@ -39,7 +39,8 @@
 static const uint8_t uuid[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
 
 static const struct ctfw_field migrate_fields[] = {
-    {"comm", AT_COMM}, {"tid", AT_I32}, {"prio", AT_I32}, {"orig_cpu", AT_I32}, {"dest_cpu", AT_I32},
+    {"comm", AT_COMM},	  {"tid", AT_I32},	{"prio", AT_I32},
+    {"orig_cpu", AT_I32}, {"dest_cpu", AT_I32},
 };
 static const struct ctfw_field dump_fields[] = {
     {"tid", AT_I32},

@@ -68,7 +68,7 @@ expect_eq "$(json k.json "sum(1 for e in ev if e['ph'] == 'C' and e.get('name') 
 # ---- 2. user space ---------------------------------------------------------------
 build_app "$D" app
 TRAX_OUTPUT=$TEST_TMP/u TRAX_CONTEXT=vpid,vtid,procname ./app 50 >app.out || fail "app failed"
-TRAX_OUTPUT=$TEST_TMP/u2 ./app 20 >app2.out || fail "app (no context) failed"
+TRAX_OUTPUT=$TEST_TMP/u2 ./app 20 serial >app2.out || fail "app (no context) failed"
 SPANS="--span spn:request_begin,spn:request_end --span spn:step_enter,spn:step_exit --counter spn:queue.len --counter spn:queue.load"
 run u u $SPANS
 grep -q '"spans": 400' u.check || fail "user space: 2 threads x 50 x (1 + 3) spans: $(cat u.check)"

@@ -1,5 +1,6 @@
 /*
- * app N: two threads named worker-0 and worker-1 each make N requests
+ * app N [serial]: two threads named worker-0 and worker-1 (at once, or
+ * one after the other) each make N requests
  * (spn:request_begin/end), each of three steps (spn:step_enter/exit, a
  * system call inside), and report a queue length (spn:queue) after each.
  * The strings of step_exit need escaping in JSON (quote, backslash, tab,
@@ -39,11 +40,21 @@ int main(int argc, char **argv)
 	pthread_t t[2];
 
 	n = argc > 1 ? (unsigned)atoi(argv[1]) : 100;
-	for (uintptr_t i = 0; i < 2; i++)
-		if (pthread_create(&t[i], NULL, run, (void *)i))
-			return 2;
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
+	if (argc > 2) {
+		/* "serial": one thread after the other (a trace without thread
+		 * contexts cannot tell their spans apart when they overlap) */
+		for (uintptr_t i = 0; i < 2; i++) {
+			if (pthread_create(&t[i], NULL, run, (void *)i))
+				return 2;
+			pthread_join(t[i], NULL);
+		}
+	} else {
+		for (uintptr_t i = 0; i < 2; i++)
+			if (pthread_create(&t[i], NULL, run, (void *)i))
+				return 2;
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+	}
 	printf("done %u\n", 2 * n * 11);
 	return 0;
 }

@@ -6,9 +6,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/analysis.h"
 #include "check.h"
 #include "common/strbuf.h"
 #include "writer/metadata.h"
@@ -150,4 +152,32 @@ void at_switch(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const char 
 int at_failures(void)
 {
 	return failures;
+}
+
+char *at_run(const char *name, struct an_options *o, const char *dir, int *status)
+{
+	char err[1024];
+	const char *paths[1] = {dir};
+	FILE *f = tmpfile();
+	char *buf = NULL;
+	long len;
+
+	*status = -1;
+	if (!f)
+		return NULL;
+	*status = an_run(name, o, paths, 1, f, err, sizeof(err));
+	if (*status)
+		fprintf(stderr, "%s: %s\n", name, err);
+	len = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
+	if (buf && len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)
+		buf[0] = 0;
+	fclose(f);
+	return buf;
+}
+
+int at_has(const char *text, const char *what)
+{
+	return text && strstr(text, what) != NULL;
 }

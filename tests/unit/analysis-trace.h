@@ -99,4 +99,13 @@ void at_switch(struct ctfw_stream_file *f, uint32_t id, uint64_t ts, const char 
 /* How many of the helper's checks failed so far. */
 int at_failures(void);
 
+struct an_options;
+/*
+ * Runs analysis name with o on the trace in dir: its output (NUL-terminated,
+ * free()), *status an_run()'s (its error printed on stderr).
+ */
+char *at_run(const char *name, struct an_options *o, const char *dir, int *status);
+/* Whether text (NULL: none) holds what. */
+int at_has(const char *text, const char *what);
+
 #endif

@@ -210,34 +210,6 @@ static void write_ust(const char *dir)
 	CHECK_EQ(at_failures(), 0);
 }
 
-static char *run(const char *name, struct an_options *o, const char *dir, int *status)
-{
-	char err[1024];
-	const char *paths[1] = {dir};
-	FILE *f = tmpfile();
-	char *buf = NULL;
-	long len;
-
-	*status = -1;
-	if (!f)
-		return NULL;
-	*status = an_run(name, o, paths, 1, f, err, sizeof(err));
-	if (*status)
-		fprintf(stderr, "%s: %s\n", name, err);
-	len = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-	if (buf && len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)
-		buf[0] = 0;
-	fclose(f);
-	return buf;
-}
-
-static int has(const char *text, const char *what)
-{
-	return text && strstr(text, what) != NULL;
-}
-
 /* The expected grouped text (times are 22:13:20.000 00X XXX). */
 static const char *const grouped_lines[] = {
     "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000013000]\n",
@@ -274,7 +246,7 @@ static void check_flow(const char *dir)
 	check_part = "flow --group";
 	an_options_init(&o);
 	o.group = 1;
-	out = run("flow", &o, dir, &st);
+	out = at_run("flow", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	strbuf_init(&want);
 	for (size_t i = 0; grouped_lines[i]; i++)
@@ -286,42 +258,43 @@ static void check_flow(const char *dir)
 	/* streaming: the same intervals, in the order they close, each naming its thread */
 	check_part = "flow";
 	o.group = 0;
-	out = run("flow", &o, dir, &st);
+	out = at_run("flow", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "Begin              End                 Duration (us)  Thread"), "%s", out);
-	CHECK(has(out, "\n22:13:20.000001000 22:13:20.000001500          0.500  B (200)"
-		       "                  unknown\n"
-		       "22:13:20.000001000 22:13:20.000002000          1.000  A (100)"
-		       "                  running  CPU 0\n"
-		       "22:13:20.000002000 22:13:20.000003000"),
+	CHECK(at_has(out, "Begin              End                 Duration (us)  Thread"), "%s",
+	      out);
+	CHECK(at_has(out, "\n22:13:20.000001000 22:13:20.000001500          0.500  B (200)"
+			  "                  unknown\n"
+			  "22:13:20.000001000 22:13:20.000002000          1.000  A (100)"
+			  "                  running  CPU 0\n"
+			  "22:13:20.000002000 22:13:20.000003000"),
 	      "%s", out);
-	CHECK(has(out, "\n17 intervals of 3 threads\n"), "%s", out);
+	CHECK(at_has(out, "\n17 intervals of 3 threads\n"), "%s", out);
 	free(out);
 
 	check_part = "flow json";
 	o.json = 1;
-	out = run("flow", &o, dir, &st);
+	out = at_run("flow", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out,
-		  "{\"analysis\": \"flow\", \"intervals\": [\n{\"tid\": 200, \"begin\": "
-		  "1700000000000001000, \"end\": 1700000000000001500, \"state\": \"unknown\"},\n"
-		  "{\"tid\": 100, \"begin\": "
-		  "1700000000000001000, \"end\": 1700000000000002000, \"state\": \"running\", "
-		  "\"cpu\": 0},\n"),
+	CHECK(at_has(out,
+		     "{\"analysis\": \"flow\", \"intervals\": [\n{\"tid\": 200, \"begin\": "
+		     "1700000000000001000, \"end\": 1700000000000001500, \"state\": \"unknown\"},\n"
+		     "{\"tid\": 100, \"begin\": "
+		     "1700000000000001000, \"end\": 1700000000000002000, \"state\": \"running\", "
+		     "\"cpu\": 0},\n"),
 	      "%s", out);
-	CHECK(has(out, "{\"tid\": 100, \"begin\": 1700000000000003000, \"end\": "
-		       "1700000000000003500, \"state\": \"irq\", \"cpu\": 0, \"syscall\": "
-		       "\"read\", \"irq\": 36}"),
+	CHECK(at_has(out, "{\"tid\": 100, \"begin\": 1700000000000003000, \"end\": "
+			  "1700000000000003500, \"state\": \"irq\", \"cpu\": 0, \"syscall\": "
+			  "\"read\", \"irq\": 36}"),
 	      "%s", out);
-	CHECK(has(out, "\"state\": \"runnable\", \"syscall\": \"read\", \"reason\": \"woken\", "
-		       "\"waker\": 200}"),
+	CHECK(at_has(out, "\"state\": \"runnable\", \"syscall\": \"read\", \"reason\": \"woken\", "
+			  "\"waker\": 200}"),
 	      "%s", out);
-	CHECK(has(out, "\"state\": \"runnable\", \"cpu\": 1, \"reason\": \"preempted\"}"), "%s",
+	CHECK(at_has(out, "\"state\": \"runnable\", \"cpu\": 1, \"reason\": \"preempted\"}"), "%s",
 	      out);
-	CHECK(has(out,
-		  "\n], \"threads\": [{\"tid\": 100, \"name\": \"A\"}, {\"tid\": 200, \"name\": "
-		  "\"B\"}, {\"tid\": 300, \"pid\": 100, \"name\": \"C\"}], \"time-range\": "
-		  "{\"begin\": 1700000000000001000, \"end\": 1700000000000013000}}\n"),
+	CHECK(at_has(out,
+		     "\n], \"threads\": [{\"tid\": 100, \"name\": \"A\"}, {\"tid\": 200, \"name\": "
+		     "\"B\"}, {\"tid\": 300, \"pid\": 100, \"name\": \"C\"}], \"time-range\": "
+		     "{\"begin\": 1700000000000001000, \"end\": 1700000000000013000}}\n"),
 	      "%s", out);
 	free(out);
 
@@ -332,13 +305,14 @@ static void check_flow(const char *dir)
 	o.begin = "1700000000000005200";
 	o.tids.v = (int64_t[]){100};
 	o.tids.n = 1;
-	out = run("flow", &o, dir, &st);
+	out = at_run("flow", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "\nA (tid 100): 4 intervals\n"
-		       "  22:13:20.000005500 22:13:20.000006000          0.500  runnable woken by "
-		       "B (200)\n"),
+	CHECK(at_has(out,
+		     "\nA (tid 100): 4 intervals\n"
+		     "  22:13:20.000005500 22:13:20.000006000          0.500  runnable woken by "
+		     "B (200)\n"),
 	      "%s", out);
-	CHECK(!has(out, "(tid 200)"), "%s", out);
+	CHECK(!at_has(out, "(tid 200)"), "%s", out);
 	free(out);
 	o.begin = NULL;
 	o.tids.n = 0;
@@ -355,73 +329,78 @@ static void check_spans(const char *dir)
 	o.begin_event = "app:enter";
 	o.end_event = "app:exit";
 	o.top = 3;
-	out = run("spans", &o, dir, &st);
+	out = at_run("spans", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "Spans from app:enter to app:exit, per thread (vtid/tid context), else per "
-		       "stream\n"),
+	CHECK(at_has(out,
+		     "Spans from app:enter to app:exit, per thread (vtid/tid context), else per "
+		     "stream\n"),
 	      "%s", out);
 	/* stdev: sqrt(((1000-3750)^2 + (4000-3750)^2 + (8000-3750)^2 + (2000-3750)^2) / 3) */
-	CHECK(has(out,
-		  "\n4                     1.000          3.750          8.000          3.096\n"),
-	      "%s", out);
-	CHECK(has(out, "\np50                   2.000\np90                   8.000\n"
-		       "p95                   8.000\np99                   8.000\n"
-		       "p99.9                 8.000\n"),
+	CHECK(
+	    at_has(out,
+		   "\n4                     1.000          3.750          8.000          3.096\n"),
+	    "%s", out);
+	CHECK(at_has(out, "\np50                   2.000\np90                   8.000\n"
+			  "p95                   8.000\np99                   8.000\n"
+			  "p99.9                 8.000\n"),
 	      "%s", out);
 	/* 20 buckets from 1 to 8 us, step 0.35: 1000 -> 0, 2000 -> 2 (1.7), 4000 -> 8, 8000 -> 19
 	 */
-	CHECK(has(out, "\n         1.000 \u2588"), "%s", out);
-	CHECK(has(out, "\n         1.350                                        "), "%s", out);
-	CHECK(has(out, "\n         1.700 \u2588"), "%s", out);
-	CHECK(has(out, "\n         3.800 \u2588"), "%s", out);
-	CHECK(has(out, "\n         7.650 \u2588"), "%s", out);
-	CHECK(has(out, "2023-11-14 22:13:20.000001000 2023-11-14 22:13:20.000009000          8.000"
-		       "  tid 1\n"
-		       "2023-11-14 22:13:20.000002000 2023-11-14 22:13:20.000006000          4.000"
-		       "  tid 2\n"
-		       "2023-11-14 22:13:20.000011000 2023-11-14 22:13:20.000013000          2.000"
-		       "  tid 2\n"),
+	CHECK(at_has(out, "\n         1.000 \u2588"), "%s", out);
+	CHECK(at_has(out, "\n         1.350                                        "), "%s", out);
+	CHECK(at_has(out, "\n         1.700 \u2588"), "%s", out);
+	CHECK(at_has(out, "\n         3.800 \u2588"), "%s", out);
+	CHECK(at_has(out, "\n         7.650 \u2588"), "%s", out);
+	CHECK(at_has(out,
+		     "2023-11-14 22:13:20.000001000 2023-11-14 22:13:20.000009000          8.000"
+		     "  tid 1\n"
+		     "2023-11-14 22:13:20.000002000 2023-11-14 22:13:20.000006000          4.000"
+		     "  tid 2\n"
+		     "2023-11-14 22:13:20.000011000 2023-11-14 22:13:20.000013000          2.000"
+		     "  tid 2\n"),
 	      "%s", out);
-	CHECK(
-	    has(out, "\nUnmatched: 1 begin events without an end, 1 end events without a begin\n"),
-	    "%s", out);
+	CHECK(at_has(out,
+		     "\nUnmatched: 1 begin events without an end, 1 end events without a begin\n"),
+	      "%s", out);
 	free(out);
 
 	check_part = "spans --match";
 	o.match = "id";
 	o.json = 1;
-	out = run("spans", &o, dir, &st);
+	out = at_run("spans", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	/* 3000, 4000, 6000, 2000: stdev sqrt(8750000 / 3) */
-	CHECK(has(out,
-		  "{\"class\": \"string\", \"value\": \"by field id\"}, {\"class\": "
-		  "\"number\", \"value\": 4}, {\"class\": \"duration\", \"value\": 2000}, "
-		  "{\"class\": \"duration\", \"value\": 3750.0}, {\"class\": \"duration\", "
-		  "\"value\": 6000}, {\"class\": \"duration\", \"value\": 1707.825127659933}]"),
+	CHECK(at_has(out,
+		     "{\"class\": \"string\", \"value\": \"by field id\"}, {\"class\": "
+		     "\"number\", \"value\": 4}, {\"class\": \"duration\", \"value\": 2000}, "
+		     "{\"class\": \"duration\", \"value\": 3750.0}, {\"class\": \"duration\", "
+		     "\"value\": 6000}, {\"class\": \"duration\", \"value\": 1707.825127659933}]"),
 	      "%s", out);
-	CHECK(has(out, "[{\"class\": \"number\", \"value\": 50.0}, {\"class\": \"duration\", "
-		       "\"value\": 3000}]"),
+	CHECK(at_has(out, "[{\"class\": \"number\", \"value\": 50.0}, {\"class\": \"duration\", "
+			  "\"value\": 3000}]"),
 	      "%s", out);
-	CHECK(has(out, "[{\"class\": \"number\", \"value\": 99.9}, {\"class\": \"duration\", "
-		       "\"value\": 6000}]"),
+	CHECK(at_has(out, "[{\"class\": \"number\", \"value\": 99.9}, {\"class\": \"duration\", "
+			  "\"value\": 6000}]"),
 	      "%s", out);
-	CHECK(has(out, "[{\"class\": \"timestamp\", \"value\": 1700000000000003000}, {\"class\": "
-		       "\"timestamp\", \"value\": 1700000000000009000}, {\"class\": \"duration\", "
-		       "\"value\": 6000}, {\"class\": \"number\", \"value\": 9}]"),
+	CHECK(at_has(out,
+		     "[{\"class\": \"timestamp\", \"value\": 1700000000000003000}, {\"class\": "
+		     "\"timestamp\", \"value\": 1700000000000009000}, {\"class\": \"duration\", "
+		     "\"value\": 6000}, {\"class\": \"number\", \"value\": 9}]"),
 	      "%s", out);
-	CHECK(has(out, "\"data\": [[{\"class\": \"number\", \"value\": 1}, {\"class\": \"number\", "
-		       "\"value\": 1}, {\"class\": \"number\", \"value\": 0}]]"),
+	CHECK(at_has(out,
+		     "\"data\": [[{\"class\": \"number\", \"value\": 1}, {\"class\": \"number\", "
+		     "\"value\": 1}, {\"class\": \"number\", \"value\": 0}]]"),
 	      "%s", out);
 	free(out);
 
 	check_part = "spans errors";
 	o.json = 0;
 	o.end_event = "app:nothing";
-	out = run("spans", &o, dir, &st);
+	out = at_run("spans", &o, dir, &st);
 	CHECK_EQ(st, AN_FAIL);
 	free(out);
 	o.end_event = NULL;
-	out = run("spans", &o, dir, &st);
+	out = at_run("spans", &o, dir, &st);
 	CHECK_EQ(st, AN_USAGE);
 	free(out);
 }

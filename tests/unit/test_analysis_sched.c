@@ -151,34 +151,6 @@ static void write_trace(const char *dir)
 	CHECK_EQ(at_failures(), 0);
 }
 
-static char *run(const char *name, struct an_options *o, const char *dir, int *status)
-{
-	char err[1024];
-	const char *paths[1] = {dir};
-	FILE *f = tmpfile();
-	char *buf = NULL;
-	long len;
-
-	*status = -1;
-	if (!f)
-		return NULL;
-	*status = an_run(name, o, paths, 1, f, err, sizeof(err));
-	if (*status)
-		fprintf(stderr, "%s: %s\n", name, err);
-	len = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-	if (buf && len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)
-		buf[0] = 0;
-	fclose(f);
-	return buf;
-}
-
-static int has(const char *text, const char *what)
-{
-	return text && strstr(text, what) != NULL;
-}
-
 /* The pseudo-random samples of /tmp gen.py (a 64-bit LCG, bits 33..63). */
 static uint64_t lcg_state = 12345;
 
@@ -293,57 +265,60 @@ static void check_schedlatency(const char *dir)
 	check_part = "schedlatency text";
 	an_options_init(&o);
 	o.total = o.per_tid = o.per_prio = 1;
-	out = run("schedlatency", &o, dir, &st);
+	out = at_run("schedlatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000030000]\n"
-		       "\nScheduling latency stats (total) (us)\n"
-		       "Count        Min          Avg          Max          Stdev       \n"
-		       "4            3.000        6.500        11.000       3.416       \n"),
+	CHECK(at_has(out,
+		     "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000030000]\n"
+		     "\nScheduling latency stats (total) (us)\n"
+		     "Count        Min          Avg          Max          Stdev       \n"
+		     "4            3.000        6.500        11.000       3.416       \n"),
 	      "%s", out);
-	CHECK(has(out,
-		  "\nScheduling latency stats (per-TID) (us)\n"
-		  "Process                      Count           Min           Avg           Max "
-		  "        Stdev   Priorities\n"
-		  "alpha (100)                      1         7.000         7.000         7.000 "
-		  "            ?   [20]\n"
-		  "Beta (200)                       1         3.000         3.000         3.000 "
-		  "            ?   [20]\n"
-		  "charlie (300)                    1         5.000         5.000         5.000 "
-		  "            ?   [0]\n"
-		  "delta (400)                      1        11.000        11.000        11.000 "
-		  "            ?   [0]\n"),
+	CHECK(at_has(out,
+		     "\nScheduling latency stats (per-TID) (us)\n"
+		     "Process                      Count           Min           Avg           Max "
+		     "        Stdev   Priorities\n"
+		     "alpha (100)                      1         7.000         7.000         7.000 "
+		     "            ?   [20]\n"
+		     "Beta (200)                       1         3.000         3.000         3.000 "
+		     "            ?   [20]\n"
+		     "charlie (300)                    1         5.000         5.000         5.000 "
+		     "            ?   [0]\n"
+		     "delta (400)                      1        11.000        11.000        11.000 "
+		     "            ?   [0]\n"),
 	      "%s", out);
-	CHECK(has(out, "\nScheduling latency stats (per-prio) (us)\n"
-		       "Prio    Count           Min           Avg           Max         Stdev\n"
-		       "   0        2         5.000         8.000        11.000         4.243\n"
-		       "  20        2         3.000         5.000         7.000         2.828\n"),
+	CHECK(at_has(out,
+		     "\nScheduling latency stats (per-prio) (us)\n"
+		     "Prio    Count           Min           Avg           Max         Stdev\n"
+		     "   0        2         5.000         8.000        11.000         4.243\n"
+		     "  20        2         3.000         5.000         7.000         2.828\n"),
 	      "%s", out);
 	free(out);
 
 	check_part = "schedlatency json";
 	o.json = 1;
-	out = run("schedlatency", &o, dir, &st);
+	out = at_run("schedlatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out,
-		  "{\"results\": [{\"class\": \"total_stats\", \"time-range\": {\"class\": "
-		  "\"time-range\", \"begin\": {\"class\": \"timestamp\", \"value\": "
-		  "1700000000000001000}, \"end\": {\"class\": \"timestamp\", \"value\": "
-		  "1700000000000030000}}, \"data\": [[{\"class\": \"number\", \"value\": 4}, "
-		  "{\"class\": \"duration\", \"value\": 3000}, {\"class\": \"duration\", "
-		  "\"value\": 6500.0}, {\"class\": \"duration\", \"value\": 11000}, {\"class\": "
-		  "\"duration\", \"value\": 3415.650255319866}]]}"),
+	CHECK(at_has(out,
+		     "{\"results\": [{\"class\": \"total_stats\", \"time-range\": {\"class\": "
+		     "\"time-range\", \"begin\": {\"class\": \"timestamp\", \"value\": "
+		     "1700000000000001000}, \"end\": {\"class\": \"timestamp\", \"value\": "
+		     "1700000000000030000}}, \"data\": [[{\"class\": \"number\", \"value\": 4}, "
+		     "{\"class\": \"duration\", \"value\": 3000}, {\"class\": \"duration\", "
+		     "\"value\": 6500.0}, {\"class\": \"duration\", \"value\": 11000}, {\"class\": "
+		     "\"duration\", \"value\": 3415.650255319866}]]}"),
 	      "%s", out);
-	CHECK(has(out, "[{\"class\": \"process\", \"name\": \"Beta\", \"tid\": 200}, {\"class\": "
-		       "\"number\", \"value\": 1}, {\"class\": \"duration\", \"value\": 3000}, "
-		       "{\"class\": \"duration\", \"value\": 3000.0}, {\"class\": \"duration\", "
-		       "\"value\": 3000}, {\"class\": \"unknown\"}, {\"class\": \"string\", "
-		       "\"value\": \"[20]\"}]"),
+	CHECK(at_has(out,
+		     "[{\"class\": \"process\", \"name\": \"Beta\", \"tid\": 200}, {\"class\": "
+		     "\"number\", \"value\": 1}, {\"class\": \"duration\", \"value\": 3000}, "
+		     "{\"class\": \"duration\", \"value\": 3000.0}, {\"class\": \"duration\", "
+		     "\"value\": 3000}, {\"class\": \"unknown\"}, {\"class\": \"string\", "
+		     "\"value\": \"[20]\"}]"),
 	      "%s", out);
-	CHECK(has(out,
-		  "[{\"class\": \"number\", \"value\": 0}, {\"class\": \"number\", \"value\": "
-		  "2}, {\"class\": \"duration\", \"value\": 5000}, {\"class\": \"duration\", "
-		  "\"value\": 8000.0}, {\"class\": \"duration\", \"value\": 11000}, {\"class\": "
-		  "\"duration\", \"value\": 4242.640687119285}]"),
+	CHECK(at_has(out,
+		     "[{\"class\": \"number\", \"value\": 0}, {\"class\": \"number\", \"value\": "
+		     "2}, {\"class\": \"duration\", \"value\": 5000}, {\"class\": \"duration\", "
+		     "\"value\": 8000.0}, {\"class\": \"duration\", \"value\": 11000}, {\"class\": "
+		     "\"duration\", \"value\": 4242.640687119285}]"),
 	      "%s", out);
 	free(out);
 
@@ -354,24 +329,25 @@ static void check_schedlatency(const char *dir)
 	o.per_tid = o.per_prio = 0;
 	o.has_min = 1, o.min_us = 4.5;
 	o.has_max = 1, o.max_us = 7;
-	out = run("schedlatency", &o, dir, &st);
-	CHECK(has(out, "2            5.000        6.000        7.000        1.414       \n"), "%s",
-	      out);
+	out = at_run("schedlatency", &o, dir, &st);
+	CHECK(at_has(out, "2            5.000        6.000        7.000        1.414       \n"),
+	      "%s", out);
 	free(out);
 	o.has_min = o.has_max = 0;
 	o.cpus.v = (int64_t[]){1};
 	o.cpus.n = 1;
-	out = run("schedlatency", &o, dir, &st);
-	CHECK(has(out, "2            5.000        8.000        11.000       4.243       \n"), "%s",
-	      out);
+	out = at_run("schedlatency", &o, dir, &st);
+	CHECK(at_has(out, "2            5.000        8.000        11.000       4.243       \n"),
+	      "%s", out);
 	free(out);
 	o.cpus.n = 0;
 	o.tids.v = (int64_t[]){200};
 	o.tids.n = 1;
 	o.total = 0;
-	out = run("schedlatency", &o, dir, &st);
-	CHECK(has(out, "\nBeta (200)  ") && !has(out, "alpha (100)") && !has(out, "(total)"), "%s",
-	      out);
+	out = at_run("schedlatency", &o, dir, &st);
+	CHECK(at_has(out, "\nBeta (200)  ") && !at_has(out, "alpha (100)") &&
+		  !at_has(out, "(total)"),
+	      "%s", out);
 	free(out);
 	o.tids.n = 0;
 
@@ -380,28 +356,28 @@ static void check_schedlatency(const char *dir)
 	o.total = 0;
 	o.top_list = 1;
 	o.top = 2;
-	out = run("schedlatency", &o, dir, &st);
+	out = at_run("schedlatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out,
-		  "\nScheduling top\nWakeup               Switch                 Latency (us)   "
-		  "Priority  CPU   Wakee                      Waker                    \n"
-		  "[22:13:20.000004000, 22:13:20.000015000]          11.000          0    1   "
-		  "delta (400)                charlie (300)            \n"
-		  "[22:13:20.000020000, 22:13:20.000027000]           7.000         20    0   "
-		  "alpha (100)                Beta (200)               \n"),
+	CHECK(at_has(out,
+		     "\nScheduling top\nWakeup               Switch                 Latency (us)   "
+		     "Priority  CPU   Wakee                      Waker                    \n"
+		     "[22:13:20.000004000, 22:13:20.000015000]          11.000          0    1   "
+		     "delta (400)                charlie (300)            \n"
+		     "[22:13:20.000020000, 22:13:20.000027000]           7.000         20    0   "
+		     "alpha (100)                Beta (200)               \n"),
 	      "%s", out);
-	CHECK(!has(out, "(per-TID)") && !has(out, "5.000"), "%s", out);
+	CHECK(!at_has(out, "(per-TID)") && !at_has(out, "5.000"), "%s", out);
 	free(out);
 	o.top_list = 0;
 	o.log = 1;
 	o.json = 1;
-	out = run("schedlatency", &o, dir, &st);
-	CHECK(has(out, "\"data\": [[{\"class\": \"timestamp\", \"value\": 1700000000000002000}, "
-		       "{\"class\": \"timestamp\", \"value\": 1700000000000005000}, {\"class\": "
-		       "\"duration\", \"value\": 3000}, {\"class\": \"number\", \"value\": 20}, "
-		       "{\"class\": \"cpu\", \"id\": 0}, {\"class\": \"process\", \"name\": "
-		       "\"Beta\", \"tid\": 200}, {\"class\": \"process\", \"name\": \"alpha\", "
-		       "\"tid\": 100}]"),
+	out = at_run("schedlatency", &o, dir, &st);
+	CHECK(at_has(out, "\"data\": [[{\"class\": \"timestamp\", \"value\": 1700000000000002000}, "
+			  "{\"class\": \"timestamp\", \"value\": 1700000000000005000}, {\"class\": "
+			  "\"duration\", \"value\": 3000}, {\"class\": \"number\", \"value\": 20}, "
+			  "{\"class\": \"cpu\", \"id\": 0}, {\"class\": \"process\", \"name\": "
+			  "\"Beta\", \"tid\": 200}, {\"class\": \"process\", \"name\": \"alpha\", "
+			  "\"tid\": 100}]"),
 	      "%s", out);
 	CHECK(out && strstr(out, "\"value\": 3000}") < strstr(out, "\"value\": 11000}") &&
 		  strstr(out, "\"value\": 11000}") < strstr(out, "\"value\": 5000}") &&
@@ -415,12 +391,12 @@ static void check_schedlatency(const char *dir)
 	check_part = "schedlatency range";
 	o.total = 1;
 	o.begin = "1700000000000025000";
-	out = run("schedlatency", &o, dir, &st);
-	CHECK(
-	    has(out, "Timerange: [2023-11-14 22:13:20.000026000, 2023-11-14 22:13:20.000030000]\n"),
-	    "%s", out);
-	CHECK(has(out, "2            5.000        6.000        7.000        1.414       \n"), "%s",
-	      out);
+	out = at_run("schedlatency", &o, dir, &st);
+	CHECK(at_has(out,
+		     "Timerange: [2023-11-14 22:13:20.000026000, 2023-11-14 22:13:20.000030000]\n"),
+	      "%s", out);
+	CHECK(at_has(out, "2            5.000        6.000        7.000        1.414       \n"),
+	      "%s", out);
 	free(out);
 }
 
@@ -432,10 +408,11 @@ static void check_irqstats(const char *dir)
 
 	check_part = "irqstats text";
 	an_options_init(&o);
-	out = run("irqstats", &o, dir, &st);
+	out = at_run("irqstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000030000]\n"
 		"Hard IRQ                                             Duration (us)\n"
 		"                       count          min          avg          max        stdev  "
@@ -448,32 +425,33 @@ static void check_irqstats(const char *dir)
 		"|\n"
 		"\nSoft IRQ  "),
 	    "%s", out);
-	CHECK(!has(out, "\n12:") && !has(out, "\n13:"), "%s", out);
-	CHECK(has(out,
-		  "\n1:  <TIMER_SOFTIRQ>        1        0.600        0.600        0.600       "
-		  "     ?  |\n"
-		  "3:  <NET_RX_SOFTIRQ>       1        4.000        4.000        4.000            "
-		  "?  |      1        1.000        1.000        1.000            ?\n"),
-	      "%s", out);
+	CHECK(!at_has(out, "\n12:") && !at_has(out, "\n13:"), "%s", out);
+	CHECK(
+	    at_has(out,
+		   "\n1:  <TIMER_SOFTIRQ>        1        0.600        0.600        0.600       "
+		   "     ?  |\n"
+		   "3:  <NET_RX_SOFTIRQ>       1        4.000        4.000        4.000            "
+		   "?  |      1        1.000        1.000        1.000            ?\n"),
+	    "%s", out);
 	free(out);
 
 	check_part = "irqstats json";
 	o.json = 1;
-	out = run("irqstats", &o, dir, &st);
+	out = at_run("irqstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "\"data\": [[{\"class\": \"irq\", \"hard\": true, \"nr\": 10, \"name\": "
-		       "\"eth0, eth0-rx\"}, {\"class\": \"number\", \"value\": 2}, {\"class\": "
-		       "\"duration\", \"value\": 1000}, {\"class\": \"duration\", \"value\": "
-		       "1750.0}, {\"class\": \"duration\", \"value\": 2500}, {\"class\": "
-		       "\"duration\", \"value\": 1060.6601717798212}]"),
+	CHECK(at_has(out, "\"data\": [[{\"class\": \"irq\", \"hard\": true, \"nr\": 10, \"name\": "
+			  "\"eth0, eth0-rx\"}, {\"class\": \"number\", \"value\": 2}, {\"class\": "
+			  "\"duration\", \"value\": 1000}, {\"class\": \"duration\", \"value\": "
+			  "1750.0}, {\"class\": \"duration\", \"value\": 2500}, {\"class\": "
+			  "\"duration\", \"value\": 1060.6601717798212}]"),
 	      "%s", out);
-	CHECK(has(out,
-		  "[{\"class\": \"irq\", \"hard\": false, \"nr\": 1, \"name\": "
-		  "\"TIMER_SOFTIRQ\"}, {\"class\": \"number\", \"value\": 1}, {\"class\": "
-		  "\"duration\", \"value\": 600}, {\"class\": \"duration\", \"value\": 600.0}, "
-		  "{\"class\": \"duration\", \"value\": 600}, {\"class\": \"unknown\"}, "
-		  "{\"class\": \"number\", \"value\": 0}, {\"class\": \"unknown\"}, {\"class\": "
-		  "\"unknown\"}, {\"class\": \"unknown\"}, {\"class\": \"unknown\"}]"),
+	CHECK(at_has(out,
+		     "[{\"class\": \"irq\", \"hard\": false, \"nr\": 1, \"name\": "
+		     "\"TIMER_SOFTIRQ\"}, {\"class\": \"number\", \"value\": 1}, {\"class\": "
+		     "\"duration\", \"value\": 600}, {\"class\": \"duration\", \"value\": 600.0}, "
+		     "{\"class\": \"duration\", \"value\": 600}, {\"class\": \"unknown\"}, "
+		     "{\"class\": \"number\", \"value\": 0}, {\"class\": \"unknown\"}, {\"class\": "
+		     "\"unknown\"}, {\"class\": \"unknown\"}, {\"class\": \"unknown\"}]"),
 	      "%s", out);
 	free(out);
 
@@ -485,10 +463,11 @@ static void check_irqstats(const char *dir)
 	o.irqs.n = 1;
 	o.cpus.v = (int64_t[]){0};
 	o.cpus.n = 1;
-	out = run("irqstats", &o, dir, &st);
-	CHECK(has(out, "10: <eth0, eth0-rx>        1        2.500        2.500        2.500       "
-		       "     ?  |\n") &&
-		  !has(out, "Soft") && !has(out, "11:"),
+	out = at_run("irqstats", &o, dir, &st);
+	CHECK(at_has(out,
+		     "10: <eth0, eth0-rx>        1        2.500        2.500        2.500       "
+		     "     ?  |\n") &&
+		  !at_has(out, "Soft") && !at_has(out, "11:"),
 	      "%s", out);
 	free(out);
 	o.has_irqs = 0;
@@ -498,18 +477,18 @@ static void check_irqstats(const char *dir)
 	o.softirqs.n = 2;
 	o.has_min = 1;
 	o.min_us = 0.7;
-	out = run("irqstats", &o, dir, &st);
-	CHECK(!has(out, "Hard") && has(out, "3:  <NET_RX_SOFTIRQ>") && !has(out, "TIMER"), "%s",
-	      out);
+	out = at_run("irqstats", &o, dir, &st);
+	CHECK(!at_has(out, "Hard") && at_has(out, "3:  <NET_RX_SOFTIRQ>") && !at_has(out, "TIMER"),
+	      "%s", out);
 	free(out);
 	o.has_softirqs = o.has_min = 0;
 
 	/* the exit of an IRQ entered before --begin counts, under the name "unknown" */
 	check_part = "irqstats range";
 	o.begin = "1700000000000016500";
-	out = run("irqstats", &o, dir, &st);
-	CHECK(has(out, "\n10: <unknown>              1        1.000"), "%s", out);
-	CHECK(has(out, "\n11: <timer>  "), "%s", out);
+	out = at_run("irqstats", &o, dir, &st);
+	CHECK(at_has(out, "\n10: <unknown>              1        1.000"), "%s", out);
+	CHECK(at_has(out, "\n11: <timer>  "), "%s", out);
 	free(out);
 }
 

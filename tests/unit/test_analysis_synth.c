@@ -110,36 +110,6 @@ static void write_trace(const char *dir)
 	CHECK_EQ(at_failures(), 0);
 }
 
-/* Runs analysis name with o on dir; its output (NUL-terminated, free()) and status. */
-static char *run(const char *name, struct an_options *o, const char *dir, int *status)
-{
-	char err[1024];
-	const char *paths[1] = {dir};
-	FILE *f = tmpfile();
-	char *buf = NULL;
-	long len;
-
-	*status = -1;
-	if (!f)
-		return NULL;
-	*status = an_run(name, o, paths, 1, f, err, sizeof(err));
-	if (*status)
-		fprintf(stderr, "%s: %s\n", name, err);
-	len = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-	if (buf && len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)
-		buf[0] = 0;
-	fclose(f);
-	return buf;
-}
-
-/* The text's line that starts with (or holds) what, NULL when none. */
-static int has(const char *text, const char *what)
-{
-	return text && strstr(text, what) != NULL;
-}
-
 static void check_cputop(const char *dir)
 {
 	struct an_options o;
@@ -148,49 +118,50 @@ static void check_cputop(const char *dir)
 
 	check_part = "cputop text";
 	an_options_init(&o);
-	out = run("cputop", &o, dir, &st);
+	out = at_run("cputop", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(
-	    has(out, "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.010001000]\n"),
-	    "%s", out);
+	CHECK(at_has(out,
+		     "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.010001000]\n"),
+	      "%s", out);
 	/* rows in decreasing usage, each bar int(80 * value / max) blocks */
-	CHECK(has(out, " 50.00 %   alpha (100)                        1   [20]\n"), "%s", out);
-	CHECK(has(out, " 40.00 %   beta (200)                         0   [20]\n"), "%s", out);
-	CHECK(has(out, " 20.00 %   alpha-w (101)                      0   [20]\n"), "%s", out);
-	CHECK(has(out, "  0.01 %   swapper/0 (0)                      0   []\n"), "%s", out);
+	CHECK(at_has(out, " 50.00 %   alpha (100)                        1   [20]\n"), "%s", out);
+	CHECK(at_has(out, " 40.00 %   beta (200)                         0   [20]\n"), "%s", out);
+	CHECK(at_has(out, " 20.00 %   alpha-w (101)                      0   [20]\n"), "%s", out);
+	CHECK(at_has(out, "  0.01 %   swapper/0 (0)                      0   []\n"), "%s", out);
 	CHECK(out && strstr(out, "alpha (100)") < strstr(out, "beta (200)") &&
 		  strstr(out, "beta (200)") < strstr(out, "alpha-w (101)"),
 	      "order: %s", out);
-	CHECK(has(out, " 70.01 % CPU 0\n") && has(out, " 40.02 % CPU 1\n"), "%s", out);
-	CHECK(has(out, "\nTotal CPU Usage: 55.02%\n"), "%s", out);
+	CHECK(at_has(out, " 70.01 % CPU 0\n") && at_has(out, " 40.02 % CPU 1\n"), "%s", out);
+	CHECK(at_has(out, "\nTotal CPU Usage: 55.02%\n"), "%s", out);
 	free(out);
 
 	check_part = "cputop json";
 	o.json = 1;
-	out = run("cputop", &o, dir, &st);
+	out = at_run("cputop", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "{\"results\": [{\"class\": \"per-process\", \"time-range\": {\"class\": "
-		       "\"time-range\", \"begin\": {\"class\": \"timestamp\", \"value\": "
-		       "1700000000000001000}, \"end\": {\"class\": \"timestamp\", \"value\": "
-		       "1700000000010001000}}, \"data\": [[{\"class\": \"process\", \"name\": "
-		       "\"alpha\", \"tid\": 100}, {\"class\": \"number\", \"value\": 1}, "
-		       "{\"class\": \"string\", \"value\": \"[20]\"}, {\"class\": \"ratio\", "
-		       "\"value\": 0.5}]"),
+	CHECK(at_has(out, "{\"results\": [{\"class\": \"per-process\", \"time-range\": {\"class\": "
+			  "\"time-range\", \"begin\": {\"class\": \"timestamp\", \"value\": "
+			  "1700000000000001000}, \"end\": {\"class\": \"timestamp\", \"value\": "
+			  "1700000000010001000}}, \"data\": [[{\"class\": \"process\", \"name\": "
+			  "\"alpha\", \"tid\": 100}, {\"class\": \"number\", \"value\": 1}, "
+			  "{\"class\": \"string\", \"value\": \"[20]\"}, {\"class\": \"ratio\", "
+			  "\"value\": 0.5}]"),
 	      "%s", out);
-	CHECK(has(out, "\"name\": \"beta\", \"tid\": 200}, {\"class\": \"number\", \"value\": 0}, "
-		       "{\"class\": \"string\", \"value\": \"[20]\"}, {\"class\": \"ratio\", "
-		       "\"value\": 0.4}]"),
+	CHECK(at_has(out,
+		     "\"name\": \"beta\", \"tid\": 200}, {\"class\": \"number\", \"value\": 0}, "
+		     "{\"class\": \"string\", \"value\": \"[20]\"}, {\"class\": \"ratio\", "
+		     "\"value\": 0.4}]"),
 	      "%s", out);
-	CHECK(has(out, "\"value\": 0.2}]"), "%s", out);
-	CHECK(has(out, "\"value\": 0.0001}]"), "%s", out);
-	CHECK(has(out, "[{\"class\": \"cpu\", \"id\": 0}, {\"class\": \"ratio\", \"value\": "
-		       "0.7001000000000001}]"),
+	CHECK(at_has(out, "\"value\": 0.2}]"), "%s", out);
+	CHECK(at_has(out, "\"value\": 0.0001}]"), "%s", out);
+	CHECK(at_has(out, "[{\"class\": \"cpu\", \"id\": 0}, {\"class\": \"ratio\", \"value\": "
+			  "0.7001000000000001}]"),
 	      "%s", out);
-	CHECK(has(out, "[{\"class\": \"cpu\", \"id\": 1}, {\"class\": \"ratio\", \"value\": "
-		       "0.40020000000000006}]"),
+	CHECK(at_has(out, "[{\"class\": \"cpu\", \"id\": 1}, {\"class\": \"ratio\", \"value\": "
+			  "0.40020000000000006}]"),
 	      "%s", out);
-	CHECK(has(out, "{\"class\": \"total\"") && has(out, "\"value\": 0.55015}]]}]}\n"), "%s",
-	      out);
+	CHECK(at_has(out, "{\"class\": \"total\"") && at_has(out, "\"value\": 0.55015}]]}]}\n"),
+	      "%s", out);
 	free(out);
 
 	/*
@@ -202,13 +173,13 @@ static void check_cputop(const char *dir)
 	o.json = 0;
 	o.tids.v = (int64_t[]){101};
 	o.tids.n = 1;
-	out = run("cputop", &o, dir, &st);
+	out = at_run("cputop", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, " 20.00 %   alpha-w (101)"), "%s", out);
-	CHECK(has(out, " 50.01 %   alpha (100)                        0   []\n"), "%s", out);
-	CHECK(has(out, " 40.02 %   beta (200)                         0   []\n"), "%s", out);
+	CHECK(at_has(out, " 20.00 %   alpha-w (101)"), "%s", out);
+	CHECK(at_has(out, " 50.01 %   alpha (100)                        0   []\n"), "%s", out);
+	CHECK(at_has(out, " 40.02 %   beta (200)                         0   []\n"), "%s", out);
 	/* alpha migrated: not asked for, not counted; CPU 0: start to 2000 and alpha-w's 2 ms */
-	CHECK(has(out, " 20.01 % CPU 0\n") && has(out, "  0.02 % CPU 1\n"), "%s", out);
+	CHECK(at_has(out, " 20.01 % CPU 0\n") && at_has(out, "  0.02 % CPU 1\n"), "%s", out);
 	free(out);
 	o.tids.n = 0;
 
@@ -217,32 +188,33 @@ static void check_cputop(const char *dir)
 	o.begin = "22:13:20.005000000";
 	o.end = "1700000000007000000";
 	o.gmt = 1;
-	out = run("cputop", &o, dir, &st);
+	out = at_run("cputop", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(
-	    has(out, "Timerange: [2023-11-14 22:13:20.005002000, 2023-11-14 22:13:20.006002000]\n"),
-	    "%s", out);
+	CHECK(at_has(out,
+		     "Timerange: [2023-11-14 22:13:20.005002000, 2023-11-14 22:13:20.006002000]\n"),
+	      "%s", out);
 	/*
 	 * [5 002 000, 6 002 000]: alpha, first seen switching out at the
 	 * start, 0; swapper/0, at 6 002 000: 1 ms, 100 %; alpha-w switched
 	 * in at the end: 0; CPU 0 idle between; both CPUs known (the total)
 	 */
-	CHECK(has(out, "100.00 %   swapper/0 (0)                      0   []\n"), "%s", out);
-	CHECK(has(out, "  0.00 %   alpha (100)                        0   []\n"), "%s", out);
-	CHECK(has(out, "  0.00 %   alpha-w (101)                      0   [20]\n"), "%s", out);
-	CHECK(!has(out, "beta"), "%s", out);
-	CHECK(has(out, "  0.00 % CPU 0\n") && has(out, "\nTotal CPU Usage: 0.00%\n"), "%s", out);
+	CHECK(at_has(out, "100.00 %   swapper/0 (0)                      0   []\n"), "%s", out);
+	CHECK(at_has(out, "  0.00 %   alpha (100)                        0   []\n"), "%s", out);
+	CHECK(at_has(out, "  0.00 %   alpha-w (101)                      0   [20]\n"), "%s", out);
+	CHECK(!at_has(out, "beta"), "%s", out);
+	CHECK(at_has(out, "  0.00 % CPU 0\n") && at_has(out, "\nTotal CPU Usage: 0.00%\n"), "%s",
+	      out);
 	free(out);
 	o.begin = o.end = NULL;
 
 	check_part = "cputop errors";
 	o.begin = "yesterday";
-	out = run("cputop", &o, dir, &st);
+	out = at_run("cputop", &o, dir, &st);
 	CHECK_EQ(st, AN_USAGE);
 	free(out);
 	o.begin = NULL;
 	o.end = "1000";
-	out = run("cputop", &o, dir, &st);
+	out = at_run("cputop", &o, dir, &st);
 	CHECK_EQ(st, AN_USAGE); /* before the trace's beginning */
 	free(out);
 }
@@ -255,52 +227,61 @@ static void check_stats(const char *dir)
 
 	check_part = "stats";
 	an_options_init(&o);
-	out = run("stats", &o, dir, &st);
+	out = at_run("stats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "Events: 10 in 0.01 s (1000.0 events/s)\n"), "%s", out);
-	CHECK(has(out, "Discarded events: 7, lost packets: 0\n"), "%s", out);
+	CHECK(at_has(out, "Events: 10 in 0.01 s (1000.0 events/s)\n"), "%s", out);
+	CHECK(at_has(out, "Discarded events: 7, lost packets: 0\n"), "%s", out);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\nsched_switch                                                6          600.0\n"),
 	    "%s", out);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\nlttng_statedump_process_state                               2          200.0\n"),
 	    "%s", out);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\nsched_migrate_task                                          1          100.0\n"),
 	    "%s", out);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\n0                                                           6          600.0\n"),
 	    "%s", out);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\n1                                                           4          400.0\n"),
 	    "%s", out);
 	/* the thread the switches say runs on the event's CPU (before the event) */
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\nbeta (?, 200)                                               2          200.0\n"),
 	    "%s", out);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\nalpha (100, 100)                                            1          100.0\n"),
 	    "%s", out);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\n(unknown)                                                   6          600.0\n"),
 	    "%s", out);
 	free(out);
 	o.json = 1;
-	out = run("stats", &o, dir, &st);
+	out = at_run("stats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out,
-		  "\"data\": [[{\"class\": \"number\", \"value\": 10}, {\"class\": \"duration\", "
-		  "\"value\": 10000000}, {\"class\": \"number\", \"value\": 1000.0}, {\"class\": "
-		  "\"number\", \"value\": 7}, {\"class\": \"number\", \"value\": 0}]]"),
-	      "%s", out);
+	CHECK(
+	    at_has(out,
+		   "\"data\": [[{\"class\": \"number\", \"value\": 10}, {\"class\": \"duration\", "
+		   "\"value\": 10000000}, {\"class\": \"number\", \"value\": 1000.0}, {\"class\": "
+		   "\"number\", \"value\": 7}, {\"class\": \"number\", \"value\": 0}]]"),
+	    "%s", out);
 	free(out);
 }
 

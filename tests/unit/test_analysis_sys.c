@@ -202,36 +202,6 @@ static void write_trace(const char *dir)
 	CHECK_EQ(at_failures(), 0);
 }
 
-/* Runs analysis name with o on dir; its output (NUL-terminated, free()) and status. */
-static char *run(const char *name, struct an_options *o, const char *dir, int *status)
-{
-	char err[1024];
-	const char *paths[1] = {dir};
-	FILE *f = tmpfile();
-	char *buf = NULL;
-	long len;
-
-	*status = -1;
-	if (!f)
-		return NULL;
-	*status = an_run(name, o, paths, 1, f, err, sizeof(err));
-	if (*status)
-		fprintf(stderr, "%s: %s\n", name, err);
-	len = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-	if (buf && len > 0 && fread(buf, 1, (size_t)len, f) != (size_t)len)
-		buf[0] = 0;
-	fclose(f);
-	return buf;
-}
-
-/* The text's line that starts with (or holds) what, NULL when none. */
-static int has(const char *text, const char *what)
-{
-	return text && strstr(text, what) != NULL;
-}
-
 /* out holds line (a whole line). */
 static int has_line(const char *out, const char *line)
 {
@@ -251,7 +221,7 @@ static void check_syscallstats(const char *dir)
 
 	check_part = "syscallstats text";
 	an_options_init(&o);
-	out = run("syscallstats", &o, dir, &st);
+	out = at_run("syscallstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has_line(out,
 		       "Timerange: [2023-11-14 22:13:20.000001000, 2023-11-14 22:13:20.000300000]"),
@@ -294,29 +264,31 @@ static void check_syscallstats(const char *dir)
 		  strstr(out, "- close") < strstr(out, "- write") &&
 		  strstr(out, "alpha (") < strstr(out, "beta ("),
 	      "order: %s", out);
-	CHECK(has(out, "\nTotal syscalls: 14\n"), "%s", out);
+	CHECK(at_has(out, "\nTotal syscalls: 14\n"), "%s", out);
 	free(out);
 
 	check_part = "syscallstats json";
 	o.json = 1;
-	out = run("syscallstats", &o, dir, &st);
+	out = at_run("syscallstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "{\"results\": [{\"class\": {\"inherit\": \"per-tid\", \"title\": \"System "
-		       "call statistics [alpha (100, TID: 100)]\"}"),
+	CHECK(at_has(out,
+		     "{\"results\": [{\"class\": {\"inherit\": \"per-tid\", \"title\": \"System "
+		     "call statistics [alpha (100, TID: 100)]\"}"),
 	      "%s", out);
-	CHECK(has(out,
-		  "[{\"class\": \"syscall\", \"name\": \"read\"}, {\"class\": \"number\", "
-		  "\"value\": 4}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": "
-		  "\"duration\", \"value\": 4500.0}, {\"class\": \"duration\", \"value\": "
-		  "10000}, {\"class\": \"duration\", \"value\": 3872.983346207417}, {\"class\": "
-		  "\"string\", \"value\": \"{'success': 3, 'EBADF': 2, '-512': 2}\"}]"),
+	CHECK(at_has(out,
+		     "[{\"class\": \"syscall\", \"name\": \"read\"}, {\"class\": \"number\", "
+		     "\"value\": 4}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": "
+		     "\"duration\", \"value\": 4500.0}, {\"class\": \"duration\", \"value\": "
+		     "10000}, {\"class\": \"duration\", \"value\": 3872.983346207417}, {\"class\": "
+		     "\"string\", \"value\": \"{'success': 3, 'EBADF': 2, '-512': 2}\"}]"),
 	      "%s", out);
-	CHECK(has(out, "{\"class\": \"duration\", \"value\": 4000}, {\"class\": \"unknown\"}, "
-		       "{\"class\": \"string\", \"value\": \"{'success': 2, 'ENOENT': 2}\"}]"),
+	CHECK(at_has(out, "{\"class\": \"duration\", \"value\": 4000}, {\"class\": \"unknown\"}, "
+			  "{\"class\": \"string\", \"value\": \"{'success': 2, 'ENOENT': 2}\"}]"),
 	      "%s", out);
-	CHECK(has(out, "{\"class\": \"total\", "), "%s", out);
+	CHECK(at_has(out, "{\"class\": \"total\", "), "%s", out);
 	CHECK(
-	    has(out,
+	    at_has(
+		out,
 		"\"data\": [[{\"class\": \"process\", \"name\": \"alpha\", \"pid\": 100, \"tid\": "
 		"100}, {\"class\": \"number\", \"value\": 13}], [{\"class\": \"process\", "
 		"\"name\": \"beta\", \"tid\": 200}, {\"class\": \"number\", \"value\": 1}]]}]}\n"),
@@ -328,7 +300,7 @@ static void check_syscallstats(const char *dir)
 	o.json = 0;
 	o.top = 2;
 	o.top_list = 1;
-	out = run("syscallstats", &o, dir, &st);
+	out = at_run("syscallstats", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has_line(out, "[22:13:20.000090000, 22:13:20.000190000] fsync                     "
 			    "100.000          0  alpha                    100     "),
@@ -348,34 +320,35 @@ static void check_iolatency(const char *dir)
 
 	check_part = "iolatency stats";
 	an_options_init(&o);
-	out = run("iolatency", &o, dir, &st);
+	out = at_run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	/* the read of beta's unknown fd 5 counts: the fd is added at its exit */
-	CHECK(has(out, "\nSyscalls latency statistics (usec):\n"
-		       "Type                    Count            Min        Average            Max "
-		       "         Stdev\n"
-		       "---------------------------------------------------------------------------"
-		       "--------------\n"
-		       "Open                        2          2.000          3.000          4.000 "
-		       "         1.414\n"
-		       "Read                        5          1.000          5.600         10.000 "
-		       "         4.159\n"
-		       "Write                       1          5.000          5.000          5.000 "
-		       "             ?\n"
-		       "Sync                        1        100.000        100.000        100.000 "
-		       "             ?\n"),
+	CHECK(at_has(out,
+		     "\nSyscalls latency statistics (usec):\n"
+		     "Type                    Count            Min        Average            Max "
+		     "         Stdev\n"
+		     "---------------------------------------------------------------------------"
+		     "--------------\n"
+		     "Open                        2          2.000          3.000          4.000 "
+		     "         1.414\n"
+		     "Read                        5          1.000          5.600         10.000 "
+		     "         4.159\n"
+		     "Write                       1          5.000          5.000          5.000 "
+		     "             ?\n"
+		     "Sync                        1        100.000        100.000        100.000 "
+		     "             ?\n"),
 	      "%s", out);
-	CHECK(!has(out, "Disk"), "%s", out);
+	CHECK(!at_has(out, "Disk"), "%s", out);
 	free(out);
 
 	check_part = "iolatency json";
 	o.json = 1;
-	out = run("iolatency", &o, dir, &st);
+	out = at_run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "[{\"class\": \"string\", \"value\": \"Read\"}, {\"class\": \"number\", "
-		       "\"value\": 5}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": "
-		       "\"duration\", \"value\": 5600.0}, {\"class\": \"duration\", \"value\": "
-		       "10000}, {\"class\": \"duration\", \"value\": 4159.326868617084}]"),
+	CHECK(at_has(out, "[{\"class\": \"string\", \"value\": \"Read\"}, {\"class\": \"number\", "
+			  "\"value\": 5}, {\"class\": \"duration\", \"value\": 1000}, {\"class\": "
+			  "\"duration\", \"value\": 5600.0}, {\"class\": \"duration\", \"value\": "
+			  "10000}, {\"class\": \"duration\", \"value\": 4159.326868617084}]"),
 	      "%s", out);
 	free(out);
 
@@ -384,7 +357,7 @@ static void check_iolatency(const char *dir)
 	check_part = "iolatency --begin";
 	o.json = 0;
 	o.begin = "1700000000000065000";
-	out = run("iolatency", &o, dir, &st);
+	out = at_run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	CHECK(has_line(out, "Read                        3          1.000          5.000         "
 			    "10.000          4.583"),
@@ -400,17 +373,18 @@ static void check_iolatency(const char *dir)
 
 	check_part = "iolatency --top";
 	o.top_list = 1;
-	out = run("iolatency", &o, dir, &st);
+	out = at_run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "\nTop system call latencies read (usec)\n"
-		       "Begin                End                  Name             Duration (usec) "
-		       "        Size  Proc                     PID      Filename      \n"
-		       "[22:13:20.000040000, 22:13:20.000050000]  read                      10.000 "
-		       "    4.00 KiB  alpha                    100      /data/a (fd=3)\n"
-		       "[22:13:20.000260000, 22:13:20.000270000]  read                      10.000 "
-		       "       7   B  beta                     200      unknown (fd=5)\n"
-		       "[22:13:20.000220000, 22:13:20.000224000]  read                       4.000 "
-		       "         N/A  alpha                    100      unknown (fd=9)\n"),
+	CHECK(at_has(out,
+		     "\nTop system call latencies read (usec)\n"
+		     "Begin                End                  Name             Duration (usec) "
+		     "        Size  Proc                     PID      Filename      \n"
+		     "[22:13:20.000040000, 22:13:20.000050000]  read                      10.000 "
+		     "    4.00 KiB  alpha                    100      /data/a (fd=3)\n"
+		     "[22:13:20.000260000, 22:13:20.000270000]  read                      10.000 "
+		     "       7   B  beta                     200      unknown (fd=5)\n"
+		     "[22:13:20.000220000, 22:13:20.000224000]  read                       4.000 "
+		     "         N/A  alpha                    100      unknown (fd=9)\n"),
 	      "%s", out);
 	CHECK(has_line(out, "[22:13:20.000060000, 22:13:20.000064000]  openat                     "
 			    "4.000          N/A  alpha                    100      /data/b (fd=4)"),
@@ -423,9 +397,9 @@ static void check_iolatency(const char *dir)
 	check_part = "iolatency --log";
 	o.top_list = 0;
 	o.log = 1;
-	out = run("iolatency", &o, dir, &st);
+	out = at_run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
-	CHECK(has(out, "\nI/O operations log None (usec)\n"), "%s", out);
+	CHECK(at_has(out, "\nI/O operations log None (usec)\n"), "%s", out);
 	CHECK(has_line(out, "[22:13:20.000210000, 22:13:20.000211000]  close                      "
 			    "1.000          N/A  alpha                    100      /data/b (fd=4)"),
 	      "%s", out);
@@ -439,13 +413,13 @@ static void check_iolatency(const char *dir)
 	check_part = "iolatency --freq";
 	o.log = 0;
 	o.freq = 1;
-	out = run("iolatency", &o, dir, &st);
+	out = at_run("iolatency", &o, dir, &st);
 	CHECK_EQ(st, AN_OK);
 	/* reads 1..10 us: step 0.45 us; 10 us twice in the last bucket */
-	CHECK(has(out, "I/O request latency distribution read (\xc2\xb5s)\n"), "%s", out);
-	CHECK(has(out, "\n  1.000 "), "%s", out);
-	CHECK(has(out, "\n  9.550 "), "%s", out);
-	CHECK(!has(out, "distribution write"), "one write: no histogram: %s", out);
+	CHECK(at_has(out, "I/O request latency distribution read (\xc2\xb5s)\n"), "%s", out);
+	CHECK(at_has(out, "\n  1.000 "), "%s", out);
+	CHECK(at_has(out, "\n  9.550 "), "%s", out);
+	CHECK(!at_has(out, "distribution write"), "one write: no histogram: %s", out);
 	free(out);
 }
 

@@ -11,8 +11,9 @@
  * not see is dropped) and their names over time (for the file names of
  * --top and --log, looked up as lttng-analyses does, oddities included).
  *
- * Memory: constant per call for --stats; --freq keeps the durations,
- * --top and --log the requests (as lttng-analyses; they print them).
+ * Memory: constant per call for --stats; --freq keeps the durations and
+ * --log the requests in spools (spool.h: bounded memory, the rest on
+ * disk), --top the --limit + 1 slowest requests of each kind (topk.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,7 +22,9 @@
 #include "analysis/an-impl.h"
 #include "analysis/durstats.h"
 #include "analysis/ksys.h"
+#include "analysis/spool.h"
 #include "analysis/table.h"
+#include "analysis/topk.h"
 
 /* The sample standard deviation (count >= 2), as Python's statistics.stdev. */
 static double stdev_of(const struct an_durstats *d)
@@ -41,10 +44,10 @@ enum { CAT_OPEN, CAT_READ, CAT_WRITE, CAT_SYNC, NCAT };
 static const char *const cat_row[NCAT] = {"Open", "Read", "Write", "Sync"};
 static const char *const cat_sub[NCAT] = {"open", "read", "write", "sync"};
 
-/* A growable array of durations (for --freq). */
-struct durs {
-	int64_t *v;
-	size_t n, cap;
+/* A duration kept for --freq: of a kind of call (< NCAT) or of disk group - NCAT. */
+struct io_dur {
+	int64_t dur;
+	uint64_t group;
 };
 
 /* What lttng-analyses' IoAnalysis keeps of a thread or process (ProcessIOStats). */
@@ -78,7 +81,6 @@ struct io_disk {
 	int64_t dev;
 	uint32_t name;
 	struct an_durstats d;
-	struct durs durs;
 };
 
 struct iolat {
@@ -93,9 +95,10 @@ struct iolat {
 	struct io_fdstat *fdstats;
 	size_t nfdstats, fscap;
 	struct an_durstats cat[NCAT];
-	struct durs catdurs[NCAT];
-	struct io_req *reqs;
-	size_t nreqs, reqcap;
+	struct an_spool *durs; /* --freq: io_dur */
+	struct an_spool *log;  /* --log: io_req, by begin */
+	struct an_topk top[NCAT];
+	struct an_spool *topall[NCAT]; /* --top with --limit 0: all, by duration */
 	uint64_t seq;
 	struct io_disk *disks;
 	size_t ndisks, dcap;
@@ -119,13 +122,12 @@ static int grow(void **v, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
-static void durs_add(struct iolat *io, struct durs *d, int64_t v)
+static void durs_add(struct iolat *io, uint64_t group, int64_t v)
 {
-	if (grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v))) {
+	struct io_dur x = {v, group};
+
+	if (an_spool_add(io->durs, &x))
 		io->failed = 1;
-		return;
-	}
-	d->v[d->n++] = v;
 }
 
 /* period_data.tids[t]: created as ProcessIOStats.new_from_process(t) when new. */
@@ -322,6 +324,69 @@ static int cat_of(int op)
 	}
 }
 
+/* --top's order: the longest first; ties by thread, then in order of exit */
+static int cmp_duration(const void *a, const void *b)
+{
+	const struct io_req *x = a, *y = b;
+	int64_t dx = x->end - x->begin, dy = y->end - y->begin;
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	if (x->rec != y->rec)
+		return x->rec < y->rec ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* --log's order: by entry; ties by thread, then in order of exit */
+static int cmp_begin(const void *a, const void *b)
+{
+	const struct io_req *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	if (x->rec != y->rec)
+		return x->rec < y->rec ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The spools and top lists the options ask for: 0, -1 when out of memory. */
+static int make_lists(struct iolat *io)
+{
+	const struct an_options *o = io->run->o;
+
+	if (o->freq && !(io->durs = an_spool_new(sizeof(struct io_dur), NULL)))
+		return -1;
+	if (o->log && !(io->log = an_spool_new(sizeof(struct io_req), cmp_begin)))
+		return -1;
+	if (!o->top_list)
+		return 0;
+	for (int c = 0; c < NCAT; c++) {
+		/* lttng-iolatencytop prints --limit + 1 rows */
+		if (o->limit > 0) {
+			if (an_topk_init(&io->top[c], sizeof(struct io_req), (size_t)o->limit + 1,
+					 cmp_duration))
+				return -1;
+		} else if (!(io->topall[c] = an_spool_new(sizeof(struct io_req), cmp_duration)))
+			return -1;
+	}
+	return 0;
+}
+
+static void keep_req(struct iolat *io, const struct io_req *q)
+{
+	int cat = cat_of(q->op);
+
+	if (io->log && an_spool_add(io->log, q))
+		io->failed = 1;
+	if (cat < 0 || !io->run->o->top_list)
+		return;
+	if (io->topall[cat]) {
+		if (an_spool_add(io->topall[cat], q))
+			io->failed = 1;
+	} else
+		an_topk_add(&io->top[cat], q);
+}
+
 static void on_io_exit(void *ctx, struct kthread *t, struct kthread *parent,
 		       const struct ksys_call *call)
 {
@@ -345,26 +410,23 @@ static void on_io_exit(void *ctx, struct kthread *t, struct kthread *parent,
 	if (cat >= 0) {
 		an_durstats_add(&io->cat[cat], dur);
 		if (io->keep_durs)
-			durs_add(io, &io->catdurs[cat], dur);
+			durs_add(io, (uint64_t)cat, dur);
 	}
 	if (io->keep_reqs) {
-		struct io_req *q;
+		struct io_req q;
 
-		if (grow((void **)&io->reqs, &io->reqcap, io->nreqs + 1, sizeof(*q))) {
-			io->failed = 1;
-			return;
-		}
-		q = &io->reqs[io->nreqs++];
-		q->begin = call->begin;
-		q->end = call->end;
-		q->size = call->size;
-		q->fd = call->fd;
-		q->name = call->name;
-		q->rec = ri;
-		q->op = (uint8_t)call->op;
-		q->has_size = (uint8_t)call->has_size;
-		q->has_fd = (uint8_t)call->has_fd;
-		q->seq = io->seq++;
+		memset(&q, 0, sizeof(q));
+		q.begin = call->begin;
+		q.end = call->end;
+		q.size = call->size;
+		q.fd = call->fd;
+		q.name = call->name;
+		q.rec = ri;
+		q.op = (uint8_t)call->op;
+		q.has_size = (uint8_t)call->has_size;
+		q.has_fd = (uint8_t)call->has_fd;
+		q.seq = io->seq++;
+		keep_req(io, &q);
 	}
 comm:
 	memcpy(r->comm, t->comm, sizeof(r->comm));
@@ -399,7 +461,7 @@ static void on_block_complete(void *ctx, int64_t dev, uint32_t diskname, int64_t
 		return;
 	an_durstats_add(&d->d, dur);
 	if (io->keep_durs)
-		durs_add(io, &d->durs, dur);
+		durs_add(io, NCAT + (uint64_t)(d - io->disks), dur);
 }
 
 static void on_block_device(void *ctx, int64_t dev, uint32_t diskname)
@@ -421,6 +483,30 @@ static const struct ksys_hooks sys_hooks = {
     .block_device = on_block_device,
 };
 
+static void destroy(void *an)
+{
+	struct iolat *io = an;
+
+	for (size_t i = 0; i < io->nrecs; i++)
+		free(io->recs[i].fds);
+	free(io->recs);
+	free(io->fdstats);
+	for (size_t i = 0; i < io->nchains; i++)
+		free(io->chains[i].v);
+	free(io->chains);
+	an_spool_free(io->durs);
+	an_spool_free(io->log);
+	for (int c = 0; c < NCAT; c++) {
+		an_topk_free(&io->top[c]);
+		an_spool_free(io->topall[c]);
+	}
+	free(io->disks);
+	an_idmap_free(&io->recmap);
+	an_idmap_free(&io->fdmap);
+	ksys_free(&io->sys);
+	free(io);
+}
+
 static void *create(struct an_run *run)
 {
 	struct iolat *io = calloc(1, sizeof(*io));
@@ -435,30 +521,11 @@ static void *create(struct an_run *run)
 	io->keep_durs = run->o->freq;
 	io->keep_reqs = run->o->top_list || run->o->log;
 	ksys_init(&io->sys, &run->st, &sys_hooks, io);
+	if (make_lists(io)) {
+		destroy(io);
+		return NULL;
+	}
 	return io;
-}
-
-static void destroy(void *an)
-{
-	struct iolat *io = an;
-
-	for (size_t i = 0; i < io->nrecs; i++)
-		free(io->recs[i].fds);
-	free(io->recs);
-	free(io->fdstats);
-	for (size_t i = 0; i < io->nchains; i++)
-		free(io->chains[i].v);
-	free(io->chains);
-	free(io->reqs);
-	for (int c = 0; c < NCAT; c++)
-		free(io->catdurs[c].v);
-	for (size_t i = 0; i < io->ndisks; i++)
-		free(io->disks[i].durs.v);
-	free(io->disks);
-	an_idmap_free(&io->recmap);
-	an_idmap_free(&io->fdmap);
-	ksys_free(&io->sys);
-	free(io);
 }
 
 static int state_event(void *an, const struct trax_event *ev, const struct kev_class *c, int64_t ts)
@@ -590,39 +657,47 @@ static void report_stats(struct iolat *io, struct an_mi *mi, int64_t begin, int6
 		an_mi_table_end(mi);
 }
 
-/* One histogram: 20 buckets from min to max (lttng-iolatencyfreq's arithmetic, in doubles). */
+/*
+ * lttng-iolatencyfreq's histogram of a sequence of durations: FREQ_BUCKETS
+ * buckets from their minimum to their maximum, in µs, in doubles (the
+ * maximum goes in the last bucket).
+ */
+struct io_freq {
+	double mn, step;
+	uint64_t counts[FREQ_BUCKETS];
+};
+
+/* Empty buckets for durations from lo to hi: 0, -1 when lo == hi (no histogram). */
+static int freq_init(struct io_freq *h, int64_t lo, int64_t hi)
+{
+	memset(h, 0, sizeof(*h));
+	h->mn = (double)lo / 1000;
+	h->step = ((double)hi / 1000 - h->mn) / FREQ_BUCKETS;
+	return h->step == 0 ? -1 : 0;
+}
+
+static void freq_add(struct io_freq *h, int64_t dur)
+{
+	double x = ((double)dur / 1000 - h->mn) / h->step;
+	int64_t k = (int64_t)x;
+
+	if (k > FREQ_BUCKETS - 1)
+		k = FREQ_BUCKETS - 1;
+	h->counts[k]++;
+}
+
+/* One histogram as lttng-iolatencyfreq prints it. */
 static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
-			    const struct durs *d, int64_t begin, int64_t end)
+			    const struct io_freq *h, int64_t begin, int64_t end)
 {
 	FILE *f = io->run->out;
-	uint64_t counts[FREQ_BUCKETS] = {0}, maxc = 0;
-	double mn, mx, step;
-	int64_t lo = 0, hi = 0;
+	const uint64_t *counts = h->counts;
+	double mn = h->mn, step = h->step;
+	uint64_t maxc = 0;
 	struct strbuf title;
 	char cs[32];
 	int w = 0;
 
-	if (!d->n)
-		return;
-	for (size_t i = 0; i < d->n; i++) {
-		if (!i || d->v[i] < lo)
-			lo = d->v[i];
-		if (!i || d->v[i] > hi)
-			hi = d->v[i];
-	}
-	mn = (double)lo / 1000;
-	mx = (double)hi / 1000;
-	step = (mx - mn) / FREQ_BUCKETS;
-	if (step == 0)
-		return;
-	for (size_t i = 0; i < d->n; i++) {
-		double v = (double)d->v[i] / 1000, x = (v - mn) / step;
-		int64_t k = (int64_t)x;
-
-		if (k > FREQ_BUCKETS - 1)
-			k = FREQ_BUCKETS - 1;
-		counts[k]++;
-	}
 	for (int k = 0; k < FREQ_BUCKETS; k++) {
 		if (counts[k] > maxc)
 			maxc = counts[k];
@@ -665,17 +740,42 @@ static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
 	strbuf_free(&title);
 }
 
-static void report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
+/* The histograms (kinds of calls, then disks), from one pass over the durations: 0, -1 on error. */
+static int report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
 {
+	size_t n = NCAT + io->ndisks;
+	struct io_freq *h = calloc(n, sizeof(*h));
+	char *ok = calloc(n, 1);
+	const struct io_dur *x;
 	char sub[300], name[256];
 
-	for (int c = 0; c < NCAT; c++)
-		report_one_freq(io, mi, cat_sub[c], &io->catdurs[c], begin, end);
-	for (size_t i = 0; i < io->ndisks; i++) {
-		disk_name(io, &io->disks[i], name, sizeof(name));
-		snprintf(sub, sizeof(sub), "disk: %s", name);
-		report_one_freq(io, mi, sub, &io->disks[i].durs, begin, end);
+	if (!h || !ok || an_spool_rewind(io->durs)) {
+		free(h);
+		free(ok);
+		return -1;
 	}
+	for (size_t g = 0; g < n; g++) {
+		const struct an_durstats *d = g < NCAT ? &io->cat[g] : &io->disks[g - NCAT].d;
+
+		ok[g] = d->count && !freq_init(&h[g], d->min, d->max);
+	}
+	while ((x = an_spool_next(io->durs)))
+		if (x->group < n && ok[x->group])
+			freq_add(&h[x->group], x->dur);
+	for (size_t g = 0; g < n && !*an_spool_error(io->durs); g++) {
+		if (!ok[g])
+			continue;
+		if (g < NCAT) {
+			report_one_freq(io, mi, cat_sub[g], &h[g], begin, end);
+			continue;
+		}
+		disk_name(io, &io->disks[g - NCAT], name, sizeof(name));
+		snprintf(sub, sizeof(sub), "disk: %s", name);
+		report_one_freq(io, mi, sub, &h[g], begin, end);
+	}
+	free(h);
+	free(ok);
+	return *an_spool_error(io->durs) ? -1 : 0;
 }
 
 /* _get_fd_by_timestamp(): lttng-analyses' search, which misses when it meets the open one late */
@@ -840,49 +940,25 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 	}
 }
 
-static int cmp_duration(const void *a, const void *b)
-{
-	const struct io_req *x = *(const struct io_req *const *)a,
-			    *y = *(const struct io_req *const *)b;
-	int64_t dx = x->end - x->begin, dy = y->end - y->begin;
-
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	if (x->rec != y->rec)
-		return x->rec < y->rec ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_begin(const void *a, const void *b)
-{
-	const struct io_req *x = *(const struct io_req *const *)a,
-			    *y = *(const struct io_req *const *)b;
-
-	if (x->begin != y->begin)
-		return x->begin < y->begin ? -1 : 1;
-	if (x->rec != y->rec)
-		return x->rec < y->rec ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* A list of requests (top: sorted by duration; log: by entry), as _print_log() prints it. */
-static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int top, int cat,
-			int64_t begin, int64_t end, struct io_req **v)
+/*
+ * A list of requests (top: by duration; log: by entry), as _print_log()
+ * prints it, from a top list (t) or a spool (sp, read from its start):
+ * 0, -1 when the spool could not be read back.
+ */
+static int report_list(struct iolat *io, struct an_mi *mi, const char *sub, int top,
+		       struct an_topk *t, struct an_spool *sp, int64_t begin, int64_t end)
 {
 	struct an_run *run = io->run;
-	size_t n = 0, rows;
+	size_t n = t ? t->n : (size_t)an_spool_count(sp);
+	const struct io_req *q;
 	int starred = 0;
 
-	for (size_t i = 0; i < io->nreqs; i++)
-		if (!top || cat_of(io->reqs[i].op) == cat)
-			v[n++] = &io->reqs[i];
 	if (!n)
-		return;
-	qsort(v, n, sizeof(*v), top ? cmp_duration : cmp_begin);
-	rows = n;
-	/* lttng-iolatencytop prints --limit + 1 rows */
-	if (top && run->o->limit > 0 && (size_t)run->o->limit + 1 < rows)
-		rows = (size_t)run->o->limit + 1;
+		return 0;
+	if (t)
+		an_topk_sort(t);
+	else if (an_spool_rewind(sp))
+		return -1;
 	if (run->o->json) {
 		char title[128];
 
@@ -917,13 +993,17 @@ static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int
 			fprintf(run->out, "%s\n", h.buf);
 		strbuf_free(&h);
 	}
-	for (size_t i = 0; i < rows; i++)
-		log_row(io, mi, v[i], &starred);
+	for (size_t i = 0; t ? i < t->n : (q = an_spool_next(sp)) != NULL; i++) {
+		if (t)
+			q = (const struct io_req *)(t->v + i * t->sz);
+		log_row(io, mi, q, &starred);
+	}
 	if (run->o->json)
 		an_mi_table_end(mi);
 	else if (starred)
 		fputs("*: Syscalls started and/or completed outside of the range specified\n",
 		      run->out);
+	return sp && *an_spool_error(sp) ? -1 : 0;
 }
 
 /* --stats, or none of --top, --log, --freq */
@@ -932,20 +1012,29 @@ static int want_stats(const struct an_options *o)
 	return o->stats || !(o->top_list || o->log || o->freq);
 }
 
-/* The top tables (top) or the log: 0, or -1 when memory ran out. */
+/* The top tables (top) or the log: 0, or -1 on error. */
 static int report_lists(struct iolat *io, struct an_mi *mi, int top, int64_t begin, int64_t end)
 {
-	struct io_req **v = malloc((io->nreqs + 1) * sizeof(*v));
-
-	if (!v)
-		return -1;
 	if (!top)
-		report_list(io, mi, NULL, 0, -1, begin, end, v);
-	else
-		for (int c = 0; c < NCAT; c++)
-			report_list(io, mi, cat_sub[c], 1, c, begin, end, v);
-	free(v);
+		return report_list(io, mi, NULL, 0, NULL, io->log, begin, end);
+	for (int c = 0; c < NCAT; c++)
+		if (report_list(io, mi, cat_sub[c], 1, io->topall[c] ? NULL : &io->top[c],
+				io->topall[c], begin, end))
+			return -1;
 	return 0;
+}
+
+/* What failed: a spool's error, else memory. */
+static const char *failure(const struct iolat *io)
+{
+	struct an_spool *sp[2 + NCAT] = {io->durs, io->log};
+
+	for (int c = 0; c < NCAT; c++)
+		sp[2 + c] = io->topall[c];
+	for (int i = 0; i < 2 + NCAT; i++)
+		if (sp[i] && *an_spool_error(sp[i]))
+			return an_spool_error(sp[i]);
+	return "out of memory";
 }
 
 static int report(void *an)
@@ -957,7 +1046,7 @@ static int report(void *an)
 	int json = run->o->json;
 
 	if (io->failed || io->sys.failed) {
-		snprintf(run->err, run->errlen, "out of memory");
+		snprintf(run->err, run->errlen, "%s", failure(io));
 		return AN_FAIL;
 	}
 	if (!run->started) {
@@ -978,16 +1067,16 @@ static int report(void *an)
 			report_stats(io, &mi, begin, end);
 		if (run->o->top_list && report_lists(io, &mi, 1, begin, end))
 			goto oom;
-		if (run->o->freq)
-			report_freq(io, &mi, begin, end);
+		if (run->o->freq && report_freq(io, &mi, begin, end))
+			goto oom;
 	} else {
 		/* and its text order: statistics, top calls, histograms, log */
 		if (want_stats(run->o))
 			report_stats(io, &mi, begin, end);
 		if (run->o->top_list && report_lists(io, &mi, 1, begin, end))
 			goto oom;
-		if (run->o->freq)
-			report_freq(io, &mi, begin, end);
+		if (run->o->freq && report_freq(io, &mi, begin, end))
+			goto oom;
 		if (run->o->log && report_lists(io, &mi, 0, begin, end))
 			goto oom;
 	}
@@ -998,7 +1087,7 @@ oom:
 	if (json)
 		an_mi_end(&mi);
 fail:
-	snprintf(run->err, run->errlen, "out of memory");
+	snprintf(run->err, run->errlen, "%s", failure(io));
 	return AN_FAIL;
 }
 

@@ -7,7 +7,8 @@
  * first; exactly --top rows), 20 buckets from the minimum to the
  * maximum of each group. Threads are named by what the state knows of
  * them at the end (lttng-analyses prints its thread objects then).
- * Memory: --top samples for the top, 20 counters per row for --freq.
+ * Memory: --top samples for the top, 20 counters per row for --freq; the
+ * text is written out as it grows (the log is as long as the samples).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,15 @@ static void row(struct schedlat *sl, const struct sl_sample *x, struct an_mi *mi
 	strbuf_puts(sb, "\n");
 }
 
+/* The text so far written out, once it is long: the log does not stay in memory. */
+static void flush_text(struct schedlat *sl, struct strbuf *sb)
+{
+	if (!sb || sb->len < 65536 || sb->failed)
+		return;
+	fwrite(sb->buf, 1, sb->len, sl->run->out);
+	strbuf_reset(sb);
+}
+
 int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 {
 	struct an_run *run = sl->run;
@@ -142,10 +152,11 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 	uint64_t want = run->o->top > 0 ? (uint64_t)run->o->top : 0;
 	size_t cap = top ? (size_t)(want < sl->nsamples ? want : sl->nsamples) : 0;
 	struct ranked *heap = NULL, cur;
+	const struct sl_sample *p;
 	size_t n = 0;
 	int multi = multi_day(run);
 
-	if (!sl->samples || fseek(sl->samples, 0, SEEK_SET))
+	if (!sl->samples || an_spool_rewind(sl->samples))
 		return -1;
 	if (top && cap && !(heap = malloc(cap * sizeof(*heap))))
 		return -1;
@@ -157,13 +168,11 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 			    "Wakeup               Switch                 Latency (us)   Priority  "
 			    "CPU   Wakee                      Waker                    \n");
 	}
-	for (uint64_t seq = 0; seq < sl->nsamples; seq++) {
-		if (fread(&cur.x, sizeof(cur.x), 1, sl->samples) != 1) {
-			free(heap);
-			return -1;
-		}
+	for (uint64_t seq = 0; (p = an_spool_next(sl->samples)); seq++) {
+		cur.x = *p;
 		if (!top) {
 			row(sl, &cur.x, mi, sb, multi);
+			flush_text(sl, sb);
 			continue;
 		}
 		if (!cap)
@@ -176,6 +185,10 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 			heap[0] = cur;
 			sift_down(heap, n, 0);
 		}
+	}
+	if (*an_spool_error(sl->samples)) {
+		free(heap);
+		return -1;
 	}
 	if (top) {
 		qsort(heap, n, sizeof(*heap), cmp_rank);
@@ -301,22 +314,21 @@ int sl_freq(struct schedlat *sl, const struct sl_wants *w, struct an_mi *mi, str
 {
 	struct an_run *run = sl->run;
 	struct sl_thread **byid = NULL;
-	struct sl_sample x;
+	const struct sl_sample *p;
 	size_t n = 0;
 	char sub[64];
 
-	if (!sl->samples || fseek(sl->samples, 0, SEEK_SET))
+	if (!sl->samples || an_spool_rewind(sl->samples))
 		return -1;
 	for (size_t i = 0; i < sl->nthreads; i++)
 		if (sl->threads[i].lat.count && !sl->threads[i].counts &&
 		    !(sl->threads[i].counts = calloc(SL_FREQ_BUCKETS, sizeof(uint64_t))))
 			return -1;
-	for (uint64_t k = 0; k < sl->nsamples; k++) {
+	while ((p = an_spool_next(sl->samples))) {
+		struct sl_sample x = *p;
 		struct kthread *t;
 		struct sl_thread *r;
 
-		if (fread(&x, sizeof(x), 1, sl->samples) != 1)
-			return -1;
 		count(sl, &sl->total, sl->total_counts, x.sw - x.wakeup);
 		t = kstate_thread(&run->st, x.wakee);
 		r = t && t->slot < sl->nthreads ? &sl->threads[t->slot] : NULL;
@@ -330,6 +342,8 @@ int sl_freq(struct schedlat *sl, const struct sl_wants *w, struct an_mi *mi, str
 				break;
 			}
 	}
+	if (*an_spool_error(sl->samples))
+		return -1;
 	if (w->total)
 		freq_table(sl, &sl->total, sl->total_counts, NULL, mi, sb);
 	if (w->per_tid) {

@@ -318,8 +318,10 @@ static void on_interval(void *ctx, const struct kflow_thread *ct, const struct k
 		k.row = t->slot;
 		k.seq = fl->printed;
 		k.iv = *iv;
-		if (an_spool_add(fl->kept, &k))
+		if (an_spool_add(fl->kept, &k)) {
 			fl->failed = 1;
+			snprintf(fl->run->err, fl->run->errlen, "%s", an_spool_error(fl->kept));
+		}
 		r->n++;
 		fl->printed++;
 		return;

@@ -122,12 +122,20 @@ static int grow(void **v, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
+/* Adds rec to sp; a failure (memory, disk) fails the run, saying why. */
+static void spool_add(struct iolat *io, struct an_spool *sp, const void *rec)
+{
+	if (!an_spool_add(sp, rec))
+		return;
+	io->failed = 1;
+	snprintf(io->run->err, io->run->errlen, "%s", an_spool_error(sp));
+}
+
 static void durs_add(struct iolat *io, uint64_t group, int64_t v)
 {
 	struct io_dur x = {v, group};
 
-	if (an_spool_add(io->durs, &x))
-		io->failed = 1;
+	spool_add(io, io->durs, &x);
 }
 
 /* period_data.tids[t]: created as ProcessIOStats.new_from_process(t) when new. */
@@ -376,14 +384,13 @@ static void keep_req(struct iolat *io, const struct io_req *q)
 {
 	int cat = cat_of(q->op);
 
-	if (io->log && an_spool_add(io->log, q))
-		io->failed = 1;
+	if (io->log)
+		spool_add(io, io->log, q);
 	if (cat < 0 || !io->run->o->top_list)
 		return;
-	if (io->topall[cat]) {
-		if (an_spool_add(io->topall[cat], q))
-			io->failed = 1;
-	} else
+	if (io->topall[cat])
+		spool_add(io, io->topall[cat], q);
+	else
 		an_topk_add(&io->top[cat], q);
 }
 

@@ -128,8 +128,10 @@ static void on_switch(void *ctx, const struct kswitch *sw)
 		    .cpu = (int32_t)sw->cpu,
 		};
 
-		if (an_spool_add(sl->samples, &x))
+		if (an_spool_add(sl->samples, &x)) {
 			sl->failed = 1;
+			snprintf(sl->run->err, sl->run->errlen, "%s", an_spool_error(sl->samples));
+		}
 		sl->nsamples++;
 	}
 }

@@ -55,5 +55,7 @@ yes iolatency --stats --freq --top --log
 yes schedlatency --freq --log --top 7 --stats
 yes schedlatency --freq --per-tid --per-prio --total
 yes flow --group
+yes irqstats --freq --log --stats
+yes irqstats --log --softirq 1
 LIST
 ok "$n runs: output the same with a 3 KiB memory cap (spilled to disk, merged back) as in memory"

@@ -357,18 +357,6 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 	return kflow_event(&fl->kf, ev, c, ts) || fl->failed ? -1 : 0;
 }
 
-/* Does the range span several days (the times then print with their date)? */
-static int multi_day(const struct an_run *run)
-{
-	char a[64], b[64];
-
-	if (!run->bounds.has_bounds)
-		return 0;
-	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
-	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
-	return strncmp(a, b, 10) != 0;
-}
-
 static int cmp_kept(const void *a, const void *b)
 {
 	const struct fl_kept *x = a, *y = b;
@@ -389,7 +377,7 @@ static void *create(struct an_run *run)
 	fl->run = run;
 	fl->json = run->o->json;
 	fl->group = run->o->group;
-	fl->date = multi_day(run);
+	fl->date = an_multi_day(run);
 	fl->tsec = -1;
 	strbuf_init(&fl->sb);
 	kflow_init(&fl->kf, on_interval, fl);

@@ -87,5 +87,7 @@ int an_ids_pass(const struct an_run *run, int64_t tid, int64_t pid, const char *
 int an_cpu_passes(const struct an_run *run, int64_t cpu);
 /* Prints "Timerange: [begin, end]" as lttng-analyses' text commands. */
 void an_print_timerange(const struct an_run *run, int64_t begin, int64_t end);
+/* Does the traces' range span several days (times then print with their date)? */
+int an_multi_day(const struct an_run *run);
 
 #endif /* TRAX_ANALYSIS_AN_IMPL_H */

@@ -21,7 +21,9 @@
 
 #include "analysis/an-impl.h"
 #include "analysis/durstats.h"
+#include "analysis/grow.h"
 #include "analysis/ksys.h"
+#include "analysis/pyfmt.h"
 #include "analysis/spool.h"
 #include "analysis/table.h"
 #include "analysis/topk.h"
@@ -106,22 +108,6 @@ struct iolat {
 	int failed;
 };
 
-static int grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	size_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	if (!(p = realloc(*v, c * sz)))
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 /* Adds rec to sp; a failure (memory, disk) fails the run, saying why. */
 static void spool_add(struct iolat *io, struct an_spool *sp, const void *rec)
 {
@@ -146,7 +132,7 @@ static struct io_rec *rec_get(struct iolat *io, const struct kthread *t)
 
 	if (i != NONE)
 		return &io->recs[i];
-	if (grow((void **)&io->recs, &io->rcap, io->nrecs + 1, sizeof(*r)) ||
+	if (an_grow((void **)&io->recs, &io->rcap, io->nrecs + 1, sizeof(*r)) ||
 	    an_idmap_put(&io->recmap, (uint64_t)t->tid, (uint32_t)io->nrecs)) {
 		io->failed = 1;
 		return NULL;
@@ -208,8 +194,8 @@ static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t f
 	struct io_fdstat *f;
 
 	if (!c) {
-		if (grow((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds)) ||
-		    grow((void **)&io->chains, &io->chcap, io->nchains + 1, sizeof(*c))) {
+		if (an_grow((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds)) ||
+		    an_grow((void **)&io->chains, &io->chcap, io->nchains + 1, sizeof(*c))) {
 			io->failed = 1;
 			return;
 		}
@@ -218,8 +204,8 @@ static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t f
 		memset(c, 0, sizeof(*c));
 		fd_set_chain(io, r, fd, (uint32_t)io->nchains++);
 	}
-	if (grow((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f)) ||
-	    grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v))) {
+	if (an_grow((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f)) ||
+	    an_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v))) {
 		io->failed = 1;
 		return;
 	}
@@ -286,7 +272,7 @@ static void on_parent_proc(void *ctx, struct kthread *t, struct kthread *parent)
 		if (!mine)
 			continue;
 		if (!theirs) {
-			if (grow((void **)&p->fds, &p->fdcap, p->nfds + 1, sizeof(*p->fds))) {
+			if (an_grow((void **)&p->fds, &p->fdcap, p->nfds + 1, sizeof(*p->fds))) {
 				io->failed = 1;
 				return;
 			}
@@ -445,7 +431,7 @@ static struct io_disk *disk_get(struct iolat *io, int64_t dev, uint32_t name)
 	for (size_t i = 0; i < io->ndisks; i++)
 		if (io->disks[i].dev == dev)
 			return &io->disks[i];
-	if (grow((void **)&io->disks, &io->dcap, io->ndisks + 1, sizeof(*io->disks))) {
+	if (an_grow((void **)&io->disks, &io->dcap, io->ndisks + 1, sizeof(*io->disks))) {
 		io->failed = 1;
 		return NULL;
 	}
@@ -558,27 +544,10 @@ static void us3(char *buf, size_t len, double ns)
 	snprintf(buf, len, "%0.03f", ns / 1000);
 }
 
-/* '{:<14} {:>14} {:>14} {:>14} {:>14} {:>14}' */
 static void stats_line(FILE *f, const char *a, const char *b, const char *c, const char *d,
 		       const char *e, const char *g)
 {
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	an_pad_left(&sb, a, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, b, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, c, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, d, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, e, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, g, 14);
-	if (sb.buf)
-		fprintf(f, "%s\n", sb.buf);
-	strbuf_free(&sb);
+	an_pyfmt_line(f, "{:<14} {:>14} {:>14} {:>14} {:>14} {:>14}", a, b, c, d, e, g);
 }
 
 static void stats_row(struct iolat *io, struct an_mi *mi, const char *obj, int is_disk,
@@ -851,17 +820,6 @@ static int out_of_range(const struct an_run *run, const struct io_req *q)
 	return -1;
 }
 
-static int multi_day(const struct an_run *run)
-{
-	char a[64], b[64];
-
-	if (!run->bounds.has_bounds)
-		return 0;
-	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
-	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
-	return strncmp(a, b, 10) != 0;
-}
-
 static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, int *starred)
 {
 	struct an_run *run = io->run;
@@ -905,9 +863,8 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 		an_mi_row_end(mi);
 		strbuf_free(&sb);
 	} else {
-		struct strbuf sb;
 		char b[64], e[64], range[160], dur[48], size[48], tid[32];
-		int md = multi_day(run);
+		int md = an_multi_day(run);
 
 		snprintf(range, sizeof(range), "[%s, %s]%s",
 			 an_format_time(b, sizeof(b), q->begin, md, run->o->gmt),
@@ -927,23 +884,8 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 		snprintf(tid, sizeof(tid), "%lld", (long long)r->tid);
 		if (oor > 0)
 			*starred = 1;
-		strbuf_init(&sb);
-		an_pad_left(&sb, range, 40);
-		strbuf_puts(&sb, " ");
-		an_pad_left(&sb, ksys_str(&io->sys, q->name), 16);
-		strbuf_puts(&sb, " ");
-		an_pad_right(&sb, dur, 16);
-		strbuf_puts(&sb, " ");
-		an_pad_right(&sb, size, 11);
-		strbuf_puts(&sb, "  ");
-		an_pad_left(&sb, r->comm, 24);
-		strbuf_puts(&sb, " ");
-		an_pad_left(&sb, tid, 8);
-		strbuf_puts(&sb, " ");
-		an_pad_left(&sb, buf, 14);
-		if (sb.buf)
-			fprintf(run->out, "%s\n", sb.buf);
-		strbuf_free(&sb);
+		an_pyfmt_line(run->out, "{:<40} {:<16} {:>16} {:>11}  {:<24} {:<8} {:<14}", range,
+			      ksys_str(&io->sys, q->name), dur, size, r->comm, tid, buf);
 	}
 }
 
@@ -975,30 +917,12 @@ static int report_list(struct iolat *io, struct an_mi *mi, const char *sub, int 
 		} else
 			an_mi_table(mi, "log", NULL, begin, end);
 	} else {
-		struct strbuf h;
-
 		fprintf(run->out, "\n%s %s (usec)\n",
 			top ? "Top system call latencies" : "I/O operations log",
 			top ? sub : "None");
-		strbuf_init(&h);
-		an_pad_left(&h, "Begin", 20);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "End", 20);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Name", 16);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Duration (usec)", 23);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Size", 5);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Proc", 24);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "PID", 8);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Filename", 14);
-		if (h.buf)
-			fprintf(run->out, "%s\n", h.buf);
-		strbuf_free(&h);
+		an_pyfmt_line(run->out, "{:<20} {:<20} {:<16} {:<23} {:<5} {:<24} {:<8} {:<14}",
+			      "Begin", "End", "Name", "Duration (usec)", "Size", "Proc", "PID",
+			      "Filename");
 	}
 	for (size_t i = 0; t ? i < t->n : (q = an_spool_next(sp)) != NULL; i++) {
 		if (t)

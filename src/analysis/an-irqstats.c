@@ -354,17 +354,6 @@ static const char *row_name(const struct iq_row *r)
 	return r->names.buf ? r->names.buf : "";
 }
 
-static int multi_day(const struct an_run *run)
-{
-	char a[64], b[64];
-
-	if (!run->bounds.has_bounds)
-		return 0;
-	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
-	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
-	return strncmp(a, b, 10) != 0;
-}
-
 /* One handler run of the log, as text (sb) or an MI row. */
 static void log_row(struct irqstats *is, const struct iq_run *x, struct an_mi *mi,
 		    struct strbuf *sb, int md)
@@ -432,7 +421,7 @@ static int report_log(struct irqstats *is, struct an_mi *mi, struct strbuf *sb, 
 {
 	const struct an_options *o = is->run->o;
 	const struct iq_run *x;
-	int md = multi_day(is->run);
+	int md = an_multi_day(is->run);
 
 	if (an_spool_rewind(is->runs))
 		return -1;

@@ -124,6 +124,17 @@ void an_print_timerange(const struct an_run *run, int64_t begin, int64_t end)
 		an_format_time(e, sizeof(e), end, 1, run->o->gmt));
 }
 
+int an_multi_day(const struct an_run *run)
+{
+	char a[64], b[64];
+
+	if (!run->bounds.has_bounds)
+		return 0;
+	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
+	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
+	return strncmp(a, b, 10) != 0;
+}
+
 /* LTTng-modules before 2.7.1 wrote the sched_wak* priorities 100 too high. */
 static int old_kernel_tracer(struct trax_reader *r)
 {

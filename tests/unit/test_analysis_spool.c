@@ -4,13 +4,15 @@
  * hundreds of runs, come back as a stable sort would give them (qsort
  * on (key, order added) is the oracle), every one once, on every pass;
  * without a comparator in the order added; an empty spool; a temporary
- * directory that does not exist is an error said, not a crash.
+ * directory that does not exist is an error said, not a crash. The top
+ * lists (topk.c) keep the k first of random records as qsort orders them.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/spool.h"
+#include "analysis/topk.h"
 #include "check.h"
 
 struct rec {
@@ -126,8 +128,52 @@ static void check_bad_tmpdir(void)
 	free(old);
 }
 
+/* k first of n random records (keys with ties; seq makes the order total) */
+static void check_topk(size_t n, uint32_t range, size_t k)
+{
+	struct rec *v = malloc((n + 1) * sizeof(*v));
+	struct an_topk t;
+	uint64_t x = n + k * 7;
+	size_t want = k < n ? k : n;
+	char part[64];
+
+	snprintf(part, sizeof(part), "topk: n %zu, keys %u, k %zu", n, range, k);
+	check_part = part;
+	CHECK(v && an_topk_init(&t, sizeof(struct rec), k, by_key_seq) == 0);
+	if (!v) {
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		v[i].key = (uint32_t)(lcg(&x) % range);
+		v[i].seq = (uint32_t)i;
+		v[i].payload = payload_of(v[i].key, v[i].seq);
+		an_topk_add(&t, &v[i]);
+	}
+	an_topk_sort(&t);
+	qsort(v, n, sizeof(*v), by_key_seq);
+	CHECK_EQ(t.n, want);
+	for (size_t i = 0; i < t.n && i < want; i++) {
+		const struct rec *r = (const struct rec *)(t.v + i * t.sz);
+
+		if (r->key != v[i].key || r->seq != v[i].seq || r->payload != v[i].payload) {
+			CHECK(0, "rank %zu: key %u seq %u, expected %u %u", i, r->key, r->seq,
+			      v[i].key, v[i].seq);
+			break;
+		}
+	}
+	an_topk_free(&t);
+	free(v);
+	check_part = NULL;
+}
+
 int main(void)
 {
+	check_topk(10000, 30, 11);
+	check_topk(10000, 1000000, 1);
+	check_topk(5, 3, 11);
+	check_topk(0, 3, 4);
+	check_topk(1000, 2, 1000);
 	/* a record is 16 bytes (+4 of index): a 400-byte cap holds 20, 100000 records make 5000 runs */
 	check_case(100000, 50, 400, 1, 1);
 	check_case(100000, 1000000, 4096, 1, 1);

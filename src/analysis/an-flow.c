@@ -38,8 +38,8 @@ struct flow {
 	struct fl_row *rows;
 	size_t nrows, cap_rows;
 	struct an_spool *kept; /* --group: fl_kept */
-	struct strbuf sb; /* a line */
-	int64_t tsec;	  /* the second whose text is in tbuf */
+	struct strbuf sb;      /* a line */
+	int64_t tsec;	       /* the second whose text is in tbuf */
 	char tbuf[64];
 	size_t tlen;
 	int failed;

@@ -21,6 +21,7 @@
 #include "analysis/an-impl.h"
 #include "analysis/durstats.h"
 #include "analysis/freqdist.h"
+#include "analysis/pyfmt.h"
 #include "analysis/spool.h"
 #include "analysis/table.h"
 
@@ -129,8 +130,8 @@ static void on_irq_entry(void *ctx, int64_t irq, const char *name)
 		add_name(is, r, name);
 }
 
-static void keep(struct irqstats *is, int hard, int64_t nr, int64_t cpu, int64_t begin,
-		 int64_t end, int raised, int64_t raise_ts)
+static void keep(struct irqstats *is, int hard, int64_t nr, int64_t cpu, int64_t begin, int64_t end,
+		 int raised, int64_t raise_ts)
 {
 	struct iq_run x;
 
@@ -428,8 +429,8 @@ static int report_log(struct irqstats *is, struct an_mi *mi, struct strbuf *sb, 
 	if (mi)
 		an_mi_table(mi, "log", NULL, begin, end);
 	else
-		strbuf_puts(sb, "Begin                End                   Duration (us)  CPU  Type         #  "
-				"Name                  \n");
+		an_pyfmt(sb, "{:<20} {:<19} {:>15} {:>4}  {:<9} {:>4}  {:<22}\n", "Begin", "End",
+			 "Duration (us)", "CPU", "Type", "#", "Name");
 	while ((x = an_spool_next(is->runs))) {
 		if (!run_shown(o, x))
 			continue;
@@ -478,8 +479,8 @@ static void freq_title(char *buf, size_t len, const char *fmt, const struct iq_r
 	snprintf(buf, len, fmt, sub);
 }
 
-static void mi_stats(struct an_mi *mi, struct iq_row **order, size_t n, size_t nhard,
-		     int64_t begin, int64_t end)
+static void mi_stats(struct an_mi *mi, struct iq_row **order, size_t n, size_t nhard, int64_t begin,
+		     int64_t end)
 {
 	for (int hard = 1; hard >= 0; hard--) {
 		an_mi_table(mi, hard ? "hard-stats" : "soft-stats", NULL, begin, end);
@@ -505,13 +506,12 @@ static void mi_stats(struct an_mi *mi, struct iq_row **order, size_t n, size_t n
 }
 
 /* The statistics and distributions as text, as _print_stats_freq() prints them. */
-static void text_stats_freq(struct irqstats *is, struct strbuf *sb, struct iq_row **order,
-			    size_t n, size_t nhard, int stats, const struct an_freq *fq,
-			    const char *ok)
+static void text_stats_freq(struct irqstats *is, struct strbuf *sb, struct iq_row **order, size_t n,
+			    size_t nhard, int stats, const struct an_freq *fq, const char *ok)
 {
 	char title[600];
 
-	for (size_t i = 0; i < n && (is->run->o->freq || !stats); i++) {
+	for (size_t i = 0; i < n && is->run->o->freq; i++) {
 		size_t k = (size_t)(order[i] - is->rows);
 
 		/* with the statistics: a header for each row, its distribution, an empty line */
@@ -521,8 +521,8 @@ static void text_stats_freq(struct irqstats *is, struct strbuf *sb, struct iq_ro
 		}
 		if (ok[k]) {
 			strbuf_puts(sb, "\n");
-			freq_title(title, sizeof(title), "Handler duration frequency distribution %s",
-				   order[i]);
+			freq_title(title, sizeof(title),
+				   "Handler duration frequency distribution %s", order[i]);
 			an_freq_text(sb, title, &fq[k]);
 		}
 		if (stats)
@@ -598,7 +598,8 @@ static int report(void *an)
 			if (!ok[k])
 				continue;
 			freq_title(title, sizeof(title),
-				   "Interrupt handler duration frequency distribution [%s]", order[i]);
+				   "Interrupt handler duration frequency distribution [%s]",
+				   order[i]);
 			an_freq_mi(&mi, title, &fq[k], begin, end);
 		}
 		if (an_mi_end(&mi))

@@ -310,8 +310,8 @@ static int refill(struct an_spool *s, struct cursor *c, size_t bufrecs)
 		return 0;
 	want = c->end - c->pos < bufrecs ? (size_t)(c->end - c->pos) : bufrecs;
 	while (got < want * s->sz) {
-		ssize_t r = pread(s->fd, p + got, want * s->sz - got,
-				  (off_t)(c->pos * s->sz + got));
+		ssize_t r =
+		    pread(s->fd, p + got, want * s->sz - got, (off_t)(c->pos * s->sz + got));
 
 		if (r < 0 && errno == EINTR)
 			continue;

@@ -86,7 +86,8 @@ static void check_case(size_t n, uint32_t range, size_t cap, int sorted, int exp
 			if (k < n && (r->key != v[k].key || r->seq != v[k].seq ||
 				      r->payload != payload_of(r->key, r->seq))) {
 				if (!bad)
-					CHECK(0, "pass %d, record %zu: key %u seq %u, expected %u %u",
+					CHECK(0,
+					      "pass %d, record %zu: key %u seq %u, expected %u %u",
 					      pass, k, r->key, r->seq, v[k].key, v[k].seq);
 				bad++;
 			}
@@ -174,7 +175,8 @@ int main(void)
 	check_topk(5, 3, 11);
 	check_topk(0, 3, 4);
 	check_topk(1000, 2, 1000);
-	/* a record is 16 bytes (+4 of index): a 400-byte cap holds 20, 100000 records make 5000 runs */
+	/* a record is 16 bytes (+4 of index): a 400-byte cap holds 20, 100000 records make 5000
+	 * runs */
 	check_case(100000, 50, 400, 1, 1);
 	check_case(100000, 1000000, 4096, 1, 1);
 	check_case(30000, 3, 1000, 1, 1);

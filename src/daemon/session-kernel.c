@@ -252,9 +252,14 @@ static void track(struct reply *r, struct session *s, const struct trax_msg *req
 	} else if (!all) {
 		/* this session's set, as its domain holds it ({-1}: none) */
 		npids = kdomain_tracked_pids(kd, &cur);
+		if (!on && !npids)
+			return (void)reply_fail(r, "ENOENT",
+						"every process is tracked: untrack --pid --all "
+						"first, then track the ones to record");
 		if (npids > KERNEL_MAX_PIDS)
 			npids = KERNEL_MAX_PIDS;
-		memcpy(pids, cur, npids * sizeof(int));
+		if (npids)
+			memcpy(pids, cur, npids * sizeof(int));
 		if (npids == 1 && pids[0] == -1)
 			npids = 0;
 		if (!on && !npids)
@@ -425,18 +430,13 @@ static void describe_one(void *arg, const struct kdomain_item *it)
 		trax_msg_add(&r->m, "record", "kcontext");
 		trax_msg_add(&r->m, "type", "%s", it->name);
 		trax_msg_add(&r->m, "channel", "%s", it->channel);
-	} else if (!strcmp(it->kind, "uid") || !strcmp(it->kind, "gid")) {
+	} else if (!strcmp(it->kind, "pid") || !strcmp(it->kind, "uid") ||
+		   !strcmp(it->kind, "gid")) {
 		/* one record: its values are the set (none: no value) */
 		trax_msg_add(&r->m, "record", "ktracker");
 		trax_msg_add(&r->m, "kind", "%s", it->kind);
 		for (unsigned int i = 0; i < it->nids; i++)
 			trax_msg_add(&r->m, "value", "%u", (unsigned int)it->ids[i]);
-	} else if (!strcmp(it->kind, "pid")) {
-		if (it->pid >= 0) {
-			trax_msg_add(&r->m, "record", "ktracker");
-			trax_msg_add(&r->m, "kind", "pid");
-			trax_msg_add(&r->m, "value", "%d", it->pid);
-		}
 	} else {
 		trax_msg_add(&r->m, "record", "kevent");
 		trax_msg_add(&r->m, "channel", "%s", it->channel);

@@ -1659,8 +1659,10 @@ void kdomain_describe(const struct kdomain *kd,
 			fn(arg, &it);
 		}
 	}
-	for (unsigned int i = 0; i < kd->npids; i++) {
-		struct kdomain_item it = {.kind = "pid", .pid = kd->pids[i]};
+	if (kd->npids) {
+		/* {-1} is "none": given as an empty set */
+		bool none = kd->npids == 1 && kd->pids[0] == -1;
+		struct kdomain_item it = {.kind = "pid", .ids = kd->pids, .nids = none ? 0 : kd->npids};
 
 		fn(arg, &it);
 	}

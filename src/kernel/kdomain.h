@@ -124,9 +124,8 @@ struct kdomain_item {
 	const char *filter;			 /* a rule's filter text, or NULL */
 	const struct kdomain_channel_attr *attr; /* "channel" */
 	uint64_t discarded;			 /* "channel": events lost so far */
-	int pid;				 /* "pid": one tracked process */
-	const int *ids;				 /* "uid", "gid": the tracker's set (it is */
-	unsigned int nids;			 /* not given when it allows every id) */
+	const int *ids;				 /* "pid", "uid", "gid": the tracker's set (it */
+	unsigned int nids;			 /* is not given when it allows every id) */
 };
 void kdomain_describe(const struct kdomain *kd,
 		      void (*fn)(void *arg, const struct kdomain_item *item), void *arg);

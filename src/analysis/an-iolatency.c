@@ -1060,7 +1060,7 @@ static int html(void *an, struct an_html *page)
 {
 	struct iolat *io = an;
 	struct an_html_stat rows[NCAT], *drows;
-	char (*names)[256];
+	char(*names)[256];
 	size_t nd = 0;
 
 	for (int c = 0; c < NCAT; c++)

@@ -274,8 +274,10 @@ int an_run_def(const struct an_def *def, const void *extra, const struct an_opti
 	err[0] = 0;
 	run.def = def;
 	if (o->html && !def->html)
-		return fail(&run, AN_USAGE, "--html: %s has no histograms (syscallstats, iolatency, "
-				"schedlatency and spans have)", def->name);
+		return fail(&run, AN_USAGE,
+			    "--html: %s has no histograms (syscallstats, iolatency, "
+			    "schedlatency and spans have)",
+			    def->name);
 	/* the page's file first: a path that cannot be written fails before the long read */
 	if (o->html && !(page = an_html_open(o->html, err, errlen)))
 		return AN_FAIL;

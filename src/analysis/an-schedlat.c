@@ -521,7 +521,7 @@ static int html(void *an, struct an_html *page)
 {
 	struct schedlat *sl = an;
 	struct an_html_stat *rows;
-	char (*names)[64];
+	char(*names)[64];
 	size_t n = 0;
 
 	if (!sl->run->started)
@@ -537,7 +537,8 @@ static int html(void *an, struct an_html *page)
 	}
 	html_stat(&rows[n++], "all", &sl->total);
 	for (size_t g = 0; sl->run->o->per_prio && g < sl->ngroups; g++) {
-		snprintf(names[n], sizeof(names[n]), "Priority: %lld", (long long)sl->groups[g].prio);
+		snprintf(names[n], sizeof(names[n]), "Priority: %lld",
+			 (long long)sl->groups[g].prio);
 		html_stat(&rows[n], names[n], &sl->groups[g].lat);
 		n++;
 	}

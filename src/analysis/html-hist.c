@@ -19,9 +19,9 @@ extern const char an_html_page_template[];
 
 struct an_html {
 	char *path, *tmp;
-	FILE *f;      /* the temporary file */
-	FILE *items;  /* the items' JSON, comma-separated */
-	char *buf;    /* items' memory */
+	FILE *f;     /* the temporary file */
+	FILE *items; /* the items' JSON, comma-separated */
+	char *buf;   /* items' memory */
 	size_t len;
 	size_t nitems;
 };

@@ -666,6 +666,12 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 	return 0;
 }
 
+unsigned int kdomain_tracked_pids(const struct kdomain *kd, const int **pids)
+{
+	*pids = kd->pids;
+	return kd->npids;
+}
+
 /* ---- filters ---- */
 
 static bool rule_matches(const struct krule *r, const char *lttng_name, const char *full)

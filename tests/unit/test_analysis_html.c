@@ -4,11 +4,16 @@
  * syscallstats' log-linear histograms (loghist.c): exact below 128 ns,
  * adjacent, as few as the target asks and no fewer, and counts that are
  * those of the values in each bin's [low, high), checked one by one on
- * pseudo-random durations.
+ * pseudo-random durations; and the writer: a page in place only when
+ * committed (an aborted one, an unwritable path leave nothing), its
+ * items in the data element with text that cannot close the script.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/html-hist.h"
 #include "analysis/loghist.h"
@@ -19,8 +24,8 @@ static void check_unit(double ns, const char *unit, double scale)
 	double s = 0;
 	const char *u = an_html_unit(ns, &s);
 
-	CHECK(!strcmp(u, unit) && s == scale, "%.17g ns: %s (%g), expected %s (%g)", ns, u, s,
-	      unit, scale);
+	CHECK(!strcmp(u, unit) && s == scale, "%.17g ns: %s (%g), expected %s (%g)", ns, u, s, unit,
+	      scale);
 }
 
 /* Adjacent bins from min's to max's, summing to the count. */
@@ -36,16 +41,111 @@ static void check_shape(const struct an_loghist *h, const struct an_html_bin *b,
 			      b[i].low, i - 1, b[i - 1].high);
 		sum += b[i].count;
 	}
-	CHECK(b[0].low <= (double)h->min && (double)h->min < b[0].high, "min %" PRId64 " not in [%g, %g)",
-	      h->min, b[0].low, b[0].high);
+	CHECK(b[0].low <= (double)h->min && (double)h->min < b[0].high,
+	      "min %" PRId64 " not in [%g, %g)", h->min, b[0].low, b[0].high);
 	/* (<=: INT64_MAX is 2^63 as a double) */
 	CHECK(b[n - 1].low <= (double)h->max && (double)h->max <= b[n - 1].high,
 	      "max %" PRId64 " not in [%g, %g)", h->max, b[n - 1].low, b[n - 1].high);
 	CHECK_EQ(sum, h->count);
 }
 
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	buf = malloc(1 << 20);
+	if (buf) {
+		len = fread(buf, 1, (1 << 20) - 1, f);
+		buf[len] = 0;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The number of entries of dir (. and .. left out). */
+static int entries(const char *dir)
+{
+	char cmd[512];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
+	if ((p = popen(cmd, "r"))) {
+		if (fscanf(p, "%d", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	return n;
+}
+
+static void check_writer(void)
+{
+	char dir[] = "/tmp/trax-test-html.XXXXXX", path[300], err[256];
+	static const struct an_html_bin bins[] = {{0, 1000, 3}, {1000, 2000, 0}, {2000, 3000, 7}};
+	static const struct an_html_mark marks[] = {{"p50", 2500}};
+	struct an_html_stat row = {"</script><b>x", 10, 5, 1500.5, 2999, 12.25, 1};
+	struct an_html *h;
+	char *page;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/p.html", dir);
+	/* aborted: nothing left */
+	h = an_html_open(path, err, sizeof(err));
+	CHECK(h != NULL, "%s", err);
+	CHECK_EQ(entries(dir), 1); /* the temporary file */
+	an_html_abort(h);
+	CHECK_EQ(entries(dir), 0);
+	/* committed */
+	h = an_html_open(path, err, sizeof(err));
+	CHECK(h != NULL, "%s", err);
+	if (!h)
+		return;
+	an_html_stats(h, "Stats", "Row", &row, 1);
+	an_html_hist(h, "Durations <all>", "all", bins, 3, marks, 1);
+	an_html_note(h, "a & b");
+	CHECK(an_html_commit(h, "t</script>", err, sizeof(err)) == 0, "%s", err);
+	CHECK_EQ(entries(dir), 1);
+	page = slurp(path);
+	CHECK(page != NULL);
+	if (page) {
+		CHECK(strstr(page, "id=\"trax-data\">{\"title\":\"t\\u003c/script\\u003e\"") !=
+		      NULL);
+		/* the only "</script>" closings are the template's two */
+		int closings = 0;
+
+		/* the only "</script>" are the template's two: the texts' are escaped */
+		for (const char *p = page; (p = strstr(p, "</script>")); p++)
+			closings++;
+		CHECK_EQ(closings, 2);
+		CHECK(strstr(page, "<title>trax analyze: t&lt;/script&gt;</title>") != NULL);
+		CHECK(strstr(page, "\"key\":\"all\",\"unit\":\"us\",\"scale\":1000,"
+				   "\"bins\":[[0,1000,3],[1000,2000,0],[2000,3000,7]],"
+				   "\"marks\":[[\"p50\",2500]]") != NULL,
+		      "the histogram's data");
+		CHECK(strstr(page, "[\"\\u003c/script\\u003e\\u003cb\\u003ex\",10,\"5.000 ns\","
+				   "\"1.500 us\",\"2.999 us\",\"12.250 ns\"]") != NULL,
+		      "the table's row");
+		CHECK(strstr(page, "\"a \\u0026 b\"") != NULL, "the note");
+		free(page);
+	}
+	unlink(path);
+	/* an unwritable path: a message naming it, no page */
+	snprintf(path, sizeof(path), "%s/no/such/dir/p.html", dir);
+	CHECK(an_html_open(path, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, path) != NULL, "%s", err);
+	rmdir(dir);
+}
+
 int main(void)
 {
+	check_writer();
 	struct an_html_bin b[AN_LOGHIST_MAX_BINS];
 	struct an_loghist h;
 	size_t n;
@@ -122,18 +222,20 @@ int main(void)
 
 			for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 				c += (double)v[i] >= b[k].low && (double)v[i] < b[k].high;
-			CHECK(c == b[k].count, "round %d bin %zu [%g, %g): %" PRIu64 ", values %" PRIu64,
-			      round, k, b[k].low, b[k].high, b[k].count, c);
+			CHECK(c == b[k].count,
+			      "round %d bin %zu [%g, %g): %" PRIu64 ", values %" PRIu64, round, k,
+			      b[k].low, b[k].high, b[k].count, c);
 		}
 		/* the finest bins that fit: halving them would make more than the target; when
 		 * none fit (12 for 3 decades), one per power of two */
 		if (n <= target)
-			CHECK(2 * n > target, "round %d: %zu bins, twice as many fit in %zu", round, n,
-			      target);
+			CHECK(2 * n > target, "round %d: %zu bins, twice as many fit in %zu", round,
+			      n, target);
 		else
 			for (size_t k = 1; k < n; k++)
-				CHECK(b[k].high == 2 * b[k].low, "round %d: %zu bins, bin %zu [%g, %g)",
-				      round, n, k, b[k].low, b[k].high);
+				CHECK(b[k].high == 2 * b[k].low,
+				      "round %d: %zu bins, bin %zu [%g, %g)", round, n, k, b[k].low,
+				      b[k].high);
 		CHECK(round != 1 || n == 13, "round 1: %zu bins", n);
 		an_loghist_free(&h);
 	}

@@ -71,7 +71,8 @@ int kdomain_add_context(struct kdomain *kd, const char *channel, const char *nam
 /* Only these processes (npids 0: all). 0, or -errno. */
 int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, char *err,
 		       size_t errlen);
-/* The processes kdomain_track_pids last set (*pids; valid until the next call): how many, 0: all. */
+/* The processes kdomain_track_pids last set (*pids; valid until the next call): how many, 0: all.
+ */
 unsigned int kdomain_tracked_pids(const struct kdomain *kd, const int **pids);
 
 /*

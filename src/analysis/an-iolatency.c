@@ -97,7 +97,7 @@ struct iolat {
 	struct io_fdstat *fdstats;
 	size_t nfdstats, fscap;
 	struct an_durstats cat[NCAT];
-	struct an_spool *durs; /* --freq: io_dur */
+	struct an_spool *durs; /* --freq, --html: io_dur */
 	struct an_spool *log;  /* --log: io_req, by begin */
 	struct an_topk top[NCAT];
 	struct an_spool *topall[NCAT]; /* --top with --limit 0: all, by duration */
@@ -348,7 +348,7 @@ static int make_lists(struct iolat *io)
 {
 	const struct an_options *o = io->run->o;
 
-	if (o->freq && !(io->durs = an_spool_new(sizeof(struct io_dur), NULL)))
+	if ((o->freq || o->html) && !(io->durs = an_spool_new(sizeof(struct io_dur), NULL)))
 		return -1;
 	if (o->log && !(io->log = an_spool_new(sizeof(struct io_req), cmp_begin)))
 		return -1;
@@ -511,7 +511,7 @@ static void *create(struct an_run *run)
 	an_idmap_init(&io->fdmap);
 	for (int c = 0; c < NCAT; c++)
 		an_durstats_init(&io->cat[c]);
-	io->keep_durs = run->o->freq;
+	io->keep_durs = run->o->freq || run->o->html;
 	io->keep_reqs = run->o->top_list || run->o->log;
 	ksys_init(&io->sys, &run->st, &sys_hooks, io);
 	if (make_lists(io)) {
@@ -716,20 +716,22 @@ static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
 	strbuf_free(&title);
 }
 
-/* The histograms (kinds of calls, then disks), from one pass over the durations: 0, -1 on error. */
-static int report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
+/*
+ * The histograms of the kinds of calls, then of the disks (NCAT + ndisks),
+ * from one pass over the durations (the bounds are the statistics'), for
+ * --freq and --html; ok[g]: it has one (durations not all equal). NULL on
+ * error (*okp then NULL too).
+ */
+static struct io_freq *count_freqs(struct iolat *io, char **okp)
 {
 	size_t n = NCAT + io->ndisks;
 	struct io_freq *h = calloc(n, sizeof(*h));
 	char *ok = calloc(n, 1);
 	const struct io_dur *x;
-	char sub[300], name[256];
 
-	if (!h || !ok || an_spool_rewind(io->durs)) {
-		free(h);
-		free(ok);
-		return -1;
-	}
+	*okp = NULL;
+	if (!h || !ok || an_spool_rewind(io->durs))
+		goto fail;
 	for (size_t g = 0; g < n; g++) {
 		const struct an_durstats *d = g < NCAT ? &io->cat[g] : &io->disks[g - NCAT].d;
 
@@ -738,7 +740,25 @@ static int report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_
 	while ((x = an_spool_next(io->durs)))
 		if (x->group < n && ok[x->group])
 			freq_add(&h[x->group], x->dur);
-	for (size_t g = 0; g < n && !*an_spool_error(io->durs); g++) {
+	if (*an_spool_error(io->durs))
+		goto fail;
+	*okp = ok;
+	return h;
+fail:
+	free(h);
+	free(ok);
+	return NULL;
+}
+
+/* The histograms (kinds of calls, then disks): 0, -1 on error. */
+static int report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
+{
+	char *ok, sub[300], name[256];
+	struct io_freq *h = count_freqs(io, &ok);
+
+	if (!h)
+		return -1;
+	for (size_t g = 0; g < NCAT + io->ndisks; g++) {
 		if (!ok[g])
 			continue;
 		if (g < NCAT) {
@@ -751,7 +771,7 @@ static int report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_
 	}
 	free(h);
 	free(ok);
-	return *an_spool_error(io->durs) ? -1 : 0;
+	return 0;
 }
 
 /* _get_fd_by_timestamp(): lttng-analyses' search, which misses when it meets the open one late */
@@ -1022,6 +1042,89 @@ fail:
 	return AN_FAIL;
 }
 
+/* --html: one histogram as --freq's (a single bin when all durations are equal: !ok). */
+static void html_hist(struct an_html *page, const char *key, const struct an_durstats *d,
+		      const struct io_freq *h, int ok)
+{
+	struct an_html_bin bins[FREQ_BUCKETS];
+	char title[320];
+
+	if (!d->count)
+		return;
+	snprintf(title, sizeof(title), "I/O request latency distribution [%s]", key);
+	if (!ok) {
+		bins[0] = (struct an_html_bin){(double)d->min, (double)d->max, d->count};
+		an_html_hist(page, title, key, bins, 1, NULL, 0);
+		return;
+	}
+	for (int k = 0; k < FREQ_BUCKETS; k++)
+		bins[k] =
+		    (struct an_html_bin){((double)k * h->step + h->mn) * 1000,
+					 ((double)(k + 1) * h->step + h->mn) * 1000, h->counts[k]};
+	an_html_hist(page, title, key, bins, FREQ_BUCKETS, NULL, 0);
+}
+
+static void html_stat(struct an_html_stat *r, const char *label, const struct an_durstats *d)
+{
+	*r = (struct an_html_stat){.label = label,
+				   .count = d->count,
+				   .min = (double)d->min,
+				   .avg = an_durstats_avg(d),
+				   .max = (double)d->max,
+				   .has_stdev = d->count >= 2};
+	if (r->has_stdev)
+		r->stdev = stdev_of(d);
+}
+
+/* --html: the statistics tables, then the histograms of --freq. */
+static int html(void *an, struct an_html *page)
+{
+	struct iolat *io = an;
+	struct an_html_stat rows[NCAT], *drows;
+	char(*names)[256], *ok;
+	struct io_freq *h = count_freqs(io, &ok);
+	size_t nd = 0;
+
+	if (!h)
+		return -1;
+
+	for (int c = 0; c < NCAT; c++)
+		html_stat(&rows[c], cat_row[c], &io->cat[c]);
+	an_html_stats(page, "Syscalls latency statistics", "Type", rows, NCAT);
+	drows = malloc((io->ndisks + 1) * sizeof(*drows));
+	names = malloc((io->ndisks + 1) * sizeof(*names));
+	if (!drows || !names) {
+		free(drows);
+		free(names);
+		free(h);
+		free(ok);
+		return -1;
+	}
+	for (size_t i = 0; i < io->ndisks; i++) {
+		if (!io->disks[i].d.count)
+			continue;
+		disk_name(io, &io->disks[i], names[nd], sizeof(names[nd]));
+		html_stat(&drows[nd], names[nd], &io->disks[i].d);
+		nd++;
+	}
+	if (nd)
+		an_html_stats(page, "Disk latency statistics", "Name", drows, nd);
+	for (int c = 0; c < NCAT; c++)
+		html_hist(page, cat_sub[c], &io->cat[c], &h[c], ok[c]);
+	for (size_t i = 0; i < io->ndisks; i++) {
+		char key[300];
+
+		disk_name(io, &io->disks[i], names[0], sizeof(names[0]));
+		snprintf(key, sizeof(key), "disk: %s", names[0]);
+		html_hist(page, key, &io->disks[i].d, &h[NCAT + i], ok[NCAT + i]);
+	}
+	free(drows);
+	free(names);
+	free(h);
+	free(ok);
+	return 0;
+}
+
 const struct an_def an_iolatency_def = {
     .name = "iolatency",
     .summary = "I/O call and block request latency (as lttng-iolatencystats, -freq, -top, iolog)",
@@ -1034,4 +1137,5 @@ const struct an_def an_iolatency_def = {
     .destroy = destroy,
     .state_event = state_event,
     .report = report,
+    .html = html,
 };

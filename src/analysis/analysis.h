@@ -33,7 +33,7 @@ struct an_options {
 	char **procnames; /* --procname */
 	size_t nprocnames;
 	/* flow */
-	int group; /* --group: the intervals grouped per thread (kept in memory) */
+	int group; /* --group: the intervals grouped per thread (kept in a spool) */
 	/* spans */
 	const char *begin_event, *end_event; /* --begin-event, --end-event: full names */
 	const char *match; /* --match FIELD: pairs by its value (NULL: per thread) */
@@ -49,6 +49,8 @@ struct an_options {
 	/* irqstats: --irq, --softirq (only those numbers; one given alone: only that kind) */
 	int has_irqs, has_softirqs;
 	struct an_int_list irqs, softirqs;
+	/* --html FILE: also a page of the histograms (html-hist.h; NULL: none) */
+	const char *html;
 };
 
 /* Fills o with the defaults (intersection on, text, limit 10, top 10). */

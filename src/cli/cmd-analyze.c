@@ -45,9 +45,13 @@ void usage_analyze(FILE *f)
 	      "                        streams of a trace cover (by default, as Babeltrace 1,\n"
 	      "                        only those inside)\n"
 	      "  --format=FORMAT       text (default) or json (lttng-analyses' MI document)\n"
+	      "  --html=FILE           syscallstats, iolatency, schedlatency, spans: also\n"
+	      "                        write FILE, a self-contained HTML page of their\n"
+	      "                        histograms (as --freq's) and summary tables\n"
 	      "flow:\n"
-	      "  --group               the intervals per thread, sorted (kept in memory until\n"
-	      "                        the end; without it each prints as it closes)\n"
+	      "  --group               the intervals per thread, sorted (kept until the end,\n"
+	      "                        in bounded memory: TRAX_ANALYZE_MEM; without it each\n"
+	      "                        prints as it closes)\n"
 	      "spans:\n"
 	      "  --begin-event=NAME    the event that begins a span (e.g. prov:enter)\n"
 	      "  --end-event=NAME      the event that ends it (e.g. prov:exit)\n"
@@ -140,6 +144,7 @@ enum {
 	OPT_FREQ,
 	OPT_IRQ,
 	OPT_SOFTIRQ,
+	OPT_HTML,
 };
 
 int cmd_analyze(int argc, char **argv)
@@ -170,6 +175,7 @@ int cmd_analyze(int argc, char **argv)
 	    {"freq", no_argument, NULL, OPT_FREQ},
 	    {"irq", required_argument, NULL, OPT_IRQ},
 	    {"softirq", required_argument, NULL, OPT_SOFTIRQ},
+	    {"html", required_argument, NULL, OPT_HTML},
 	    {"list", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -297,6 +303,12 @@ int cmd_analyze(int argc, char **argv)
 				o.has_irqs = 1;
 			else
 				o.has_softirqs = 1;
+			break;
+		case OPT_HTML:
+			if (!*optarg)
+				return cli_usage_error("Wrong value in --html parameter: an empty "
+						       "file name");
+			o.html = optarg;
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))

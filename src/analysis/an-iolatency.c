@@ -39,7 +39,8 @@ static double stdev_of(const struct an_durstats *d)
 
 #define NONE	     AN_IDMAP_NONE
 #define TOMB	     (AN_IDMAP_NONE - 1)
-#define FREQ_BUCKETS 20 /* --freq-resolution's default */
+#define FREQ_BUCKETS 20	   /* --freq-resolution's default */
+#define TOPK_MAX     65536 /* --limit beyond: the top calls sorted in a spool */
 
 enum { CAT_OPEN, CAT_READ, CAT_WRITE, CAT_SYNC, NCAT };
 
@@ -100,7 +101,7 @@ struct iolat {
 	struct an_spool *durs; /* --freq, --html: io_dur */
 	struct an_spool *log;  /* --log: io_req, by begin */
 	struct an_topk top[NCAT];
-	struct an_spool *topall[NCAT]; /* --top with --limit 0: all, by duration */
+	struct an_spool *topall[NCAT]; /* --top, --limit 0 or >= TOPK_MAX: by duration */
 	uint64_t seq;
 	struct io_disk *disks;
 	size_t ndisks, dcap;
@@ -355,8 +356,8 @@ static int make_lists(struct iolat *io)
 	if (!o->top_list)
 		return 0;
 	for (int c = 0; c < NCAT; c++) {
-		/* lttng-iolatencytop prints --limit + 1 rows */
-		if (o->limit > 0) {
+		/* lttng-iolatencytop prints --limit + 1 rows: kept in a heap, unless many */
+		if (o->limit > 0 && o->limit < TOPK_MAX) {
 			if (an_topk_init(&io->top[c], sizeof(struct io_req), (size_t)o->limit + 1,
 					 cmp_duration))
 				return -1;
@@ -928,6 +929,9 @@ static int report_list(struct iolat *io, struct an_mi *mi, const char *sub, int 
 		an_topk_sort(t);
 	else if (an_spool_rewind(sp))
 		return -1;
+	/* lttng-iolatencytop prints --limit + 1 rows */
+	if (top && run->o->limit > 0 && (size_t)run->o->limit + 1 < n)
+		n = (size_t)run->o->limit + 1;
 	if (run->o->json) {
 		char title[128];
 
@@ -944,7 +948,7 @@ static int report_list(struct iolat *io, struct an_mi *mi, const char *sub, int 
 			      "Begin", "End", "Name", "Duration (usec)", "Size", "Proc", "PID",
 			      "Filename");
 	}
-	for (size_t i = 0; t ? i < t->n : (q = an_spool_next(sp)) != NULL; i++) {
+	for (size_t i = 0; i < n && (t || (q = an_spool_next(sp)) != NULL); i++) {
 		if (t)
 			q = (const struct io_req *)(t->v + i * t->sz);
 		log_row(io, mi, q, &starred);

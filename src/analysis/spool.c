@@ -210,7 +210,7 @@ static int by_index(const void *a, const void *b, void *ctx)
 
 static void sort_buffer(struct an_spool *s)
 {
-	if (!s->cmp)
+	if (!s->cmp || !s->n)
 		return;
 	for (size_t i = 0; i < s->n; i++)
 		s->idx[i] = (uint32_t)i;

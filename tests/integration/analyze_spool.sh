@@ -51,6 +51,7 @@ yes iolatency --freq
 yes iolatency --log
 no iolatency --top
 yes iolatency --top --limit 0
+yes iolatency --top --limit 70000
 yes iolatency --stats --freq --top --log
 yes schedlatency --freq --log --top 7 --stats
 yes schedlatency --freq --per-tid --per-prio --total

@@ -6,10 +6,12 @@
 # spill hundreds of sorted runs to disk and merge them back, prints
 # exactly what it prints with the default cap (all in memory), text and
 # JSON: iolatency --freq/--top/--log (--top keeps --limit + 1 calls, no
-# spool; with --limit 0 all in a spool), schedlatency --freq/--log/--top, flow --group, irqstats
-# --freq/--log. That the small cap did spill: with the temporary directory
-# missing, the spooling runs fail with the error said (and no crash), while
-# the default cap needs no temporary file on this small trace.
+# spool; with --limit 0 or a large one, in a spool), schedlatency
+# --freq/--log/--top, flow --group, irqstats --freq/--log; and the --html
+# pages of iolatency and schedlatency. That the small cap did spill: with
+# the temporary directory missing, the spooling runs fail with the error
+# said (and no crash), while the default cap needs no temporary file on
+# this small trace.
 . "$TRAX_SRC/tests/integration/lib.sh"
 K=$TRAX_SRC/tests/data/analyses/trax-kernel-trace/kernel
 TRAX=$TRAX_BUILD/trax
@@ -60,3 +62,13 @@ yes irqstats --freq --log --stats
 yes irqstats --log --softirq 1
 LIST
 ok "$n runs: output the same with a 3 KiB memory cap (spilled to disk, merged back) as in memory"
+
+# --html's histograms come from the same spools
+for an in iolatency schedlatency; do
+	"$TRAX" analyze $an --html big.html "$K" >/dev/null 2>err.txt || fail "$an --html: $(cat err.txt)"
+	TRAX_ANALYZE_MEM=3k "$TRAX" analyze $an --html small.html "$K" >/dev/null 2>err.txt ||
+		fail "$an --html with a 3 KiB cap: $(cat err.txt)"
+	grep -q "distribution" big.html || fail "$an --html: no distribution in the page"
+	cmp -s big.html small.html || fail "$an --html: a 3 KiB cap changes the page"
+done
+ok "iolatency and schedlatency --html: the same page with a 3 KiB cap"

@@ -17,6 +17,9 @@ struct kflow_cpu {
 	int64_t current; /* tid, -1: nobody known (or the idle task) */
 	int32_t irq;	 /* hard IRQ being handled, -1: none */
 	int32_t softirq; /* soft IRQ vector being handled, -1: none */
+	int known;	 /* a switch (or a tid context) said who runs there */
+	int seen;	 /* an event of the trace's was recorded there */
+	struct kflow_cpu_interval cur; /* the open interval (kflow_set_cpu_fn; its end unused) */
 };
 
 /* What kflow does with an event class (classified at its first event). */
@@ -91,6 +94,16 @@ void kflow_init(struct kflow *f, kflow_interval_fn fn, void *ctx)
 	an_idmap_init(&f->tids);
 }
 
+void kflow_set_cpu_fn(struct kflow *f, kflow_cpu_fn fn)
+{
+	f->cpu_fn = fn;
+}
+
+int64_t kflow_cpu_current(const struct kflow *f, int64_t cpu)
+{
+	return cpu >= 0 && (size_t)cpu < f->ncpus ? f->cpus[cpu].current : -1;
+}
+
 void kflow_free(struct kflow *f)
 {
 	for (size_t i = 0; i < f->nblocks; i++)
@@ -154,10 +167,64 @@ static void report(struct kflow *f, struct kflow_thread *t, int64_t ts)
 		f->fn(f->ctx, t, &iv);
 }
 
+static int running(const struct kflow_thread *t)
+{
+	return t->cur.state >= KFLOW_USER && t->cur.state <= KFLOW_SOFTIRQ;
+}
+
+/* The CPU's interval closed at ts (when reporting, and not empty once cut). */
+static void cpu_report(struct kflow *f, struct kflow_cpu *c, int64_t ts)
+{
+	struct kflow_cpu_interval iv;
+
+	if (!f->reporting || ts <= f->clip || !c->seen)
+		return;
+	iv = c->cur;
+	if (iv.begin < f->clip)
+		iv.begin = f->clip;
+	if (iv.begin >= ts)
+		return;
+	iv.end = ts;
+	f->cpu_fn(f->ctx, &iv);
+}
+
+/* The state of CPU id from what is known of it and of its thread: a new interval when it changed. */
+static void cpu_update(struct kflow *f, int32_t id, int64_t ts)
+{
+	struct kflow_cpu *c = &f->cpus[id];
+	struct kflow_cpu_interval n = {.begin = ts, .cpu = id, .irq = -1, .tid = -1};
+	uint32_t i = c->current > 0 ? an_idmap_get(&f->tids, (uint64_t)c->current) : AN_IDMAP_NONE;
+	struct kflow_thread *t = i == AN_IDMAP_NONE ? NULL : kflow_thread_at(f, i);
+
+	if (t && (!running(t) || t->cur.cpu != id))
+		t = NULL; /* (its switch out was lost: it runs elsewhere now) */
+	if (t)
+		n.tid = t->tid;
+	if (c->irq >= 0) {
+		n.state = KFLOW_CPU_IRQ;
+		n.irq = c->irq;
+	} else if (c->softirq >= 0) {
+		n.state = KFLOW_CPU_SOFTIRQ;
+		n.irq = c->softirq;
+	} else if (t) {
+		n.state = t->syscall ? KFLOW_CPU_SYSCALL : KFLOW_CPU_USER;
+		n.syscall = t->syscall;
+	} else
+		n.state = c->known ? KFLOW_CPU_IDLE : KFLOW_CPU_UNKNOWN;
+	if (n.state == c->cur.state && n.irq == c->cur.irq && n.tid == c->cur.tid &&
+	    n.syscall == c->cur.syscall)
+		return;
+	cpu_report(f, c, ts);
+	c->cur = n;
+}
+
 /* Closes t's interval at ts and opens one of state s. */
 static void move(struct kflow *f, struct kflow_thread *t, int64_t ts, enum kflow_state s,
 		 int32_t cpu, int32_t irq, enum kflow_reason reason, int64_t waker)
 {
+	/* the CPU it leaves (when the event is another CPU's, that one is updated after it) */
+	int32_t left = f->cpu_fn && running(t) && t->cur.cpu >= 0 ? t->cur.cpu : -1;
+
 	report(f, t, ts);
 	t->gone = 0;
 	t->cur = (struct kflow_interval){.begin = ts,
@@ -167,6 +234,8 @@ static void move(struct kflow *f, struct kflow_thread *t, int64_t ts, enum kflow
 					 .syscall = t->syscall,
 					 .reason = reason,
 					 .waker = waker};
+	if (left >= 0 && (size_t)left < f->ncpus && (s < KFLOW_USER || s > KFLOW_SOFTIRQ || cpu != left))
+		cpu_update(f, left, ts);
 }
 
 /* The thread tid, created (unknown since the first event) when new; NULL when out of memory. */
@@ -218,16 +287,16 @@ static struct kflow_cpu *cpu_get(struct kflow *f, int64_t id)
 			return NULL;
 		}
 		for (size_t i = f->ncpus; i < n; i++)
-			c[i] = (struct kflow_cpu){.current = -1, .irq = -1, .softirq = -1};
+			c[i] = (struct kflow_cpu){
+			    .current = -1,
+			    .irq = -1,
+			    .softirq = -1,
+			    .cur = {.begin = f->origin, .cpu = (int32_t)i, .irq = -1, .tid = -1}};
 		f->cpus = c;
 		f->ncpus = n;
 	}
+	f->cpus[id].seen = 1;
 	return &f->cpus[id];
-}
-
-static int running(const struct kflow_thread *t)
-{
-	return t->cur.state >= KFLOW_USER && t->cur.state <= KFLOW_SOFTIRQ;
 }
 
 /* t runs on cpu: its state there (an IRQ being handled, a soft IRQ, its system call, user). */
@@ -371,6 +440,7 @@ static void lost_switch(struct kflow *f, struct kflow_cpu *cpu, int32_t cpu_id, 
 	    old->cur.cpu == cpu_id)
 		move(f, old, ts, KFLOW_UNKNOWN, -1, -1, KFLOW_R_NONE, -1);
 	cpu->current = tid > 0 ? tid : -1;
+	cpu->known = 1;
 }
 
 static void on_switch(struct kflow *f, const struct trax_event *ev, const struct kev_class *c,
@@ -393,8 +463,10 @@ static void on_switch(struct kflow *f, const struct trax_event *ev, const struct
 		else
 			move(f, t, ts, KFLOW_BLOCKED, -1, -1, KFLOW_R_NONE, -1);
 	}
-	if (cpu)
+	if (cpu) {
 		cpu->current = next_tid > 0 ? next_tid : -1;
+		cpu->known = 1;
+	}
 	if (next_tid > 0 && (t = thread_get(f, next_tid))) {
 		set_comm(t, kev_str(ev, c, KR_NEXT_COMM));
 		run_on(f, t, ts, cpu, (int32_t)cpu_id);
@@ -583,6 +655,8 @@ int kflow_event(struct kflow *f, const struct trax_event *ev, const struct kev_c
 	default:
 		break;
 	}
+	if (cpu && f->cpu_fn)
+		cpu_update(f, (int32_t)cpu_id, ts);
 	return f->failed ? -1 : 0;
 }
 
@@ -593,5 +667,9 @@ void kflow_finish(struct kflow *f, int64_t ts)
 
 		report(f, t, ts);
 		t->cur.begin = ts;
+	}
+	for (size_t i = 0; f->cpu_fn && i < f->ncpus; i++) {
+		cpu_report(f, &f->cpus[i], ts);
+		f->cpus[i].cur.begin = ts;
 	}
 }

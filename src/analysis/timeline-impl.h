@@ -4,9 +4,8 @@
  * the resolutions and the compact encoding (timeline-levels.c), the page
  * (timeline-html.c).
  *
- * The thread-state machine here is the timeline's own, minimal one (LTTV's
- * control-flow states over kstate's thread names); it can later give way
- * to kflow.c's when that exists.
+ * The states are kflow.c's (its thread and CPU intervals), which
+ * timeline-state.c turns into the rows' changes.
  */
 #ifndef TRAX_ANALYSIS_TIMELINE_IMPL_H
 #define TRAX_ANALYSIS_TIMELINE_IMPL_H
@@ -22,8 +21,6 @@
 
 enum tl_row_kind { TL_ROW_CPU, TL_ROW_THREAD, TL_ROW_STREAM };
 
-#define TL_IRQ_DEPTH 8
-
 struct tl_row {
 	enum tl_row_kind kind;
 	int64_t id; /* CPU number, tid, or stream key */
@@ -37,17 +34,8 @@ struct tl_row {
 	size_t nspans, capspans;
 	struct tl_span *open; /* spans begun, not ended (a stack) */
 	size_t nopen, capopen;
-	/* threads */
-	uint32_t comm;	/* string id of the procname context (user-space events), 0: none */
-	int64_t on_cpu; /* -1: not running */
-	int in_sys, blocked, known, exited, forked;
-	uint32_t sys_name;
-	/* CPUs */
-	int64_t current; /* row index of the running thread, -1: idle or unknown */
-	int cpu_known;
-	uint8_t irq[TL_IRQ_DEPTH]; /* TL_IRQ or TL_SOFTIRQ */
-	uint32_t irq_detail[TL_IRQ_DEPTH];
-	int nirq;
+	uint32_t comm;	  /* string id of the procname context (user-space events), 0: none */
+	int64_t last_end; /* the end of the last interval kflow reported (absolute ns) */
 	size_t order;
 };
 

@@ -128,8 +128,6 @@ static struct tl_row *row_get(struct tl_model *m, struct an_idmap *map, enum tl_
 	r->kind = kind;
 	r->id = (int64_t)key;
 	r->pid = -1;
-	r->on_cpu = -1;
-	r->current = -1;
 	r->order = m->nrows;
 	m->rows[m->nrows++] = r;
 	return r;

@@ -199,8 +199,9 @@ int tl_write_html(FILE *f, struct tl_model *m, const char *title, const char *st
 	fprintf(f,
 		",\"t0\":\"%" PRId64 "\",\"span\":%" PRId64 ",\"events\":%" PRIu64
 		",\"marks\":%" PRIu64 ",\"spans\":%" PRIu64 ",\"unmatched\":%" PRIu64
-		",\"gen\":%.3f,\"lw\":[",
-		m->t0, span, m->events, m->marks, m->spans, m->unmatched_ends, gen_seconds);
+		",\"gen\":%.3f,\"dropped\":%" PRId64 ",\"maxch\":%zu,\"lw\":[",
+		m->t0, span, m->events, m->marks, m->spans, m->unmatched_ends, gen_seconds,
+		m->dropped, m->max_changes);
 	for (int k = 0; k < TL_MAX_LEVELS; k++)
 		fprintf(f, "%s%.3f", k ? "," : "", tl_level_width(span, k));
 	fputs("],\n\"strings\":[", f);

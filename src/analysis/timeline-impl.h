@@ -60,6 +60,9 @@ struct tl_model {
 	int64_t t0, t1; /* first and last event times (absolute ns) */
 	int started;
 	uint64_t events, marks, spans, unmatched_ends;
+	size_t nchanges;    /* in all the rows */
+	size_t max_changes; /* the bound (tl_model_bound), 0: none */
+	int64_t dropped;    /* the rows' detail below this (ns) was merged, 0: none */
 	int failed;
 };
 
@@ -71,6 +74,15 @@ struct tl_row *tl_thread_row(struct tl_model *m, int64_t tid);
 struct tl_row *tl_stream_row(struct tl_model *m, uint64_t key);
 /* Sets a row's state from time t (absolute ns) on. */
 void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, uint32_t detail);
+/*
+ * When the rows hold more than max_changes changes: each row's changes
+ * until its last_end merged (tl_compact) into buckets of a width, the
+ * smallest power-of-2 multiple of the previous one (or of the span so far
+ * over max_changes) that leaves at most half of max_changes. Called as the
+ * rows grow, it keeps memory and the page bounded, the detail of the
+ * finest level lost (m->dropped says how much).
+ */
+void tl_model_bound(struct tl_model *m);
 void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args);
 /* Closes what is open at the end (spans, states) and sorts spans by begin. */
 void tl_model_finish(struct tl_model *m);

@@ -190,3 +190,81 @@ void tl_encode_spans(struct strbuf *raw, const struct tl_span *sp, size_t n)
 		last = sp[i].begin;
 	}
 }
+
+/* The state of each whole bucket of compaction: the one covering most of it. */
+struct tl_bucket {
+	int64_t cover[TL_STATE_COUNT];
+	int64_t longest[TL_STATE_COUNT]; /* the longest piece of each state, and its detail */
+	uint32_t detail[TL_STATE_COUNT];
+};
+
+static void bucket_add(struct tl_bucket *b, const struct tl_change *c, int64_t a, int64_t e)
+{
+	unsigned s = c->state < TL_STATE_COUNT ? c->state : TL_UNKNOWN;
+
+	if (e <= a)
+		return;
+	b->cover[s] += e - a;
+	if (e - a > b->longest[s]) {
+		b->longest[s] = e - a;
+		b->detail[s] = c->detail;
+	}
+}
+
+/* Appends (t, s, detail) to out unless it goes on what out ends with. */
+static void put_change(struct tl_change *out, size_t *o, int64_t t, uint8_t s, uint32_t detail)
+{
+	if (*o && out[*o - 1].state == s && out[*o - 1].detail == detail)
+		return;
+	out[*o].t = t;
+	out[*o].state = s;
+	out[*o].detail = detail;
+	(*o)++;
+}
+
+long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w)
+{
+	int64_t cut = w > 0 ? end / w * w : 0;
+	struct tl_change *out, carry = {0, 0, TL_UNKNOWN};
+	size_t i = 0, o = 0;
+
+	if (!n || cut <= ch[0].t)
+		return (long)n;
+	/* (at most two changes out per bucket holding one: a buffer as large as the row) */
+	if (!(out = malloc(2 * n * sizeof(*out))))
+		return -1;
+	while (i < n && ch[i].t < cut) {
+		int64_t lo = ch[i].t / w * w, hi = lo + w;
+		struct tl_bucket b;
+		int best = TL_UNKNOWN;
+
+		memset(&b, 0, sizeof(b));
+		/* what was in force from the bucket's start, then its changes */
+		if (o || i)
+			bucket_add(&b, &carry, lo, ch[i].t);
+		for (; i < n && ch[i].t < hi; i++)
+			bucket_add(&b, &ch[i], ch[i].t, i + 1 < n && ch[i + 1].t < hi ? ch[i + 1].t : hi);
+		carry = ch[i - 1];
+		for (int s = 1; s < TL_STATE_COUNT; s++)
+			if (b.cover[s] > b.cover[best])
+				best = s;
+		/* (a row's first bucket: from its first change, not before) */
+		put_change(out, &o, o || lo >= ch[0].t ? lo : ch[0].t, (uint8_t)best, b.detail[best]);
+		/* whole buckets in the state the last change set: it starts at the next one */
+		if (i == n || ch[i].t >= hi + w)
+			put_change(out, &o, hi, carry.state, carry.detail);
+	}
+	/* from the cut on, as they were (what was in force at the cut first, when it began before) */
+	if (i < n && ch[i].t > cut && (!o || out[o - 1].t < cut))
+		put_change(out, &o, cut, carry.state, carry.detail);
+	for (; i < n; i++)
+		put_change(out, &o, ch[i].t, ch[i].state, ch[i].detail);
+	/* (at most 2 out per change in, and buckets merge most: when none did, the row is left) */
+	if (o > n) {
+		free(out);
+		return (long)n;
+	}
+	memcpy(ch, out, o * sizeof(*ch));
+	free(out);
+	return (long)o;
+}

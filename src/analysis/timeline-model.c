@@ -162,6 +162,7 @@ void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, ui
 			if (r->nch >= 2 && r->ch[r->nch - 2].state == s &&
 			    r->ch[r->nch - 2].detail == detail) {
 				r->nch--;
+				m->nchanges--;
 				return;
 			}
 			c->state = (uint8_t)s;
@@ -175,9 +176,53 @@ void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, ui
 		return;
 	r->ch = c;
 	c = &r->ch[r->nch++];
+	m->nchanges++;
 	c->t = t;
 	c->state = (uint8_t)s;
 	c->detail = detail;
+}
+
+void tl_model_bound(struct tl_model *m)
+{
+	int64_t span = m->t1 - m->t0, w;
+
+	if (!m->max_changes || m->nchanges <= m->max_changes || m->failed)
+		return;
+	/* the width so far first (it merges what came since), doubled until the rows fit */
+	w = m->dropped ? m->dropped : span / (int64_t)m->max_changes;
+	if (w < 1)
+		w = 1;
+	for (;;) {
+		size_t total = 0;
+
+		for (size_t i = 0; i < m->nrows; i++) {
+			struct tl_row *r = m->rows[i];
+			long n;
+
+			if (!r->nch)
+				continue;
+			if ((n = tl_compact(r->ch, r->nch, r->last_end - m->t0, w)) < 0) {
+				m->failed = 1;
+				return;
+			}
+			r->nch = (size_t)n;
+			total += r->nch;
+			/* the memory given back (the array had grown by doubling) */
+			if (r->capch > 64 && r->nch < r->capch / 4) {
+				struct tl_change *v = realloc(r->ch, r->capch / 2 * sizeof(*v));
+
+				if (v) {
+					r->ch = v;
+					r->capch /= 2;
+				}
+			}
+		}
+		m->nchanges = total;
+		m->dropped = w;
+		if (total <= m->max_changes / 2 || w > span)
+			break;
+		w *= 2;
+	}
 }
 
 void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args)

@@ -200,6 +200,7 @@ static void on_thread_interval(void *ctx, const struct kflow_thread *ct,
 		tl_set(m, r, r->last_end, TL_UNKNOWN, 0);
 	tl_set(m, r, iv->begin, s, detail);
 	r->last_end = iv->end;
+	tl_model_bound(m);
 }
 
 /* A closed interval of a CPU's (kflow's): a state change of its row. */
@@ -242,6 +243,7 @@ static void on_cpu_interval(void *ctx, const struct kflow_cpu_interval *iv)
 	}
 	tl_set(m, r, iv->begin, s, detail);
 	r->last_end = iv->end;
+	tl_model_bound(m);
 }
 
 static void span_event(struct timeline *tl, struct tl_row *r, const struct tl_class *k, int64_t ts)
@@ -480,6 +482,7 @@ static void *create(struct an_run *run)
 	tl->run = run;
 	tl->to = run->extra;
 	tl_model_init(&tl->m);
+	tl->m.max_changes = tl->to->max_changes ? tl->to->max_changes : TL_MAX_CHANGES;
 	kflow_init(&tl->kf, on_thread_interval, tl);
 	kflow_set_cpu_fn(&tl->kf, on_cpu_interval);
 	an_idmap_init(&tl->irq_names);

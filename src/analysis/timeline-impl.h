@@ -36,6 +36,8 @@ struct tl_row {
 	size_t nopen, capopen;
 	uint32_t comm;	  /* string id of the procname context (user-space events), 0: none */
 	int64_t last_end; /* the end of the last interval kflow reported (absolute ns) */
+	size_t merged;	  /* nch after the last tl_model_bound (nothing new: nothing to merge) */
+	int64_t merged_w; /* its width */
 	size_t order;
 };
 

@@ -224,17 +224,17 @@ static void put_change(struct tl_change *out, size_t *o, int64_t t, uint8_t s, u
 
 long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w)
 {
-	int64_t cut = w > 0 ? end / w * w : 0;
 	struct tl_change *out, carry = {0, 0, TL_UNKNOWN};
 	size_t i = 0, o = 0;
 
-	if (!n || cut <= ch[0].t)
+	if (!n || w < 1 || end <= ch[0].t)
 		return (long)n;
 	/* (at most two changes out per bucket holding one: a buffer as large as the row) */
 	if (!(out = malloc(2 * n * sizeof(*out))))
 		return -1;
-	while (i < n && ch[i].t < cut) {
-		int64_t lo = ch[i].t / w * w, hi = lo + w;
+	while (i < n && ch[i].t < end) {
+		/* (the last bucket is cut at end: it is merged as far as it is known) */
+		int64_t lo = ch[i].t / w * w, hi = lo + w < end ? lo + w : end;
 		struct tl_bucket b;
 		int best = TL_UNKNOWN;
 
@@ -251,12 +251,10 @@ long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w)
 		/* (a row's first bucket: from its first change, not before) */
 		put_change(out, &o, o || lo >= ch[0].t ? lo : ch[0].t, (uint8_t)best, b.detail[best]);
 		/* whole buckets in the state the last change set: it starts at the next one */
-		if (i == n || ch[i].t >= hi + w)
+		if (hi < end && (i == n || ch[i].t >= hi + w))
 			put_change(out, &o, hi, carry.state, carry.detail);
 	}
-	/* from the cut on, as they were (what was in force at the cut first, when it began before) */
-	if (i < n && ch[i].t > cut && (!o || out[o - 1].t < cut))
-		put_change(out, &o, cut, carry.state, carry.detail);
+	/* (changes at or after end: none, unless the caller's end was wrong; kept as they are) */
 	for (; i < n; i++)
 		put_change(out, &o, ch[i].t, ch[i].state, ch[i].detail);
 	/* (at most 2 out per change in, and buckets merge most: when none did, the row is left) */

@@ -95,10 +95,12 @@ void tl_encode_spans(struct strbuf *raw, const struct tl_span *sp, size_t n);
 /*
  * Bounding a row while it streams: its changes ch[0..n), known until end
  * (the end of the last interval; times relative), merged in buckets of w ns
- * (aligned on multiples of w) up to the last whole bucket before end, each
- * bucket the state that covers most of it (and the detail of that state's
- * longest piece), runs merged; the changes from that bucket on are kept as
- * they are. In place: the new count, -1 when memory ran out.
+ * (aligned on multiples of w; the last one cut at end), each bucket the
+ * state that covers most of it (and the detail of that state's longest
+ * piece), runs merged. The last bucket, merged as far as it is known, is
+ * merged again with what follows at the next call (approximately: its
+ * merged state counts as one piece). In place: the new count, -1 when
+ * memory ran out.
  */
 long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w);
 /* Whether a state's changes carry a detail. */

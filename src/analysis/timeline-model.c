@@ -201,11 +201,16 @@ void tl_model_bound(struct tl_model *m)
 
 			if (!r->nch)
 				continue;
+			if (r->merged == r->nch && r->merged_w == w) {
+				total += r->nch;
+				continue;
+			}
 			if ((n = tl_compact(r->ch, r->nch, r->last_end - m->t0, w)) < 0) {
 				m->failed = 1;
 				return;
 			}
-			r->nch = (size_t)n;
+			r->nch = r->merged = (size_t)n;
+			r->merged_w = w;
 			total += r->nch;
 			/* the memory given back (the array had grown by doubling) */
 			if (r->capch > 64 && r->nch < r->capch / 4) {

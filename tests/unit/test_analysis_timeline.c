@@ -274,11 +274,12 @@ static void changes_text(const char *page, const char *r, char *out, size_t cap,
 	}
 }
 
-static char *page_of(const char *kdir, const char *udir, const struct an_span_pair *spans,
-		     size_t nspans)
+static char *page_max(const char *kdir, const char *udir, const struct an_span_pair *spans,
+		     size_t nspans, size_t max_changes)
 {
 	struct an_options o;
-	struct an_timeline_options to = {.spans = spans, .nspans = nspans, .title = "synth"};
+	struct an_timeline_options to = {
+	    .spans = spans, .nspans = nspans, .title = "synth", .max_changes = max_changes};
 	const char *paths[2] = {kdir, udir};
 	char err[1024], *buf = NULL;
 	size_t len = 0;
@@ -296,6 +297,12 @@ static char *page_of(const char *kdir, const char *udir, const struct an_span_pa
 		fprintf(stderr, "an_timeline: %s\n", err);
 	fclose(f);
 	return buf;
+}
+
+static char *page_of(const char *kdir, const char *udir, const struct an_span_pair *spans,
+		     size_t nspans)
+{
+	return page_max(kdir, udir, spans, nspans, 0);
 }
 
 static void check_page(const char *kdir, const char *udir)
@@ -374,6 +381,152 @@ static void check_page(const char *kdir, const char *udir)
 	free(page);
 }
 
+/*
+ * The bound: CPU 0 runs A (100) 30 ns then B (200) 10 ns, 5000 times (both
+ * preempted: runnable between), over 200 us; CPU 1 a tick at the end.
+ * 15000 state changes in all, at most 1000 kept.
+ */
+#define BIG_CYCLES 5000
+static void write_big(const char *dir)
+{
+	struct ctfw_stream_file c[2];
+
+	at_metadata(dir, &(struct at_meta){.uuid = uuid_k,
+					   .clock_uuid = "09080706-0504-0302-0100-010203040506",
+					   .classes = kclasses,
+					   .nr_classes = sizeof(kclasses) / sizeof(kclasses[0])});
+	at_open_cpus(c, 2, dir, uuid_k, 1000);
+	sw(&c[0], 1000, "swapper/0", 0, 0, "A", 100);
+	for (uint64_t k = 0; k < BIG_CYCLES; k++) {
+		sw(&c[0], 1000 + 40 * k + 30, "A", 100, 0, "B", 200);
+		sw(&c[0], 1000 + 40 * k + 40, "B", 200, 0, "A", 100);
+	}
+	at_emit32(&c[1], EV_TICK, 1000 + 40 * BIG_CYCLES, 0);
+	at_close_cpus(c, 2, 1000 + 40 * BIG_CYCLES);
+	CHECK_EQ(at_failures(), 0);
+}
+
+/* A row's raw changes (every chunk): their count, and the time each state covers until span. */
+static size_t row_cover(const char *r, int64_t span, int64_t cover[TL_STATE_COUNT])
+{
+	const char *p = r ? strstr(r, "\"raw\":[") : NULL, *end = p ? strchr(p, ']') : NULL;
+	static unsigned char b[1 << 20];
+	size_t count = 0;
+	int64_t t = 0, last_t = 0;
+	int last = -1;
+
+	memset(cover, 0, TL_STATE_COUNT * sizeof(*cover));
+	for (p = p ? strchr(p + 7, '"') : NULL; p && p < end; p = strchr(p + 1, '"')) {
+		size_t n = unb64(p + 1, b, sizeof(b)), q = 0;
+
+		p = strchr(p + 1, '"'); /* (its closing quote) */
+		t = 0;		       /* (each chunk counts from 0) */
+		while (q < n) {
+			uint64_t v = varint(b, n, &q);
+
+			t += (int64_t)(v >> 4);
+			if (tl_state_has_detail((enum tl_state)(v & 15)))
+				varint(b, n, &q);
+			CHECK(t >= last_t, "changes out of order: %lld after %lld", (long long)t,
+			      (long long)last_t);
+			if (last >= 0)
+				cover[last] += t - last_t;
+			last = (int)(v & 15);
+			last_t = t;
+			count++;
+		}
+		if (!p)
+			break;
+	}
+	if (last >= 0)
+		cover[last] += span - last_t;
+	return count;
+}
+
+static void check_bound(const char *dir)
+{
+	char *page = page_max(dir, NULL, NULL, 0, 1000), *full = page_max(dir, NULL, NULL, 0, 0);
+	int64_t cover[TL_STATE_COUNT], span = 40 * BIG_CYCLES;
+	const char *d;
+	size_t na, nb, nc;
+	long dropped;
+
+	CHECK(page && full);
+	if (!page || !full)
+		goto out;
+	/* unbounded (the default bound is far): every change, nothing dropped */
+	CHECK(strstr(full, "\"dropped\":0,\"maxch\":1000000,"));
+	CHECK_EQ(row_cover(row(full, 't', 100), span, cover), 2 * BIG_CYCLES);
+	CHECK_EQ(cover[TL_USER], 30 * BIG_CYCLES);
+	CHECK_EQ(cover[TL_WAIT_CPU], 10 * BIG_CYCLES);
+	/* bounded: detail dropped below a width, the rows' changes within the bound */
+	d = strstr(page, "\"dropped\":");
+	dropped = d ? strtol(d + 10, NULL, 10) : 0;
+	CHECK(dropped >= 40, "dropped %ld", dropped);
+	CHECK(strstr(page, ",\"maxch\":1000,"));
+	na = row_cover(row(page, 't', 100), span, cover);
+	/* A ran 3/4 of each 40 ns: user mode covers most of every bucket */
+	CHECK(cover[TL_USER] >= span * 9 / 10, "A user %lld of %lld", (long long)cover[TL_USER],
+	      (long long)span);
+	nb = row_cover(row(page, 't', 200), span, cover);
+	CHECK(cover[TL_WAIT_CPU] >= span * 9 / 10, "B runnable %lld", (long long)cover[TL_WAIT_CPU]);
+	nc = row_cover(row(page, 'c', 0), span, cover);
+	CHECK(cover[TL_USER] == span, "CPU 0 user %lld", (long long)cover[TL_USER]);
+	CHECK(na + nb + nc <= 1000, "%zu + %zu + %zu changes", na, nb, nc);
+	/* the page: a fraction of the full one's size */
+	CHECK(strlen(page) < 60000 && strlen(full) > 2 * strlen(page), "page %zu, full %zu",
+	      strlen(page), strlen(full));
+out:
+	free(page);
+	free(full);
+}
+
+/* Compaction of a row (tl_compact): known buckets, what follows the cut left as it was. */
+static void check_compact(void)
+{
+	struct tl_change ch[] = {
+	    {0, 0, TL_USER}, {1, 7, TL_SYSCALL}, {4, 0, TL_USER},
+	    {9, 3, TL_WAIT}, {10, 0, TL_USER},	 {30, 7, TL_SYSCALL},
+	};
+	struct tl_change c2[6];
+	long n;
+
+	/*
+	 * w 4, known until 33: [0,4) syscall 3 of 4 (detail 7); [4,8) user;
+	 * [8,12) user 3, wait 1: user; user until [28,32) (user 2, syscall 2:
+	 * the first wins); [32,33) syscall
+	 */
+	memcpy(c2, ch, sizeof(ch));
+	n = tl_compact(c2, 6, 33, 4);
+	CHECK_EQ(n, 3);
+	if (n == 3) {
+		CHECK(c2[0].t == 0 && c2[0].state == TL_SYSCALL && c2[0].detail == 7);
+		CHECK(c2[1].t == 4 && c2[1].state == TL_USER && c2[1].detail == 0);
+		CHECK(c2[2].t == 32 && c2[2].state == TL_SYSCALL && c2[2].detail == 7);
+		/* again: nothing more to merge */
+		CHECK_EQ(tl_compact(c2, 3, 33, 4), 3);
+		CHECK(c2[2].t == 32);
+	}
+	/* known until 31: the last bucket, [28,31), is user's (2 of 3) */
+	memcpy(c2, ch, sizeof(ch));
+	n = tl_compact(c2, 6, 31, 4);
+	CHECK_EQ(n, 2);
+	if (n == 2)
+		CHECK(c2[1].t == 4 && c2[1].state == TL_USER);
+	/*
+	 * a row starting inside a bucket starts there still (9: user covers 6 of
+	 * [8,16), wait 1); the syscall from 30 covers 2 of [24,32): from 32 on
+	 */
+	memcpy(c2, ch + 3, 3 * sizeof(*ch));
+	n = tl_compact(c2, 3, 40, 8);
+	CHECK_EQ(n, 2);
+	if (n == 2)
+		CHECK(c2[0].t == 9 && c2[0].state == TL_USER && c2[1].t == 32 &&
+		      c2[1].state == TL_SYSCALL);
+	/* less than a bucket known: unchanged */
+	CHECK_EQ(tl_compact(c2, 1, 3, 8), 1);
+}
+
 /* Levels: the dominant state of each bucket, and the runner-up. */
 static void check_levels(void)
 {
@@ -419,6 +572,10 @@ int main(void)
 	write_user(udir);
 	check_page(kdir, udir);
 	check_levels();
+	check_compact();
+	snprintf(kdir, sizeof(kdir), "%s/big", tmp);
+	write_big(kdir);
+	check_bound(kdir);
 	if (!failures) {
 		char cmd[200];
 

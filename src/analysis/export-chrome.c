@@ -533,23 +533,7 @@ static const enum trax_scope scopes[] = {TRAX_SCOPE_PAYLOAD, TRAX_SCOPE_EVENT_CO
 
 static struct kev_ref field_ref(const struct trax_event *ev, const char *name)
 {
-	struct kev_ref ref = {-1, 0};
-
-	for (size_t s = 0; s < sizeof(scopes) / sizeof(scopes[0]); s++) {
-		size_t n = trax_event_field_count(ev, scopes[s]);
-
-		for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-			const char *fn =
-			    trax_field_name(trax_event_field_by_index(ev, scopes[s], i));
-
-			if (fn && !strcmp(fn, name)) {
-				ref.scope = (int8_t)scopes[s];
-				ref.index = (uint16_t)i;
-				return ref;
-			}
-		}
-	}
-	return ref;
+	return kev_find(ev, name, scopes, sizeof(scopes) / sizeof(scopes[0]));
 }
 
 static const struct trax_field *ref_field(const struct trax_event *ev, struct kev_ref ref)

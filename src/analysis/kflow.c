@@ -149,17 +149,22 @@ static void set_comm(struct kflow_thread *t, const char *comm)
 	t->comm[n] = 0;
 }
 
+/* An interval from *begin closed at ts: cut to the reporting's start; whether it is reported. */
+static int clip(const struct kflow *f, int64_t *begin, int64_t ts)
+{
+	if (!f->reporting || ts <= f->clip)
+		return 0;
+	if (*begin < f->clip)
+		*begin = f->clip;
+	return *begin < ts;
+}
+
 /* Reports t's open interval as closed at ts (when reporting, and not empty once cut). */
 static void report(struct kflow *f, struct kflow_thread *t, int64_t ts)
 {
-	struct kflow_interval iv;
+	struct kflow_interval iv = t->cur;
 
-	if (!f->reporting || t->gone || ts <= f->clip)
-		return;
-	iv = t->cur;
-	if (iv.begin < f->clip)
-		iv.begin = f->clip;
-	if (iv.begin >= ts)
+	if (t->gone || !clip(f, &iv.begin, ts))
 		return;
 	iv.end = ts;
 	f->intervals++;
@@ -175,14 +180,9 @@ static int running(const struct kflow_thread *t)
 /* The CPU's interval closed at ts (when reporting, and not empty once cut). */
 static void cpu_report(struct kflow *f, struct kflow_cpu *c, int64_t ts)
 {
-	struct kflow_cpu_interval iv;
+	struct kflow_cpu_interval iv = c->cur;
 
-	if (!f->reporting || ts <= f->clip || !c->seen)
-		return;
-	iv = c->cur;
-	if (iv.begin < f->clip)
-		iv.begin = f->clip;
-	if (iv.begin >= ts)
+	if (!c->seen || !clip(f, &iv.begin, ts))
 		return;
 	iv.end = ts;
 	f->cpu_fn(f->ctx, &iv);
@@ -320,24 +320,6 @@ static void run_on(struct kflow *f, struct kflow_thread *t, int64_t ts, struct k
 	move(f, t, ts, s, cpu_id, irq, KFLOW_R_NONE, -1);
 }
 
-static struct kev_ref find_payload(const struct trax_event *ev, const char *name)
-{
-	struct kev_ref ref = {-1, 0};
-	size_t n = trax_event_field_count(ev, TRAX_SCOPE_PAYLOAD);
-
-	for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-		const char *fn =
-		    trax_field_name(trax_event_field_by_index(ev, TRAX_SCOPE_PAYLOAD, i));
-
-		if (fn && !strcmp(fn, name)) {
-			ref.scope = TRAX_SCOPE_PAYLOAD;
-			ref.index = (uint16_t)i;
-			break;
-		}
-	}
-	return ref;
-}
-
 static enum kf_kind kind_of(const struct kev_class *c)
 {
 	switch (c->kind) {
@@ -400,7 +382,8 @@ static const struct kflow_cls *cls_of(struct kflow *f, const struct trax_event *
 		k->init = 1;
 		k->kind = (uint8_t)kind_of(c);
 		for (int i = 0; i < KFF_COUNT; i++)
-			k->ref[i] = find_payload(ev, kf_field_names[i]);
+			k->ref[i] = kev_find(ev, kf_field_names[i],
+					     &(enum trax_scope){TRAX_SCOPE_PAYLOAD}, 1);
 	}
 	return k;
 }

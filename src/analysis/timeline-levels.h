@@ -26,7 +26,7 @@ enum tl_state {
 	TL_WAIT_CPU,	/* runnable: woken or preempted, waiting for a CPU */
 	TL_WAIT,	/* blocked */
 	TL_WAIT_FORK,	/* forked, not run yet */
-	TL_EXIT,	/* exiting (after sched_process_exit, still running) */
+	TL_EXIT,	/* exiting, still running (LTTV's; kflow has none: not written) */
 	TL_ZOMBIE,	/* exited, not freed */
 	TL_IDLE,	/* a CPU running its idle task */
 	TL_STATE_COUNT

@@ -8,24 +8,6 @@
 
 #include "analysis/timeline-impl.h"
 
-static void *grow(void *v, size_t *cap, size_t need, size_t size, int *failed)
-{
-	size_t c = *cap ? *cap : 16;
-	void *n;
-
-	if (need <= *cap)
-		return v;
-	while (c < need)
-		c *= 2;
-	n = realloc(v, c * size);
-	if (!n) {
-		*failed = 1;
-		return NULL;
-	}
-	*cap = c;
-	return n;
-}
-
 void tl_strings_init(struct tl_strings *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -65,7 +47,7 @@ uint32_t tl_intern(struct tl_strings *s, const char *str)
 			return id;
 		h++;
 	}
-	v = grow(s->v, &s->cap, s->n + 1, sizeof(*v), &failed);
+	v = an_grow(s->v, &s->cap, s->n + 1, sizeof(*v), &failed);
 	if (!v)
 		return UINT32_MAX;
 	s->v = v;
@@ -115,7 +97,7 @@ static struct tl_row *row_get(struct tl_model *m, struct an_idmap *map, enum tl_
 
 	if (i != AN_IDMAP_NONE)
 		return m->rows[i];
-	v = grow(m->rows, &m->caprows, m->nrows + 1, sizeof(*v), &m->failed);
+	v = an_grow(m->rows, &m->caprows, m->nrows + 1, sizeof(*v), &m->failed);
 	if (!v)
 		return NULL;
 	m->rows = v;
@@ -171,7 +153,7 @@ void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, ui
 		}
 	} else if (s == TL_UNKNOWN)
 		return;
-	c = grow(r->ch, &r->capch, r->nch + 1, sizeof(*c), &m->failed);
+	c = an_grow(r->ch, &r->capch, r->nch + 1, sizeof(*c), &m->failed);
 	if (!c)
 		return;
 	r->ch = c;
@@ -232,7 +214,7 @@ void tl_model_bound(struct tl_model *m)
 
 void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args)
 {
-	struct tl_mark *v = grow(r->marks, &r->capmarks, r->nmarks + 1, sizeof(*v), &m->failed);
+	struct tl_mark *v = an_grow(r->marks, &r->capmarks, r->nmarks + 1, sizeof(*v), &m->failed);
 
 	if (!v)
 		return;
@@ -261,7 +243,7 @@ void tl_model_finish(struct tl_model *m)
 		/* spans still open end with the trace */
 		while (r->nopen) {
 			struct tl_span *v =
-			    grow(r->spans, &r->capspans, r->nspans + 1, sizeof(*v), &m->failed);
+			    an_grow(r->spans, &r->capspans, r->nspans + 1, sizeof(*v), &m->failed);
 
 			if (!v)
 				break;

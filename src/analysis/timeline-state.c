@@ -71,17 +71,12 @@ static struct tl_class *class_of(struct timeline *tl, const struct kev_class *c)
 	struct tl_class *k;
 
 	if (c->id >= tl->nclasses) {
-		size_t n = tl->nclasses ? tl->nclasses : 64;
-		struct tl_class *v;
+		struct tl_class *v = an_grow(tl->classes, &tl->nclasses, (size_t)c->id + 1,
+					     sizeof(*v), &tl->m.failed);
 
-		while (n <= c->id)
-			n *= 2;
-		v = realloc(tl->classes, n * sizeof(*v));
 		if (!v)
 			return NULL;
-		memset(v + tl->nclasses, 0, (n - tl->nclasses) * sizeof(*v));
 		tl->classes = v;
-		tl->nclasses = n;
 	}
 	k = &tl->classes[c->id];
 	if (k->kind != TK_UNSET)
@@ -262,34 +257,24 @@ static void span_event(struct timeline *tl, struct tl_row *r, const struct tl_cl
 
 			/* spans begun inside it and not ended end with it */
 			r->nopen = i - 1;
-			if (r->nspans == r->capspans) {
-				size_t cap = r->capspans ? r->capspans * 2 : 16;
-				struct tl_span *v = realloc(r->spans, cap * sizeof(*v));
+			struct tl_span *v = an_grow(r->spans, &r->capspans, r->nspans + 1,
+						    sizeof(*v), &m->failed);
 
-				if (!v) {
-					m->failed = 1;
-					return;
-				}
-				r->spans = v;
-				r->capspans = cap;
-			}
+			if (!v)
+				return;
+			r->spans = v;
 			s.end = ts - m->t0;
 			r->spans[r->nspans++] = s;
 			m->spans++;
 		}
 	}
 	if (k->span_begin) {
-		if (r->nopen == r->capopen) {
-			size_t cap = r->capopen ? r->capopen * 2 : 8;
-			struct tl_span *v = realloc(r->open, cap * sizeof(*v));
+		struct tl_span *v =
+		    an_grow(r->open, &r->capopen, r->nopen + 1, sizeof(*v), &m->failed);
 
-			if (!v) {
-				m->failed = 1;
-				return;
-			}
-			r->open = v;
-			r->capopen = cap;
-		}
+		if (!v)
+			return;
+		r->open = v;
 		r->open[r->nopen].begin = ts - m->t0;
 		r->open[r->nopen].end = 0;
 		r->open[r->nopen].name = k->name;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK	    1024
 #define CPU_ID_MAX  (1 << 20) /* CPU ids above are not believed (a damaged field) */
 #define COMM_MAX    (KFLOW_COMM_MAX - 1)
 #define TASK_REPORT 0xff /* the sleeping, stopped, dead and idle bits of prev_state */
@@ -91,7 +90,7 @@ void kflow_init(struct kflow *f, kflow_interval_fn fn, void *ctx)
 	memset(f, 0, sizeof(*f));
 	f->fn = fn;
 	f->ctx = ctx;
-	an_idmap_init(&f->tids);
+	an_recs_init(&f->threads, sizeof(struct kflow_thread));
 }
 
 void kflow_set_cpu_fn(struct kflow *f, kflow_cpu_fn fn)
@@ -106,12 +105,9 @@ int64_t kflow_cpu_current(const struct kflow *f, int64_t cpu)
 
 void kflow_free(struct kflow *f)
 {
-	for (size_t i = 0; i < f->nblocks; i++)
-		free(f->blocks[i]);
-	free(f->blocks);
+	an_recs_free(&f->threads);
 	free(f->cpus);
 	free(f->cls);
-	an_idmap_free(&f->tids);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -123,19 +119,17 @@ void kflow_start(struct kflow *f, int64_t ts)
 
 size_t kflow_thread_count(const struct kflow *f)
 {
-	return f->nthreads;
+	return f->threads.n;
 }
 
 struct kflow_thread *kflow_thread_at(const struct kflow *f, size_t i)
 {
-	return i < f->nthreads ? &f->blocks[i / BLOCK][i % BLOCK] : NULL;
+	return i < f->threads.n ? an_recs_at(&f->threads, i) : NULL;
 }
 
 const struct kflow_thread *kflow_thread(const struct kflow *f, int64_t tid)
 {
-	uint32_t i = an_idmap_get(&f->tids, (uint64_t)tid);
-
-	return i == AN_IDMAP_NONE ? NULL : kflow_thread_at(f, i);
+	return an_recs_find(&f->threads, (uint64_t)tid);
 }
 
 static void set_comm(struct kflow_thread *t, const char *comm)
@@ -193,8 +187,8 @@ static void cpu_update(struct kflow *f, int32_t id, int64_t ts)
 {
 	struct kflow_cpu *c = &f->cpus[id];
 	struct kflow_cpu_interval n = {.begin = ts, .cpu = id, .irq = -1, .tid = -1};
-	uint32_t i = c->current > 0 ? an_idmap_get(&f->tids, (uint64_t)c->current) : AN_IDMAP_NONE;
-	struct kflow_thread *t = i == AN_IDMAP_NONE ? NULL : kflow_thread_at(f, i);
+	struct kflow_thread *t =
+	    c->current > 0 ? an_recs_find(&f->threads, (uint64_t)c->current) : NULL;
 
 	if (t && (!running(t) || t->cur.cpu != id))
 		t = NULL; /* (its switch out was lost: it runs elsewhere now) */
@@ -241,35 +235,21 @@ static void move(struct kflow *f, struct kflow_thread *t, int64_t ts, enum kflow
 /* The thread tid, created (unknown since the first event) when new; NULL when out of memory. */
 static struct kflow_thread *thread_get(struct kflow *f, int64_t tid)
 {
-	uint32_t i = an_idmap_get(&f->tids, (uint64_t)tid);
-	struct kflow_thread *t;
+	int created;
+	struct kflow_thread *t = an_recs_get(&f->threads, (uint64_t)tid, &created);
 
-	if (i != AN_IDMAP_NONE)
-		return kflow_thread_at(f, i);
-	if (f->nthreads / BLOCK == f->nblocks) {
-		struct kflow_thread **b = realloc(f->blocks, (f->nblocks + 1) * sizeof(*b));
-
-		if (!b)
-			goto oom;
-		f->blocks = b;
-		if (!(b[f->nblocks] = malloc(BLOCK * sizeof(**b))))
-			goto oom;
-		f->nblocks++;
+	if (!t) {
+		f->failed = 1;
+		return NULL;
 	}
-	if (an_idmap_put(&f->tids, (uint64_t)tid, (uint32_t)f->nthreads))
-		goto oom;
-	t = &f->blocks[f->nthreads / BLOCK][f->nthreads % BLOCK];
-	memset(t, 0, sizeof(*t));
+	if (!created)
+		return t;
 	t->tid = tid;
 	t->pid = -1;
 	t->slot = AN_IDMAP_NONE;
 	t->cur = (struct kflow_interval){
 	    .begin = f->origin, .state = KFLOW_UNKNOWN, .cpu = -1, .irq = -1, .waker = -1};
-	f->nthreads++;
 	return t;
-oom:
-	f->failed = 1;
-	return NULL;
 }
 
 static struct kflow_cpu *cpu_get(struct kflow *f, int64_t id)
@@ -645,7 +625,7 @@ int kflow_event(struct kflow *f, const struct trax_event *ev, const struct kev_c
 
 void kflow_finish(struct kflow *f, int64_t ts)
 {
-	for (size_t i = 0; i < f->nthreads; i++) {
+	for (size_t i = 0; i < f->threads.n; i++) {
 		struct kflow_thread *t = kflow_thread_at(f, i);
 
 		report(f, t, ts);

@@ -37,6 +37,7 @@
 
 #include "analysis/idmap.h"
 #include "analysis/kev.h"
+#include "analysis/recs.h"
 
 enum kflow_state {
 	KFLOW_UNKNOWN = 0, /* nothing said yet (from the trace's first event) */
@@ -117,9 +118,7 @@ struct kflow {
 	kflow_interval_fn fn;
 	kflow_cpu_fn cpu_fn; /* NULL: the CPUs' intervals are not followed */
 	void *ctx;
-	struct an_idmap tids;
-	struct kflow_thread **blocks; /* threads in blocks: their addresses stay */
-	size_t nthreads, nblocks;
+	struct an_recs threads; /* struct kflow_thread by tid: their addresses stay */
 	struct kflow_cpu *cpus;
 	size_t ncpus;
 	struct kflow_cls *cls; /* per kev class id */

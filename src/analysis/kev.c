@@ -132,7 +132,7 @@ enum kev_kind kev_kind_of(const char *name, const char **syscall)
 }
 
 struct kev_ref kev_find(const struct trax_event *ev, const char *name,
-		       const enum trax_scope *scopes, size_t nscopes)
+			const enum trax_scope *scopes, size_t nscopes)
 {
 	struct kev_ref ref = {-1, 0};
 
@@ -140,7 +140,8 @@ struct kev_ref kev_find(const struct trax_event *ev, const char *name,
 		size_t n = trax_event_field_count(ev, scopes[s]);
 
 		for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-			const char *fn = trax_field_name(trax_event_field_by_index(ev, scopes[s], i));
+			const char *fn =
+			    trax_field_name(trax_event_field_by_index(ev, scopes[s], i));
 
 			if (fn && !strcmp(fn, name)) {
 				ref.scope = (int8_t)scopes[s];
@@ -152,7 +153,8 @@ struct kev_ref kev_find(const struct trax_event *ev, const char *name,
 	return ref;
 }
 
-/* ctx_only: 0 any scope, 1 the event contexts, 2 the packet context, 3 the stream's event context */
+/* ctx_only: 0 any scope, 1 the event contexts, 2 the packet context, 3 the stream's event context
+ */
 static struct kev_ref find_field(const struct trax_event *ev, const char *name, int ctx_only)
 {
 	static const enum trax_scope ctx[] = {TRAX_SCOPE_EVENT_CONTEXT,
@@ -166,7 +168,8 @@ static struct kev_ref find_field(const struct trax_event *ev, const char *name, 
 	case 3:
 		return kev_find(ev, name, ctx + 1, 1);
 	default:
-		return kev_find(ev, name, scope_order, sizeof(scope_order) / sizeof(scope_order[0]));
+		return kev_find(ev, name, scope_order,
+				sizeof(scope_order) / sizeof(scope_order[0]));
 	}
 }
 

@@ -157,7 +157,7 @@ int kev_int(const struct trax_event *ev, const struct kev_class *c, enum kev_rol
  * read it by trax_event_field_by_index); {-1, 0} when none has it.
  */
 struct kev_ref kev_find(const struct trax_event *ev, const char *name,
-		       const enum trax_scope *scopes, size_t nscopes);
+			const enum trax_scope *scopes, size_t nscopes);
 /* A string field, NULL when absent (valid until the next event). */
 const char *kev_str(const struct trax_event *ev, const struct kev_class *c, enum kev_role role);
 static inline int kev_has(const struct kev_class *c, enum kev_role role)

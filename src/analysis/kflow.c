@@ -13,11 +13,11 @@
 #define TASK_DEAD   0x30 /* EXIT_DEAD | EXIT_ZOMBIE */
 
 struct kflow_cpu {
-	int64_t current; /* tid, -1: nobody known (or the idle task) */
-	int32_t irq;	 /* hard IRQ being handled, -1: none */
-	int32_t softirq; /* soft IRQ vector being handled, -1: none */
-	int known;	 /* a switch (or a tid context) said who runs there */
-	int seen;	 /* an event of the trace's was recorded there */
+	int64_t current;	       /* tid, -1: nobody known (or the idle task) */
+	int32_t irq;		       /* hard IRQ being handled, -1: none */
+	int32_t softirq;	       /* soft IRQ vector being handled, -1: none */
+	int known;		       /* a switch (or a tid context) said who runs there */
+	int seen;		       /* an event of the trace's was recorded there */
 	struct kflow_cpu_interval cur; /* the open interval (kflow_set_cpu_fn; its end unused) */
 };
 
@@ -182,7 +182,8 @@ static void cpu_report(struct kflow *f, struct kflow_cpu *c, int64_t ts)
 	f->cpu_fn(f->ctx, &iv);
 }
 
-/* The state of CPU id from what is known of it and of its thread: a new interval when it changed. */
+/* The state of CPU id from what is known of it and of its thread: a new interval when it changed.
+ */
 static void cpu_update(struct kflow *f, int32_t id, int64_t ts)
 {
 	struct kflow_cpu *c = &f->cpus[id];
@@ -228,7 +229,8 @@ static void move(struct kflow *f, struct kflow_thread *t, int64_t ts, enum kflow
 					 .syscall = t->syscall,
 					 .reason = reason,
 					 .waker = waker};
-	if (left >= 0 && (size_t)left < f->ncpus && (s < KFLOW_USER || s > KFLOW_SOFTIRQ || cpu != left))
+	if (left >= 0 && (size_t)left < f->ncpus &&
+	    (s < KFLOW_USER || s > KFLOW_SOFTIRQ || cpu != left))
 		cpu_update(f, left, ts);
 }
 

@@ -243,13 +243,15 @@ long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w)
 		if (o || i)
 			bucket_add(&b, &carry, lo, ch[i].t);
 		for (; i < n && ch[i].t < hi; i++)
-			bucket_add(&b, &ch[i], ch[i].t, i + 1 < n && ch[i + 1].t < hi ? ch[i + 1].t : hi);
+			bucket_add(&b, &ch[i], ch[i].t,
+				   i + 1 < n && ch[i + 1].t < hi ? ch[i + 1].t : hi);
 		carry = ch[i - 1];
 		for (int s = 1; s < TL_STATE_COUNT; s++)
 			if (b.cover[s] > b.cover[best])
 				best = s;
 		/* (a row's first bucket: from its first change, not before) */
-		put_change(out, &o, o || lo >= ch[0].t ? lo : ch[0].t, (uint8_t)best, b.detail[best]);
+		put_change(out, &o, o || lo >= ch[0].t ? lo : ch[0].t, (uint8_t)best,
+			   b.detail[best]);
 		/* whole buckets in the state the last change set: it starts at the next one */
 		if (hi < end && (i == n || ch[i].t >= hi + w))
 			put_change(out, &o, hi, carry.state, carry.detail);

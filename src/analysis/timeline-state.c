@@ -81,9 +81,9 @@ static struct tl_class *class_of(struct timeline *tl, const struct kev_class *c)
 	k = &tl->classes[c->id];
 	if (k->kind != TK_UNSET)
 		return k;
-	k->kind = is_user_trace(tl, c->trace)	? TK_MARK
-		  : c->kind == KEV_IRQ_ENTRY ? TK_IRQ_ENTRY
-					     : TK_KERNEL;
+	k->kind = is_user_trace(tl, c->trace) ? TK_MARK
+		  : c->kind == KEV_IRQ_ENTRY  ? TK_IRQ_ENTRY
+					      : TK_KERNEL;
 	k->name = tl_intern(&tl->m.str, c->name);
 	for (size_t i = 0; i < tl->to->nspans; i++) {
 		if (tl->to->spans[i].begin && !strcmp(tl->to->spans[i].begin, c->name))
@@ -257,8 +257,8 @@ static void span_event(struct timeline *tl, struct tl_row *r, const struct tl_cl
 
 			/* spans begun inside it and not ended end with it */
 			r->nopen = i - 1;
-			struct tl_span *v = an_grow(r->spans, &r->capspans, r->nspans + 1,
-						    sizeof(*v), &m->failed);
+			struct tl_span *v =
+			    an_grow(r->spans, &r->capspans, r->nspans + 1, sizeof(*v), &m->failed);
 
 			if (!v)
 				return;
@@ -406,7 +406,8 @@ static void on_mark(struct timeline *tl, const struct trax_event *ev, const stru
 			th->comm = stream_name(tl, ev);
 	}
 	if (th) {
-		tl_add_mark(m, th, ts, k->name, m->marks < TL_MARK_ARGS_MAX ? mark_args(tl, ev) : 0);
+		tl_add_mark(m, th, ts, k->name,
+			    m->marks < TL_MARK_ARGS_MAX ? mark_args(tl, ev) : 0);
 		span_event(tl, th, k, ts);
 	}
 }
@@ -515,7 +516,7 @@ static void label_rows(struct timeline *tl)
 		else {
 			struct kthread *t = kstate_thread(&tl->run->st, r->id);
 			const struct kflow_thread *ft = kflow_thread(&tl->kf, r->id);
-			const char *comm = t && t->comm[0]	 ? t->comm
+			const char *comm = t && t->comm[0]     ? t->comm
 					   : ft && ft->comm[0] ? ft->comm
 							       : m->str.v[r->comm];
 

@@ -125,14 +125,21 @@ int cmd_timeline(int argc, char **argv)
 static int timeline(int argc, char **argv, struct timeline_args *a)
 {
 	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},	{"span", required_argument, NULL, 's'},
-	    {"title", required_argument, NULL, 'T'},	{"begin", required_argument, NULL, 'b'},
-	    {"end", required_argument, NULL, 'e'},	{"gmt", no_argument, NULL, 'g'},
-	    {"tid", required_argument, NULL, 't'},	{"pid", required_argument, NULL, 'p'},
-	    {"procname", required_argument, NULL, 'n'}, {"cpu", required_argument, NULL, 'c'},
-	    {"limit", required_argument, NULL, 'l'},	{"no-intersection", no_argument, NULL, 'I'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"span", required_argument, NULL, 's'},
+	    {"title", required_argument, NULL, 'T'},
+	    {"begin", required_argument, NULL, 'b'},
+	    {"end", required_argument, NULL, 'e'},
+	    {"gmt", no_argument, NULL, 'g'},
+	    {"tid", required_argument, NULL, 't'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"procname", required_argument, NULL, 'n'},
+	    {"cpu", required_argument, NULL, 'c'},
+	    {"limit", required_argument, NULL, 'l'},
+	    {"no-intersection", no_argument, NULL, 'I'},
 	    {"max-changes", required_argument, NULL, 'M'},
-	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct an_options *o = &a->o;
 	const char *output = NULL;
@@ -220,7 +227,8 @@ static int timeline(int argc, char **argv, struct timeline_args *a)
 			v = strtoll(optarg, &end, 10);
 			if (end == optarg || *end || errno || v < 2)
 				return cli_usage_error(
-				    "Wrong value in --max-changes parameter: %s (2 or more)", optarg);
+				    "Wrong value in --max-changes parameter: %s (2 or more)",
+				    optarg);
 			a->to.max_changes = (size_t)v;
 			break;
 		}

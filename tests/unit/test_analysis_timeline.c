@@ -25,6 +25,10 @@
  * With --span app:enter,app:exit: spans [1000, +3000] depth 0,
  * [2000, +1000] depth 1, [6000, +4000 (to the end, 11000)] depth 0; one
  * end unmatched; 7 marks.
+ * Also: the same kernel trace from --begin (the events before teach the
+ * states: kflow's); a thread's life (fork, exit, zombie, free, an IRQ) in
+ * kflow's states; the bound (--max-changes) on 10000 switches and
+ * tl_compact on known changes.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -275,7 +279,7 @@ static void changes_text(const char *page, const char *r, char *out, size_t cap,
 }
 
 static char *page_max(const char *kdir, const char *udir, const struct an_span_pair *spans,
-		     size_t nspans, size_t max_changes)
+		      size_t nspans, size_t max_changes, const char *begin)
 {
 	struct an_options o;
 	struct an_timeline_options to = {
@@ -288,6 +292,8 @@ static char *page_max(const char *kdir, const char *udir, const struct an_span_p
 
 	an_options_init(&o);
 	o.intersect = 0;
+	o.begin = begin;
+	o.gmt = 1;
 	CHECK(f != NULL);
 	if (!f)
 		return NULL;
@@ -302,7 +308,7 @@ static char *page_max(const char *kdir, const char *udir, const struct an_span_p
 static char *page_of(const char *kdir, const char *udir, const struct an_span_pair *spans,
 		     size_t nspans)
 {
-	return page_max(kdir, udir, spans, nspans, 0);
+	return page_max(kdir, udir, spans, nspans, 0, NULL);
 }
 
 static void check_page(const char *kdir, const char *udir)
@@ -375,9 +381,116 @@ static void check_page(const char *kdir, const char *udir)
 	      !strstr(page, "TRAX-STATS") && !strstr(page, "TRAX-TITLE"));
 	free(page);
 
+	/*
+	 * from --begin 5000 (the page from the wakeup at 6000): the events
+	 * before taught the states: A is woken in read (entered at 2000), runs
+	 * in it at 7000; B ran on CPU 0 since 4000
+	 */
+	page = page_max(kdir, NULL, NULL, 0, 0, "2023-11-14 22:13:20.000005000");
+	CHECK(page && strstr(page, "\"t0\":\"1700000000000006000\","));
+	changes_text(page, row(page, 't', 100), text, sizeof(text), 0);
+	CHECK(!strncmp(text, "0:5 1000:2:read 2000:1 ", 23), "A from --begin: %s", text);
+	changes_text(page, row(page, 't', 200), text, sizeof(text), 0);
+	CHECK(!strcmp(text, "0:1 1000:5 "), "B from --begin: %s", text);
+	free(page);
+
 	/* the kernel trace alone: no marks, no spans */
 	page = page_of(kdir, NULL, NULL, 0);
 	CHECK(page && strstr(page, "\"events\":13,\"marks\":0,\"spans\":0,\"unmatched\":0,"));
+	free(page);
+}
+
+/*
+ * A thread's life, in kflow's states (the timeline's are flow's):
+ *   1000  CPU 0  sched_switch swapper/0 -> A (100)
+ *   2000  CPU 0  sched_process_fork A -> C (300, pid 300)
+ *   3000  CPU 0  sched_process_exit A      (A still runs: user mode)
+ *   4000  CPU 0  sched_switch A (prev_state 0x20: zombie) -> C
+ *   5000  CPU 0  sched_process_free A      (A's row ends: unknown)
+ *   6000  CPU 0  irq_handler_entry 5 "eth0"; 6500 exit
+ *   7000  CPU 0  sched_switch C (prev_state 1) -> swapper/0
+ *   8000  CPU 1  timer_tick (the end; CPU 1 never switched: no row)
+ */
+enum { LV_SWITCH, LV_FORK, LV_PEXIT, LV_FREE, LV_IRQ, LV_IRQ_EXIT, LV_TICK };
+static const struct ctfw_field fork_fields[] = {
+    {"parent_comm", AT_COMM}, {"parent_tid", AT_I32}, {"parent_pid", AT_I32},
+    {"child_comm", AT_COMM},  {"child_tid", AT_I32},  {"child_pid", AT_I32},
+};
+static const struct ctfw_field task_fields[] = {
+    {"comm", AT_COMM}, {"tid", AT_I32}, {"prio", AT_I32}};
+static const struct ctfw_event_class lclasses[] = {
+    [LV_SWITCH] = {"sched_switch", -1, NULL, at_switch_fields, 7},
+    [LV_FORK] = {"sched_process_fork", -1, NULL, fork_fields, 6},
+    [LV_PEXIT] = {"sched_process_exit", -1, NULL, task_fields, 3},
+    [LV_FREE] = {"sched_process_free", -1, NULL, task_fields, 3},
+    [LV_IRQ] = {"irq_handler_entry", -1, NULL, irq_entry_fields, 2},
+    [LV_IRQ_EXIT] = {"irq_handler_exit", -1, NULL, irq_exit_fields, 2},
+    [LV_TICK] = {"timer_tick", -1, NULL, x_fields, 1},
+};
+
+static void life_task(struct ctfw_stream_file *f, uint32_t id, uint64_t ts)
+{
+	struct at_rec r = {.n = 0};
+
+	at_putcomm(&r, "A");
+	at_put32(&r, 100);
+	at_put32(&r, 20);
+	at_emit(f, id, ts, &r);
+}
+
+static void write_life(const char *dir)
+{
+	struct ctfw_stream_file c[2];
+	struct at_rec r = {.n = 0};
+
+	at_metadata(dir, &(struct at_meta){.uuid = uuid_k,
+					   .clock_uuid = "09080706-0504-0302-0100-010203040506",
+					   .classes = lclasses,
+					   .nr_classes = sizeof(lclasses) / sizeof(lclasses[0])});
+	at_open_cpus(c, 2, dir, uuid_k, 1000);
+	at_switch(&c[0], LV_SWITCH, 1000, "swapper/0", 0, 20, 0, "A", 100, 20);
+	at_putcomm(&r, "A");
+	at_put32(&r, 100);
+	at_put32(&r, 100);
+	at_putcomm(&r, "C");
+	at_put32(&r, 300);
+	at_put32(&r, 300);
+	at_emit(&c[0], LV_FORK, 2000, &r);
+	life_task(&c[0], LV_PEXIT, 3000);
+	at_switch(&c[0], LV_SWITCH, 4000, "A", 100, 20, 0x20, "C", 300, 20);
+	life_task(&c[0], LV_FREE, 5000);
+	r.n = 0;
+	at_put32(&r, 5);
+	at_putcomm(&r, "eth0");
+	at_emit(&c[0], LV_IRQ, 6000, &r);
+	r.n = 0;
+	at_put32(&r, 5);
+	at_put32(&r, 1);
+	at_emit(&c[0], LV_IRQ_EXIT, 6500, &r);
+	at_switch(&c[0], LV_SWITCH, 7000, "C", 300, 20, 1, "swapper/0", 0, 20);
+	at_emit32(&c[1], LV_TICK, 8000, 0);
+	at_close_cpus(c, 2, 8000);
+	CHECK_EQ(at_failures(), 0);
+}
+
+static void check_life(const char *dir)
+{
+	char *page = page_of(dir, NULL, NULL, 0), text[1024];
+
+	CHECK(page != NULL);
+	if (!page)
+		return;
+	CHECK(!row(page, 'c', 1), "a row for CPU 1, never switched");
+	/* A: user mode (exiting: still running), exited (zombie) from 3000, freed: unknown */
+	changes_text(page, row(page, 't', 100), text, sizeof(text), 0);
+	CHECK(!strcmp(text, "0:1 3000:9 4000:0 "), "A: %s", text);
+	/* C: forked (waiting), user mode, the IRQ, user mode, blocked */
+	changes_text(page, row(page, 't', 300), text, sizeof(text), 0);
+	CHECK(!strcmp(text, "1000:7 3000:1 5000:3:irq 5 eth0 5500:1 6000:6 "), "C: %s", text);
+	/* CPU 0: A (row 2), C (row 3), the IRQ, C, idle */
+	changes_text(page, row(page, 'c', 0), text, sizeof(text), 1);
+	CHECK(!strcmp(text, "0:1:row2 3000:1:row3 5000:3:irq 5 eth0 5500:1:row3 6000:10 "),
+	      "CPU 0: %s", text);
 	free(page);
 }
 
@@ -420,7 +533,7 @@ static size_t row_cover(const char *r, int64_t span, int64_t cover[TL_STATE_COUN
 		size_t n = unb64(p + 1, b, sizeof(b)), q = 0;
 
 		p = strchr(p + 1, '"'); /* (its closing quote) */
-		t = 0;		       /* (each chunk counts from 0) */
+		t = 0;			/* (each chunk counts from 0) */
 		while (q < n) {
 			uint64_t v = varint(b, n, &q);
 
@@ -445,7 +558,8 @@ static size_t row_cover(const char *r, int64_t span, int64_t cover[TL_STATE_COUN
 
 static void check_bound(const char *dir)
 {
-	char *page = page_max(dir, NULL, NULL, 0, 1000), *full = page_max(dir, NULL, NULL, 0, 0);
+	char *page = page_max(dir, NULL, NULL, 0, 1000, NULL),
+	     *full = page_max(dir, NULL, NULL, 0, 0, NULL);
 	int64_t cover[TL_STATE_COUNT], span = 40 * BIG_CYCLES;
 	const char *d;
 	size_t na, nb, nc;
@@ -469,7 +583,8 @@ static void check_bound(const char *dir)
 	CHECK(cover[TL_USER] >= span * 9 / 10, "A user %lld of %lld", (long long)cover[TL_USER],
 	      (long long)span);
 	nb = row_cover(row(page, 't', 200), span, cover);
-	CHECK(cover[TL_WAIT_CPU] >= span * 9 / 10, "B runnable %lld", (long long)cover[TL_WAIT_CPU]);
+	CHECK(cover[TL_WAIT_CPU] >= span * 9 / 10, "B runnable %lld",
+	      (long long)cover[TL_WAIT_CPU]);
 	nc = row_cover(row(page, 'c', 0), span, cover);
 	CHECK(cover[TL_USER] == span, "CPU 0 user %lld", (long long)cover[TL_USER]);
 	CHECK(na + nb + nc <= 1000, "%zu + %zu + %zu changes", na, nb, nc);
@@ -573,6 +688,9 @@ int main(void)
 	check_page(kdir, udir);
 	check_levels();
 	check_compact();
+	snprintf(kdir, sizeof(kdir), "%s/life", tmp);
+	write_life(kdir);
+	check_life(kdir);
 	snprintf(kdir, sizeof(kdir), "%s/big", tmp);
 	write_big(kdir);
 	check_bound(kdir);

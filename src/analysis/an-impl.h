@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "analysis/html-hist.h"
 #include "analysis/kev.h"
 #include "analysis/kstate.h"
 #include "analysis/range.h"
@@ -64,6 +65,9 @@ struct an_def {
 	int before;
 	/* prints the results: AN_OK, or AN_FAIL with run->err set */
 	int (*report)(void *an);
+	/* --html: after report, gives the page its histograms and tables: 0, -1 (memory). NULL:
+	 * the analysis has none (--html refused) */
+	int (*html)(void *an, struct an_html *page);
 };
 
 extern const struct an_def an_cputop_def;

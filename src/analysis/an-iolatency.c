@@ -432,7 +432,7 @@ static void *create(struct an_run *run)
 	an_idmap_init(&io->fdmap);
 	for (int c = 0; c < NCAT; c++)
 		an_durstats_init(&io->cat[c]);
-	io->keep_durs = run->o->freq;
+	io->keep_durs = run->o->freq || run->o->html;
 	io->keep_reqs = run->o->top_list || run->o->log;
 	ksys_init(&io->sys, &run->st, &sys_hooks, io);
 	return io;
@@ -590,39 +590,56 @@ static void report_stats(struct iolat *io, struct an_mi *mi, int64_t begin, int6
 		an_mi_table_end(mi);
 }
 
-/* One histogram: 20 buckets from min to max (lttng-iolatencyfreq's arithmetic, in doubles). */
-static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
-			    const struct durs *d, int64_t begin, int64_t end)
+/*
+ * The buckets of one histogram: 20 from min to max (lttng-iolatencyfreq's
+ * arithmetic, in doubles: µs), for --freq and --html. 1, or 0 when there is
+ * none (no duration, or all the same: a step of 0); *lo, *hi the extremes (ns).
+ */
+static int freq_bins(const struct durs *d, uint64_t *counts, double *mn, double *step, int64_t *lo,
+		     int64_t *hi)
 {
-	FILE *f = io->run->out;
-	uint64_t counts[FREQ_BUCKETS] = {0}, maxc = 0;
-	double mn, mx, step;
-	int64_t lo = 0, hi = 0;
-	struct strbuf title;
-	char cs[32];
-	int w = 0;
+	double mx;
 
+	memset(counts, 0, FREQ_BUCKETS * sizeof(*counts));
+	*lo = *hi = 0;
 	if (!d->n)
-		return;
+		return 0;
 	for (size_t i = 0; i < d->n; i++) {
-		if (!i || d->v[i] < lo)
-			lo = d->v[i];
-		if (!i || d->v[i] > hi)
-			hi = d->v[i];
+		if (!i || d->v[i] < *lo)
+			*lo = d->v[i];
+		if (!i || d->v[i] > *hi)
+			*hi = d->v[i];
 	}
-	mn = (double)lo / 1000;
-	mx = (double)hi / 1000;
-	step = (mx - mn) / FREQ_BUCKETS;
-	if (step == 0)
-		return;
+	*mn = (double)*lo / 1000;
+	mx = (double)*hi / 1000;
+	*step = (mx - *mn) / FREQ_BUCKETS;
+	if (*step == 0)
+		return 0;
 	for (size_t i = 0; i < d->n; i++) {
-		double v = (double)d->v[i] / 1000, x = (v - mn) / step;
+		double v = (double)d->v[i] / 1000, x = (v - *mn) / *step;
 		int64_t k = (int64_t)x;
 
 		if (k > FREQ_BUCKETS - 1)
 			k = FREQ_BUCKETS - 1;
 		counts[k]++;
 	}
+	return 1;
+}
+
+/* One histogram, as lttng-iolatencyfreq prints it. */
+static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
+			    const struct durs *d, int64_t begin, int64_t end)
+{
+	FILE *f = io->run->out;
+	uint64_t counts[FREQ_BUCKETS], maxc = 0;
+	double mn = 0, step = 0;
+	int64_t lo, hi;
+	struct strbuf title;
+	char cs[32];
+	int w = 0;
+
+	if (!freq_bins(d, counts, &mn, &step, &lo, &hi))
+		return;
 	for (int k = 0; k < FREQ_BUCKETS; k++) {
 		if (counts[k] > maxc)
 			maxc = counts[k];
@@ -991,6 +1008,83 @@ fail:
 	return AN_FAIL;
 }
 
+/* --html: one histogram from freq_bins() (a single bin when all durations are equal). */
+static void html_hist(struct an_html *page, const char *key, const struct durs *d)
+{
+	uint64_t counts[FREQ_BUCKETS];
+	struct an_html_bin bins[FREQ_BUCKETS];
+	double mn = 0, step = 0;
+	int64_t lo, hi;
+	char title[320];
+	size_t n = 0;
+
+	if (!d->n)
+		return;
+	snprintf(title, sizeof(title), "I/O request latency distribution [%s]", key);
+	if (!freq_bins(d, counts, &mn, &step, &lo, &hi)) {
+		bins[0] = (struct an_html_bin){(double)lo, (double)hi, d->n};
+		an_html_hist(page, title, key, bins, 1, NULL, 0);
+		return;
+	}
+	for (int k = 0; k < FREQ_BUCKETS; k++)
+		bins[n++] = (struct an_html_bin){((double)k * step + mn) * 1000,
+						 ((double)(k + 1) * step + mn) * 1000, counts[k]};
+	an_html_hist(page, title, key, bins, n, NULL, 0);
+}
+
+static void html_stat(struct an_html_stat *r, const char *label, const struct an_durstats *d)
+{
+	*r = (struct an_html_stat){.label = label,
+				   .count = d->count,
+				   .min = (double)d->min,
+				   .avg = an_durstats_avg(d),
+				   .max = (double)d->max,
+				   .has_stdev = d->count >= 2};
+	if (r->has_stdev)
+		r->stdev = stdev_of(d);
+}
+
+/* --html: the statistics tables, then the histograms of --freq. */
+static int html(void *an, struct an_html *page)
+{
+	struct iolat *io = an;
+	struct an_html_stat rows[NCAT], *drows;
+	char(*names)[256];
+	size_t nd = 0;
+
+	for (int c = 0; c < NCAT; c++)
+		html_stat(&rows[c], cat_row[c], &io->cat[c]);
+	an_html_stats(page, "Syscalls latency statistics", "Type", rows, NCAT);
+	drows = malloc((io->ndisks + 1) * sizeof(*drows));
+	names = malloc((io->ndisks + 1) * sizeof(*names));
+	if (!drows || !names) {
+		free(drows);
+		free(names);
+		return -1;
+	}
+	for (size_t i = 0; i < io->ndisks; i++) {
+		if (!io->disks[i].d.count)
+			continue;
+		disk_name(io, &io->disks[i], names[nd], sizeof(names[nd]));
+		html_stat(&drows[nd], names[nd], &io->disks[i].d);
+		nd++;
+	}
+	if (nd)
+		an_html_stats(page, "Disk latency statistics", "Name", drows, nd);
+	for (int c = 0; c < NCAT; c++)
+		html_hist(page, cat_sub[c], &io->catdurs[c]);
+	for (size_t i = 0; i < io->ndisks; i++) {
+		char key[300];
+
+		disk_name(io, &io->disks[i], names[0], sizeof(names[0]));
+		snprintf(key, sizeof(key), "disk: %s", names[0]);
+		html_hist(page, key, &io->disks[i].durs);
+	}
+	free(drows);
+	free(names);
+	return 0;
+}
+
 const struct an_def an_iolatency_def = {
     .name = "iolatency",
     .summary = "I/O call and block request latency (as lttng-iolatencystats, -freq, -top, iolog)",
@@ -1003,4 +1097,5 @@ const struct an_def an_iolatency_def = {
     .destroy = destroy,
     .state_event = state_event,
     .report = report,
+    .html = html,
 };

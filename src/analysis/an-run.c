@@ -263,11 +263,36 @@ int an_run(const char *name, const struct an_options *o, const char *const *path
 	return an_run_def(def, NULL, o, paths, npaths, out, err, errlen);
 }
 
+/* --html: the analysis's items, then the page written in place (page freed). */
+static int page_commit(struct an_run *run, struct an_html *page, const char *const *paths,
+		       size_t npaths)
+{
+	struct strbuf title;
+	int bad;
+
+	if (run->def->html(run->an, page)) {
+		an_html_abort(page);
+		return fail(run, AN_FAIL, "out of memory");
+	}
+	strbuf_init(&title);
+	strbuf_puts(&title, run->def->name);
+	for (size_t i = 0; i < npaths; i++)
+		strbuf_printf(&title, "%s%s", i ? ", " : " on ", paths[i]);
+	bad = title.failed;
+	if (bad)
+		an_html_abort(page);
+	else
+		bad = an_html_commit(page, title.buf, run->err, run->errlen);
+	strbuf_free(&title);
+	return bad ? (run->err[0] ? AN_FAIL : fail(run, AN_FAIL, "out of memory")) : AN_OK;
+}
+
 int an_run_def(const struct an_def *def, const void *extra, const struct an_options *o,
 	       const char *const *paths, size_t npaths, FILE *out, char *err, size_t errlen)
 {
 	struct an_run run;
 	struct trax_reader_options ro;
+	struct an_html *page = NULL;
 	int st, status;
 
 	memset(&run, 0, sizeof(run));
@@ -278,10 +303,20 @@ int an_run_def(const struct an_def *def, const void *extra, const struct an_opti
 	run.extra = extra;
 	err[0] = 0;
 	run.def = def;
+	if (o->html && !def->html)
+		return fail(&run, AN_USAGE,
+			    "--html: %s has no histograms (syscallstats, iolatency, "
+			    "schedlatency and spans have)",
+			    def->name);
+	/* the page's file first: a path that cannot be written fails before the long read */
+	if (o->html && !(page = an_html_open(o->html, err, errlen)))
+		return AN_FAIL;
 	trax_reader_options_init(&ro);
 	run.r = trax_reader_open_with(paths, npaths, &ro);
-	if (!run.r)
+	if (!run.r) {
+		an_html_abort(page);
 		return fail(&run, AN_FAIL, "%s", trax_reader_error(NULL));
+	}
 	kev_init(&run.kev);
 	kstate_init(&run.st, run.def->hooks, NULL);
 	run.st.prio_minus_100 = old_kernel_tracer(run.r);
@@ -319,7 +354,12 @@ int an_run_def(const struct an_def *def, const void *extra, const struct an_opti
 		goto out;
 	}
 	status = run.def->report(run.an);
+	if (status == AN_OK && page) {
+		status = page_commit(&run, page, paths, npaths);
+		page = NULL;
+	}
 out:
+	an_html_abort(page);
 	if (run.an)
 		run.def->destroy(run.an);
 	kstate_free(&run.st);

@@ -160,7 +160,7 @@ static void *create(struct an_run *run)
 		sl->min_ns = run->o->min_us * 1000;
 		sl->max_ns = run->o->max_us * 1000;
 		/* the lists need every sample: on disk, not in memory */
-		if ((run->o->top_list || run->o->log || run->o->freq) &&
+		if ((run->o->top_list || run->o->log || run->o->freq || run->o->html) &&
 		    !(sl->samples = tmpfile())) {
 			free(sl);
 			return NULL;
@@ -488,6 +488,69 @@ oom:
 	return AN_FAIL;
 }
 
+static void html_stat(struct an_html_stat *r, const char *label, const struct an_durstats *d)
+{
+	*r = (struct an_html_stat){.label = label,
+				   .count = d->count,
+				   .min = (double)d->min,
+				   .avg = an_durstats_avg(d),
+				   .max = (double)d->max,
+				   .has_stdev = d->count >= 2};
+	if (r->has_stdev)
+		an_durstats_stdev(d, &r->stdev);
+}
+
+/* One row's histogram: --freq's buckets, or one bin when all its latencies are the same. */
+static void html_hist(struct schedlat *sl, struct an_html *page, const char *key,
+		      const struct an_durstats *d, const uint64_t *counts)
+{
+	struct an_html_bin bins[SL_FREQ_BUCKETS];
+	size_t n = sl_freq_bins(sl, d, counts, bins);
+	char title[160];
+
+	if (!d->count)
+		return;
+	if (!n)
+		bins[n++] = (struct an_html_bin){(double)d->min, (double)d->max, d->count};
+	snprintf(title, sizeof(title), "Scheduling latency frequency distribution [%s]", key);
+	an_html_hist(page, title, key, bins, n, NULL, 0);
+}
+
+/* --html: total (and per priority) statistics and histograms. */
+static int html(void *an, struct an_html *page)
+{
+	struct schedlat *sl = an;
+	struct an_html_stat *rows;
+	char(*names)[64];
+	size_t n = 0;
+
+	if (!sl->run->started)
+		return 0;
+	if (sl_freq_count(sl))
+		return -1;
+	rows = malloc((sl->ngroups + 1) * sizeof(*rows));
+	names = malloc((sl->ngroups + 1) * sizeof(*names));
+	if (!rows || !names) {
+		free(rows);
+		free(names);
+		return -1;
+	}
+	html_stat(&rows[n++], "all", &sl->total);
+	for (size_t g = 0; sl->run->o->per_prio && g < sl->ngroups; g++) {
+		snprintf(names[n], sizeof(names[n]), "Priority: %lld",
+			 (long long)sl->groups[g].prio);
+		html_stat(&rows[n], names[n], &sl->groups[g].lat);
+		n++;
+	}
+	an_html_stats(page, "Scheduling latency statistics", "Wakees", rows, n);
+	html_hist(sl, page, "all", &sl->total, sl->total_counts);
+	for (size_t g = 0; sl->run->o->per_prio && g < sl->ngroups; g++)
+		html_hist(sl, page, names[g + 1], &sl->groups[g].lat, sl->groups[g].counts);
+	free(rows);
+	free(names);
+	return 0;
+}
+
 const struct an_def an_schedlat_def = {
     .name = "schedlatency",
     .summary = "wakeup to switch-in latency: total, per thread, per priority (as "
@@ -500,4 +563,5 @@ const struct an_def an_schedlat_def = {
     .create = create,
     .destroy = destroy,
     .report = report,
+    .html = html,
 };

@@ -674,6 +674,49 @@ static int report(void *an)
 	return AN_OK;
 }
 
+/* --html: the statistics, the histogram of report()'s buckets, the percentiles marked on it. */
+static int html(void *an, struct an_html *page)
+{
+	struct spans *s = an;
+	struct an_html_bin bins[NBUCKETS];
+	struct an_html_mark marks[NPCTS];
+	char names[NPCTS][16], title[512];
+	uint64_t counts[NBUCKETS];
+	double step = 0;
+	size_t nb = 0;
+	struct an_html_stat row = {
+	    .label = title,
+	    .count = s->count,
+	    .min = (double)s->min,
+	    .avg = s->count ? (double)s->sum / (double)s->count : 0,
+	    .max = (double)s->max,
+	    .stdev = s->count >= 2 ? stdev(s) : 0,
+	    .has_stdev = s->count >= 2,
+	};
+
+	snprintf(title, sizeof(title), "%s to %s", s->run->o->begin_event, s->run->o->end_event);
+	an_html_stats(page, "Span duration", "Spans", &row, 1);
+	if (!s->count) {
+		an_html_note(page, "No span: no histogram.");
+		return 0;
+	}
+	nb = buckets(s, counts, &step);
+	for (size_t i = 0; i < nb; i++) {
+		bins[i].low = (double)s->min + (double)i * step;
+		bins[i].high = nb > 1 ? (double)s->min + (double)(i + 1) * step : (double)s->max;
+		bins[i].count = counts[i];
+	}
+	for (size_t i = 0; i < NPCTS; i++) {
+		snprintf(names[i], sizeof(names[i]), "p%g", pcts[i]);
+		marks[i].label = names[i];
+		marks[i].value = (double)percentile(s, pcts[i]);
+	}
+	snprintf(title, sizeof(title), "Span duration distribution, %s to %s",
+		 s->run->o->begin_event, s->run->o->end_event);
+	an_html_hist(page, title, "spans", bins, nb, marks, NPCTS);
+	return 0;
+}
+
 const struct an_def an_spans_def = {
     .name = "spans",
     .summary = "durations between pairs of events (--begin-event, --end-event), any trace",
@@ -681,4 +724,5 @@ const struct an_def an_spans_def = {
     .destroy = destroy,
     .event = on_event,
     .report = report,
+    .html = html,
 };

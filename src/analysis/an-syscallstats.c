@@ -15,6 +15,7 @@
 #include "analysis/durstats.h"
 #include "analysis/errname.h"
 #include "analysis/ksys.h"
+#include "analysis/loghist.h"
 #include "analysis/pyround.h"
 #include "analysis/table.h"
 
@@ -58,6 +59,18 @@ struct sc_top {
 	uint64_t seq;
 };
 
+/* --html: the durations of one system call, all threads (name KSYS_NO_NAME: all calls). */
+struct sc_hist {
+	uint32_t name;
+	struct an_durstats d;
+	struct an_loghist h;
+};
+
+/* the most histograms of single calls on the page (the most frequent) */
+#define HTML_MAX_CALLS 32
+/* the bins of each */
+#define HTML_BINS 40
+
 struct sysstats {
 	struct an_run *run;
 	struct ksys sys;
@@ -70,6 +83,9 @@ struct sysstats {
 	struct sc_top *top;
 	size_t ntop;
 	uint64_t seq;
+	struct an_idmap hmap; /* --html: name -> hists */
+	struct sc_hist *hists, all;
+	size_t nhists, hcap;
 	int failed;
 };
 
@@ -137,6 +153,29 @@ static void keep_top(struct sysstats *ss, struct kthread *t, const struct ksys_c
 		ss->top[worst] = e;
 }
 
+/* --html: the call's duration in its name's histogram and in all calls'. */
+static void html_add(struct sysstats *ss, const struct ksys_call *call)
+{
+	uint32_t i = an_idmap_get(&ss->hmap, call->name);
+	int64_t dur = call->end - call->begin;
+
+	if (i == AN_IDMAP_NONE) {
+		if (grow((void **)&ss->hists, &ss->hcap, ss->nhists + 1, sizeof(*ss->hists)) ||
+		    an_idmap_put(&ss->hmap, call->name, (uint32_t)ss->nhists)) {
+			ss->failed = 1;
+			return;
+		}
+		i = (uint32_t)ss->nhists++;
+		ss->hists[i].name = call->name;
+		an_durstats_init(&ss->hists[i].d);
+		an_loghist_init(&ss->hists[i].h);
+	}
+	an_durstats_add(&ss->hists[i].d, dur);
+	an_durstats_add(&ss->all.d, dur);
+	if (an_loghist_add(&ss->hists[i].h, dur) || an_loghist_add(&ss->all.h, dur))
+		ss->failed = 1;
+}
+
 static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call, int64_t cpu)
 {
 	struct sysstats *ss = ctx;
@@ -187,6 +226,8 @@ static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call,
 	th->total++;
 	if (ss->top)
 		keep_top(ss, t, call);
+	if (ss->run->o->html)
+		html_add(ss, call);
 	return;
 oom:
 	ss->failed = 1;
@@ -203,6 +244,10 @@ static void *create(struct an_run *run)
 	ss->run = run;
 	an_idmap_init(&ss->tmap);
 	an_idmap_init(&ss->cmap);
+	an_idmap_init(&ss->hmap);
+	an_durstats_init(&ss->all.d);
+	an_loghist_init(&ss->all.h);
+	ss->all.name = KSYS_NO_NAME;
 	ksys_init(&ss->sys, &run->st, &sys_hooks, ss);
 	if (run->o->top_list && run->o->top > 0 && run->o->top < (1L << 24) &&
 	    !(ss->top = calloc((size_t)run->o->top, sizeof(*ss->top))))
@@ -221,6 +266,11 @@ static void destroy(void *an)
 	free(ss->top);
 	an_idmap_free(&ss->tmap);
 	an_idmap_free(&ss->cmap);
+	for (size_t i = 0; i < ss->nhists; i++)
+		an_loghist_free(&ss->hists[i].h);
+	free(ss->hists);
+	an_loghist_free(&ss->all.h);
+	an_idmap_free(&ss->hmap);
 	ksys_free(&ss->sys);
 	free(ss);
 }
@@ -510,6 +560,82 @@ oom:
 	return AN_FAIL;
 }
 
+/* The most frequent first, then by name. */
+static int cmp_hist(const void *a, const void *b, void *ctx)
+{
+	const struct sc_hist *x = *(const struct sc_hist *const *)a;
+	const struct sc_hist *y = *(const struct sc_hist *const *)b;
+
+	if (x->d.count != y->d.count)
+		return x->d.count > y->d.count ? -1 : 1;
+	return strcmp(ksys_str(ctx, x->name), ksys_str(ctx, y->name));
+}
+
+static void html_stat(struct an_html_stat *r, const char *label, const struct an_durstats *d)
+{
+	*r = (struct an_html_stat){.label = label,
+				   .count = d->count,
+				   .min = (double)d->min,
+				   .avg = an_durstats_avg(d),
+				   .max = (double)d->max,
+				   .has_stdev = d->count >= 2};
+	if (r->has_stdev)
+		an_durstats_stdev(d, &r->stdev);
+}
+
+static void html_hist(struct an_html *page, const char *title, const char *key,
+		      const struct sc_hist *sh)
+{
+	struct an_html_bin bins[AN_LOGHIST_MAX_BINS];
+	size_t n = an_loghist_bins(&sh->h, HTML_BINS, bins);
+
+	if (n)
+		an_html_hist(page, title, key, bins, n, NULL, 0);
+}
+
+/*
+ * --html: per system call (all threads) and for all of them, the statistics
+ * and a histogram (log-linear bins: durations span nanoseconds to seconds).
+ */
+static int html(void *an, struct an_html *page)
+{
+	struct sysstats *ss = an;
+	struct sc_hist **order = malloc((ss->nhists + 1) * sizeof(*order));
+	struct an_html_stat *rows = malloc((ss->nhists + 1) * sizeof(*rows));
+	char title[300];
+
+	if (!order || !rows || ss->failed || ss->all.h.failed) {
+		free(order);
+		free(rows);
+		return -1;
+	}
+	for (size_t i = 0; i < ss->nhists; i++)
+		order[i] = &ss->hists[i];
+	qsort_r(order, ss->nhists, sizeof(*order), cmp_hist, &ss->sys);
+	html_stat(&rows[0], "all", &ss->all.d);
+	for (size_t i = 0; i < ss->nhists; i++)
+		html_stat(&rows[i + 1], ksys_str(&ss->sys, order[i]->name), &order[i]->d);
+	an_html_stats(page, "System call durations, all threads", "System call", rows,
+		      ss->nhists + 1);
+	html_hist(page, "All system calls", "all", &ss->all);
+	for (size_t i = 0; i < ss->nhists && i < HTML_MAX_CALLS; i++) {
+		const char *name = ksys_str(&ss->sys, order[i]->name);
+
+		snprintf(title, sizeof(title), "System call %s", name);
+		html_hist(page, title, name, order[i]);
+	}
+	if (ss->nhists > HTML_MAX_CALLS) {
+		snprintf(title, sizeof(title),
+			 "%zu less frequent system calls have no histogram of their own (in "
+			 "the table and in all calls').",
+			 ss->nhists - HTML_MAX_CALLS);
+		an_html_note(page, title);
+	}
+	free(order);
+	free(rows);
+	return 0;
+}
+
 const struct an_def an_syscallstats_def = {
     .name = "syscallstats",
     .summary = "system calls per thread: durations, return values (as lttng-syscallstats)",
@@ -521,4 +647,5 @@ const struct an_def an_syscallstats_def = {
     .destroy = destroy,
     .state_event = state_event,
     .report = report,
+    .html = html,
 };

@@ -49,6 +49,8 @@ struct an_options {
 	/* irqstats: --irq, --softirq (only those numbers; one given alone: only that kind) */
 	int has_irqs, has_softirqs;
 	struct an_int_list irqs, softirqs;
+	/* --html FILE: also a page of the histograms (html-hist.h; NULL: none) */
+	const char *html;
 };
 
 /* Fills o with the defaults (intersection on, text, limit 10, top 10). */

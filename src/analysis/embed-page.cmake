@@ -1,8 +1,13 @@
-# embed-page.cmake -DIN=page.html -DOUT=page.c: the timeline's page
-# template as a C string (tl_page_template, timeline-impl.h), so that the
-# page is edited as HTML and `trax timeline` needs no file at run time.
+# embed-page.cmake -DIN=page.html -DOUT=page.c [-DNAME=var]: a page
+# template as a C string (NAME, default tl_page_template, timeline-impl.h;
+# an_html_page_template, html-hist.c), so that the page is edited as HTML
+# and trax needs no file at run time.
+if(NOT NAME)
+  set(NAME tl_page_template)
+endif()
+get_filename_component(src ${IN} NAME)
 file(READ ${IN} hex HEX)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
-file(WRITE ${OUT} "/* generated from timeline-page.html by embed-page.cmake */\n"
-  "extern const char tl_page_template[];\n"
-  "const char tl_page_template[] = {${bytes} 0};\n")
+file(WRITE ${OUT} "/* generated from ${src} by embed-page.cmake */\n"
+  "extern const char ${NAME}[];\n"
+  "const char ${NAME}[] = {${bytes} 0};\n")

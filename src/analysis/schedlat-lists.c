@@ -286,14 +286,13 @@ static int cmp_tid(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-int sl_freq(struct schedlat *sl, const struct sl_wants *w, struct an_mi *mi, struct strbuf *sb)
+int sl_freq_count(struct schedlat *sl)
 {
 	struct an_run *run = sl->run;
-	struct sl_thread **byid = NULL;
 	struct sl_sample x;
-	size_t n = 0;
-	char sub[64];
 
+	if (sl->counted)
+		return 0;
 	if (!sl->samples || fseek(sl->samples, 0, SEEK_SET))
 		return -1;
 	for (size_t i = 0; i < sl->nthreads; i++)
@@ -319,6 +318,31 @@ int sl_freq(struct schedlat *sl, const struct sl_wants *w, struct an_mi *mi, str
 				break;
 			}
 	}
+	sl->counted = 1;
+	return 0;
+}
+
+size_t sl_freq_bins(const struct schedlat *sl, const struct an_durstats *d, const uint64_t *counts,
+		    struct an_html_bin *bins)
+{
+	struct bounds b = bounds_of(sl, d);
+
+	if (!b.ok)
+		return 0;
+	for (int i = 0; i < SL_FREQ_BUCKETS; i++)
+		bins[i] = (struct an_html_bin){(i * b.step + b.min) * 1000,
+					       ((i + 1) * b.step + b.min) * 1000, counts[i]};
+	return SL_FREQ_BUCKETS;
+}
+
+int sl_freq(struct schedlat *sl, const struct sl_wants *w, struct an_mi *mi, struct strbuf *sb)
+{
+	struct sl_thread **byid = NULL;
+	size_t n = 0;
+	char sub[64];
+
+	if (sl_freq_count(sl))
+		return -1;
 	if (w->total)
 		freq_table(sl, &sl->total, sl->total_counts, NULL, mi, sb);
 	if (w->per_tid) {

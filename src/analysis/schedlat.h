@@ -62,6 +62,7 @@ struct schedlat {
 	double min_ns, max_ns;
 	FILE *samples; /* every sample, in order (a temporary file), for the lists */
 	uint64_t nsamples;
+	int counted; /* the samples were counted in the buckets (sl_freq_count) */
 	int failed;
 };
 
@@ -89,5 +90,14 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb);
  * (groups by priority). 0, -1 on error.
  */
 int sl_freq(struct schedlat *sl, const struct sl_wants *w, struct an_mi *mi, struct strbuf *sb);
+/* Counts the samples in the buckets of every row (once; sl_freq's first step): 0, or -1. */
+int sl_freq_count(struct schedlat *sl);
+/*
+ * A row's buckets (d its statistics, counts its counts) as the page's bins,
+ * the values sl_freq prints: SL_FREQ_BUCKETS, or 0 when it prints none
+ * (all latencies the same).
+ */
+size_t sl_freq_bins(const struct schedlat *sl, const struct an_durstats *d, const uint64_t *counts,
+		    struct an_html_bin *bins);
 
 #endif /* TRAX_ANALYSIS_SCHEDLAT_H */

@@ -7,36 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/html-util.h"
 #include "analysis/timeline-impl.h"
-
-/* A JSON string safe inside <script> and HTML: <, >, & and controls as \u00XX. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-static void html_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static int64_t sort_key(const struct tl_row *r)
 {
@@ -137,23 +109,6 @@ static int write_rows(FILE *f, struct tl_model *m, struct tl_row **rows, size_t 
 	return failed ? -1 : 0;
 }
 
-/*
- * Writes the template from *pos up to marker (NULL: to its end), *pos then
- * after the marker; -1 when the marker is not there (the markers come in
- * the order of the calls).
- */
-static int template_until(FILE *f, const char **pos, const char *marker)
-{
-	const char *e = marker ? strstr(*pos, marker) : NULL;
-	size_t n = e ? (size_t)(e - *pos) : strlen(*pos);
-
-	if (marker && !e)
-		return -1;
-	fwrite(*pos, 1, n, f);
-	*pos += n + (e ? strlen(marker) : 0);
-	return 0;
-}
-
 int tl_write_html(FILE *f, struct tl_model *m, const char *title, const char *stats_text,
 		  double gen_seconds)
 {
@@ -191,11 +146,11 @@ int tl_write_html(FILE *f, struct tl_model *m, const char *title, const char *st
 						      : 0;
 	}
 
-	st = template_until(f, &pos, "<!--TRAX-TITLE-->");
-	html_text(f, title ? title : "trace");
-	st |= template_until(f, &pos, "/*TRAX-DATA*/");
+	st = an_html_template_until(f, &pos, "<!--TRAX-TITLE-->");
+	an_html_text(f, title ? title : "trace");
+	st |= an_html_template_until(f, &pos, "/*TRAX-DATA*/");
 	fputs("{\"title\":", f);
-	json_str(f, title ? title : "trace");
+	an_html_json_str(f, title ? title : "trace");
 	fprintf(f,
 		",\"t0\":\"%" PRId64 "\",\"span\":%" PRId64 ",\"events\":%" PRIu64
 		",\"marks\":%" PRIu64 ",\"spans\":%" PRIu64 ",\"unmatched\":%" PRIu64
@@ -208,14 +163,14 @@ int tl_write_html(FILE *f, struct tl_model *m, const char *title, const char *st
 	for (size_t i = 0; i < m->str.n; i++) {
 		if (i)
 			fputc(',', f);
-		json_str(f, m->str.v[i]);
+		an_html_json_str(f, m->str.v[i]);
 	}
 	fputs("],\n", f);
 	st |= write_rows(f, m, rows, n, span);
 	fputs("\"end\":1}", f);
-	st |= template_until(f, &pos, "<!--TRAX-STATS-->");
-	html_text(f, stats_text ? stats_text : "");
-	st |= template_until(f, &pos, NULL);
+	st |= an_html_template_until(f, &pos, "<!--TRAX-STATS-->");
+	an_html_text(f, stats_text ? stats_text : "");
+	st |= an_html_template_until(f, &pos, NULL);
 	free(rows);
 	free(newpos);
 	return st || ferror(f) ? -1 : 0;

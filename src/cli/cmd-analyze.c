@@ -45,6 +45,9 @@ void usage_analyze(FILE *f)
 	      "                        streams of a trace cover (by default, as Babeltrace 1,\n"
 	      "                        only those inside)\n"
 	      "  --format=FORMAT       text (default) or json (lttng-analyses' MI document)\n"
+	      "  --html=FILE           syscallstats, iolatency, schedlatency, spans: also\n"
+	      "                        write FILE, a self-contained HTML page of their\n"
+	      "                        histograms (as --freq's) and summary tables\n"
 	      "flow:\n"
 	      "  --group               the intervals per thread, sorted (kept in memory until\n"
 	      "                        the end; without it each prints as it closes)\n"
@@ -137,6 +140,7 @@ enum {
 	OPT_FREQ,
 	OPT_IRQ,
 	OPT_SOFTIRQ,
+	OPT_HTML,
 };
 
 int cmd_analyze(int argc, char **argv)
@@ -167,6 +171,7 @@ int cmd_analyze(int argc, char **argv)
 	    {"freq", no_argument, NULL, OPT_FREQ},
 	    {"irq", required_argument, NULL, OPT_IRQ},
 	    {"softirq", required_argument, NULL, OPT_SOFTIRQ},
+	    {"html", required_argument, NULL, OPT_HTML},
 	    {"list", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -294,6 +299,12 @@ int cmd_analyze(int argc, char **argv)
 				o.has_irqs = 1;
 			else
 				o.has_softirqs = 1;
+			break;
+		case OPT_HTML:
+			if (!*optarg)
+				return cli_usage_error("Wrong value in --html parameter: an empty "
+						       "file name");
+			o.html = optarg;
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))

@@ -198,7 +198,7 @@ static void add_context(struct reply *r, struct session *s, const struct trax_ms
 static void track_ids(struct reply *r, struct session *s, const struct trax_msg *req, int kind,
 		      bool on, bool all)
 {
-	static int ids[KERNEL_MAX_PIDS];
+	int ids[KERNEL_MAX_PIDS];
 	unsigned int n = 0;
 	const char *kv, *v;
 	struct kdomain *kd;
@@ -227,8 +227,9 @@ static void track_ids(struct reply *r, struct session *s, const struct trax_msg 
 /* The tracked pids (kind=pid, value=...: as the user-space trackers' requests). */
 static void track(struct reply *r, struct session *s, const struct trax_msg *req, bool on)
 {
-	static int pids[KERNEL_MAX_PIDS];
-	static unsigned int npids;
+	int pids[KERNEL_MAX_PIDS];
+	unsigned int npids = 0;
+	const int *cur;
 	const char *kind = trax_msg_get(req, "kind"), *kv, *v;
 	struct kdomain *kd;
 	uint64_t all = 0, x;
@@ -246,9 +247,23 @@ static void track(struct reply *r, struct session *s, const struct trax_msg *req
 					"(--pid, --uid, --gid)");
 	if (!(kd = need_kdomain(r, s)))
 		return;
-	if (all) {
-		npids = 0;
-	} else {
+	if (all && !on) {
+		pids[npids++] = -1; /* untrack --all: nothing is recorded, as LTTng does */
+	} else if (!all) {
+		/* this session's set, as its domain holds it ({-1}: none) */
+		npids = kdomain_tracked_pids(kd, &cur);
+		if (!on && !npids)
+			return (void)reply_fail(r, "ENOENT",
+						"every process is tracked: untrack --pid --all "
+						"first, then track the ones to record");
+		if (npids > KERNEL_MAX_PIDS)
+			npids = KERNEL_MAX_PIDS;
+		if (npids)
+			memcpy(pids, cur, npids * sizeof(int));
+		if (npids == 1 && pids[0] == -1)
+			npids = 0;
+		if (!on && !npids)
+			return (void)reply_fail(r, "ENOENT", "no process is tracked");
 		for (kv = trax_msg_first(req); kv; kv = trax_msg_next(req, kv)) {
 			unsigned int i;
 
@@ -415,18 +430,13 @@ static void describe_one(void *arg, const struct kdomain_item *it)
 		trax_msg_add(&r->m, "record", "kcontext");
 		trax_msg_add(&r->m, "type", "%s", it->name);
 		trax_msg_add(&r->m, "channel", "%s", it->channel);
-	} else if (!strcmp(it->kind, "uid") || !strcmp(it->kind, "gid")) {
+	} else if (!strcmp(it->kind, "pid") || !strcmp(it->kind, "uid") ||
+		   !strcmp(it->kind, "gid")) {
 		/* one record: its values are the set (none: no value) */
 		trax_msg_add(&r->m, "record", "ktracker");
 		trax_msg_add(&r->m, "kind", "%s", it->kind);
 		for (unsigned int i = 0; i < it->nids; i++)
 			trax_msg_add(&r->m, "value", "%u", (unsigned int)it->ids[i]);
-	} else if (!strcmp(it->kind, "pid")) {
-		if (it->pid >= 0) {
-			trax_msg_add(&r->m, "record", "ktracker");
-			trax_msg_add(&r->m, "kind", "pid");
-			trax_msg_add(&r->m, "value", "%d", it->pid);
-		}
 	} else {
 		trax_msg_add(&r->m, "record", "kevent");
 		trax_msg_add(&r->m, "channel", "%s", it->channel);

@@ -666,6 +666,12 @@ int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, 
 	return 0;
 }
 
+unsigned int kdomain_tracked_pids(const struct kdomain *kd, const int **pids)
+{
+	*pids = kd->pids;
+	return kd->npids;
+}
+
 /* ---- filters ---- */
 
 static bool rule_matches(const struct krule *r, const char *lttng_name, const char *full)
@@ -1653,8 +1659,10 @@ void kdomain_describe(const struct kdomain *kd,
 			fn(arg, &it);
 		}
 	}
-	for (unsigned int i = 0; i < kd->npids; i++) {
-		struct kdomain_item it = {.kind = "pid", .pid = kd->pids[i]};
+	if (kd->npids) {
+		/* {-1} is "none": given as an empty set */
+		bool none = kd->npids == 1 && kd->pids[0] == -1;
+		struct kdomain_item it = {.kind = "pid", .ids = kd->pids, .nids = none ? 0 : kd->npids};
 
 		fn(arg, &it);
 	}

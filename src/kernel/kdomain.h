@@ -71,6 +71,9 @@ int kdomain_add_context(struct kdomain *kd, const char *channel, const char *nam
 /* Only these processes (npids 0: all). 0, or -errno. */
 int kdomain_track_pids(struct kdomain *kd, const int *pids, unsigned int npids, char *err,
 		       size_t errlen);
+/* The processes kdomain_track_pids last set (*pids; valid until the next call): how many, 0: all.
+ */
+unsigned int kdomain_tracked_pids(const struct kdomain *kd, const int **pids);
 
 /*
  * The uid (kind KDOMAIN_UID) or gid (KDOMAIN_GID) tracker, by real id, as
@@ -122,9 +125,8 @@ struct kdomain_item {
 	const char *filter;			 /* a rule's filter text, or NULL */
 	const struct kdomain_channel_attr *attr; /* "channel" */
 	uint64_t discarded;			 /* "channel": events lost so far */
-	int pid;				 /* "pid": one tracked process */
-	const int *ids;				 /* "uid", "gid": the tracker's set (it is */
-	unsigned int nids;			 /* not given when it allows every id) */
+	const int *ids;				 /* "pid", "uid", "gid": the tracker's set (it */
+	unsigned int nids;			 /* is not given when it allows every id) */
 };
 void kdomain_describe(const struct kdomain *kd,
 		      void (*fn)(void *arg, const struct kdomain_item *item), void *arg);

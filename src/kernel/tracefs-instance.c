@@ -285,11 +285,13 @@ int tracefs_set_pids(struct tracefs_instance *in, const int *pids, unsigned int 
 		return -ENOMEM;
 	text[0] = 0;
 	for (i = 0; i < npids; i++) {
-		if (pids[i] < 0) {
-			free(text);
-			return -EINVAL;
-		}
-		at += (size_t)snprintf(text + at, size - at, "%s%d", i ? " " : "", pids[i]);
+		/*
+		 * -1 is "no process" (untrack --all): a pid no task can have,
+		 * since pids stay below pid_max, itself at most PID_MAX_LIMIT
+		 * (an empty list would mean every process)
+		 */
+		at += (size_t)snprintf(text + at, size - at, "%s%d", i ? " " : "",
+				       pids[i] < 0 ? TRACEFS_NO_PID : pids[i]);
 	}
 	/* none: the truncating open alone empties the list */
 	r = tracefs_write(in, "set_event_pid", text);

@@ -58,7 +58,12 @@ int tracefs_set_clock(struct tracefs_instance *in, const char *clock); /* "mono"
 int tracefs_set_buffer_kb(struct tracefs_instance *in, uint64_t kb_per_cpu);
 int tracefs_set_overwrite(struct tracefs_instance *in, bool overwrite);
 int tracefs_set_tracing(struct tracefs_instance *in, bool on);
-/* Only these processes' events (set_event_pid); npids 0: all. */
+/*
+ * Only these processes' events (set_event_pid); npids 0: all; a negative
+ * pid stands for none (it is written as TRACEFS_NO_PID, PID_MAX_LIMIT on
+ * 64-bit kernels, which no task has).
+ */
+#define TRACEFS_NO_PID 4194304
 int tracefs_set_pids(struct tracefs_instance *in, const int *pids, unsigned int npids);
 
 /* One event of the running kernel. */

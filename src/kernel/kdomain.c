@@ -1662,7 +1662,8 @@ void kdomain_describe(const struct kdomain *kd,
 	if (kd->npids) {
 		/* {-1} is "none": given as an empty set */
 		bool none = kd->npids == 1 && kd->pids[0] == -1;
-		struct kdomain_item it = {.kind = "pid", .ids = kd->pids, .nids = none ? 0 : kd->npids};
+		struct kdomain_item it = {
+		    .kind = "pid", .ids = kd->pids, .nids = none ? 0 : kd->npids};
 
 		fn(arg, &it);
 	}

@@ -30,6 +30,7 @@ struct tl_row {
 	size_t nch, capch;
 	struct tl_mark *marks;
 	size_t nmarks, capmarks;
+	uint64_t mark_total; /* the events its marks stand for (nmarks until merged) */
 	struct tl_span *spans;
 	size_t nspans, capspans;
 	struct tl_span *open; /* spans begun, not ended (a stack) */
@@ -62,9 +63,11 @@ struct tl_model {
 	int64_t t0, t1; /* first and last event times (absolute ns) */
 	int started;
 	uint64_t events, marks, spans, unmatched_ends;
-	size_t nchanges;    /* in all the rows */
-	size_t max_changes; /* the bound (tl_model_bound), 0: none */
-	int64_t dropped;    /* the rows' detail below this (ns) was merged, 0: none */
+	size_t nchanges;       /* in all the rows */
+	size_t max_changes;    /* the bound (tl_model_bound), 0: none; the marks' too */
+	int64_t dropped;       /* the rows' detail below this (ns) was merged, 0: none */
+	size_t nmark_recs;     /* marks kept in all the rows (m->marks: the events) */
+	int64_t marks_dropped; /* marks closer than this (ns) were merged, 0: none */
 	int failed;
 };
 

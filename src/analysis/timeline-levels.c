@@ -160,15 +160,17 @@ size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, i
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
 
+		uint64_t count = mk[i].count;
+
 		if (k >= 0) {
 			int64_t b = (int64_t)((double)mk[i].t / w);
 
 			while (j < n && (int64_t)((double)mk[j].t / w) == b)
-				j++;
+				count += mk[j++].count;
 		}
 		tl_put_varint(raw, (uint64_t)(mk[i].t - last));
 		tl_put_varint(raw, mk[i].name);
-		tl_put_varint(raw, j - i);
+		tl_put_varint(raw, count);
 		if (k < 0)
 			tl_put_varint(raw, mk[i].args);
 		last = mk[i].t;
@@ -267,4 +269,20 @@ long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w)
 	memcpy(ch, out, o * sizeof(*ch));
 	free(out);
 	return (long)o;
+}
+
+size_t tl_compact_marks(struct tl_mark *mk, size_t n, int64_t w)
+{
+	size_t o = 0;
+
+	if (w < 1)
+		return n;
+	for (size_t i = 0; i < n; i++) {
+		if (o && mk[o - 1].t / w == mk[i].t / w) {
+			mk[o - 1].count += mk[i].count;
+			continue;
+		}
+		mk[o++] = mk[i];
+	}
+	return o;
 }

@@ -43,6 +43,7 @@ struct tl_mark {
 	int64_t t;
 	uint32_t name; /* string id */
 	uint32_t args; /* string id of its fields as text, 0: none (after TL_MARK_ARGS_MAX marks) */
+	uint32_t count; /* events it stands for: 1, more once merged (tl_compact_marks) */
 };
 
 /* Marks whose fields the page shows on hover (the first ones of the trace: the page's size). */
@@ -87,7 +88,7 @@ long tl_decimate(const struct tl_change *ch, size_t n, int64_t span, int k, stru
 void tl_encode_changes(struct strbuf *raw, const struct tl_change *ch, size_t n, int coarse);
 /*
  * Marks of level k: (delta t, name, count) per bucket's first mark; k < 0:
- * every mark, (delta t, name, count 1, args).
+ * every mark, (delta t, name, count, args).
  */
 size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, int64_t span, int k);
 /* Spans sorted by begin: (delta begin, duration, name, depth). */
@@ -103,6 +104,12 @@ void tl_encode_spans(struct strbuf *raw, const struct tl_span *sp, size_t n);
  * memory ran out.
  */
 long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w);
+/*
+ * The same for marks mk[0..n) (in time order): one per bucket of w ns, the
+ * bucket's first (its time, name, fields), counting the others. In place:
+ * the new count.
+ */
+size_t tl_compact_marks(struct tl_mark *mk, size_t n, int64_t w);
 /* Whether a state's changes carry a detail. */
 int tl_state_has_detail(enum tl_state s);
 

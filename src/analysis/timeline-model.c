@@ -212,6 +212,32 @@ void tl_model_bound(struct tl_model *m)
 	}
 }
 
+/* The marks' bound (tl_model_bound's, for marks): merged per bucket of a width doubled until
+ * they fit in half. */
+static void bound_marks(struct tl_model *m)
+{
+	int64_t span = m->t1 - m->t0;
+	int64_t w = m->marks_dropped ? m->marks_dropped : span / (int64_t)m->max_changes;
+
+	if (w < 1)
+		w = 1;
+	for (;;) {
+		size_t total = 0;
+
+		for (size_t i = 0; i < m->nrows; i++) {
+			struct tl_row *r = m->rows[i];
+
+			r->nmarks = tl_compact_marks(r->marks, r->nmarks, w);
+			total += r->nmarks;
+		}
+		m->nmark_recs = total;
+		m->marks_dropped = w;
+		if (total <= m->max_changes / 2 || w > span)
+			break;
+		w *= 2;
+	}
+}
+
 void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args)
 {
 	struct tl_mark *v = an_grow(r->marks, &r->capmarks, r->nmarks + 1, sizeof(*v), &m->failed);
@@ -222,8 +248,12 @@ void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name,
 	v[r->nmarks].t = t - m->t0;
 	v[r->nmarks].name = name;
 	v[r->nmarks].args = args;
+	v[r->nmarks].count = 1;
 	r->nmarks++;
+	r->mark_total++;
 	m->marks++;
+	if (m->max_changes && ++m->nmark_recs > m->max_changes)
+		bound_marks(m);
 }
 
 static int cmp_spans(const void *a, const void *b)

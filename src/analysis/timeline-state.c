@@ -561,11 +561,10 @@ static int report(void *an)
 	for (size_t i = 0; i < tl->m.nrows; i++) {
 		struct tl_row *r = tl->m.rows[i];
 
-		if (r->kind == TL_ROW_THREAD &&
-		    !an_thread_passes(run, kstate_thread(&run->st, r->id)))
-			r->nch = r->nmarks = r->nspans = 0;
-		if (r->kind == TL_ROW_CPU && !an_cpu_passes(run, r->id))
-			r->nch = r->nmarks = r->nspans = 0;
+		if ((r->kind == TL_ROW_THREAD &&
+		     !an_thread_passes(run, kstate_thread(&run->st, r->id))) ||
+		    (r->kind == TL_ROW_CPU && !an_cpu_passes(run, r->id)))
+			r->nch = r->nmarks = r->nspans = r->mark_total = 0;
 	}
 	if (tl->m.failed)
 		goto oom;

@@ -11,7 +11,8 @@
 #    many marks as events (`trax view --count`), the state dump's start/end
 #    pairs as spans (--span);
 #  - the bound (--max-changes): the page's note, its data check, its rows'
-#    changes within the bound, its size a fraction of the full page's;
+#    changes within the bound, its size a fraction of the full page's; the
+#    marks' bound on the user-space trace (the marks still count every event);
 #  - the mouse: synthetic wheel, drag and hover events (page#selftest);
 #  - the page is self-contained: no src=, href= or url( to fetch;
 #  - the errors: no -o, an unwritable page, a path without traces (no page
@@ -92,7 +93,7 @@ kload=$(attr load-ms) krender=$(attr render-ms) kdraw=$(attr zoom-redraw-ms)
 browse "$TEST_TMP/bound.html" bound
 [ "$(attr check)" = ok ] || fail "bound: the page's data check: $(attr check)"
 [ "$(attr dropped)" -gt 0 ] || fail "bound: nothing dropped ($(attr dropped))"
-grep -q '<div id="note">Detail dropped: the rows had more than 2000 state changes' bound.dom || fail "bound: no note on the page"
+grep -q "<div id=\"note\">Detail dropped: the rows had more than 2000 state changes" bound.dom || fail "bound: no note on the page"
 [ "$(attr rows)" = $((cpus + threads)) ] || fail "bound: $(attr rows) rows, $((cpus + threads)) without the bound"
 nch=$(grep -o '"nch":[0-9]*' bound.html | awk -F: '{s += $2} END {print s}')
 [ "$nch" -le 2000 ] || fail "bound: $nch state changes on the page, more than 2000"
@@ -112,6 +113,13 @@ n=$("$TRAX" view --count "$U" | sed 's/ events//')
 [ "$(attr cpus)" = 0 ] || fail "ust: $(attr cpus) CPU rows in a user-space trace"
 [ "$(attr rows)" -ge 1 ] || fail "ust: no row"
 grep -q 'trax timeline: session-rotation' ust.dom || fail "ust: no title"
+# the marks' bound: at most 10 kept, each standing for its bucket's events
+"$TRAX" timeline --no-intersection --max-changes=10 "$U" -o "$TEST_TMP/ustb.html" 2>err.txt || fail "trax timeline (ust, bound) failed: $(cat err.txt)"
+browse "$TEST_TMP/ustb.html" ustb
+[ "$(attr check)" = ok ] || fail "ust bound: the page's data check: $(attr check)"
+[ "$(attr marks)" = "$n" ] || fail "ust bound: marks for $(attr marks) events, $n events"
+[ "$(attr marks-dropped)" -gt 0 ] || fail "ust bound: no mark merged"
+grep -q "marks of each" ustb.dom || fail "ust bound: no note on the page"
 
 # 3. errors
 rc=0

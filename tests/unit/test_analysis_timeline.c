@@ -394,6 +394,36 @@ static void check_page(const char *kdir, const char *udir)
 	CHECK(!strcmp(text, "0:1 1000:5 "), "B from --begin: %s", text);
 	free(page);
 
+	/*
+	 * the user-space trace alone, at most 4 marks: at the 5th (3000 ns
+	 * after the first), buckets of 750, 1500, then 3000 ns leave 2: the
+	 * first 4 marks are one (count 4), then 3000, 4000, 5000 (not merged:
+	 * 4 records)
+	 */
+	page = page_max(udir, NULL, NULL, 0, 4, NULL);
+	CHECK(page && strstr(page, "\"mdropped\":3000,\"maxch\":4,"));
+	r = page ? row(page, 't', 300) : NULL;
+	CHECK(r && strstr(r, "\"nmk\":7,"), "%.200s", r ? r : "");
+	if (r && strstr(r, "\"mk\":[\"")) {
+		unsigned char b[256];
+		size_t n = unb64(strstr(r, "\"mk\":[\"") + 7, b, sizeof(b)), p = 0, len = 0;
+		uint64_t t = 0;
+
+		text[0] = 0;
+		while (p < n) {
+			uint64_t count;
+
+			t += varint(b, n, &p);
+			varint(b, n, &p); /* name */
+			count = varint(b, n, &p);
+			varint(b, n, &p); /* fields */
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%llu*%llu ",
+						(unsigned long long)t, (unsigned long long)count);
+		}
+		CHECK(!strcmp(text, "0*4 3000*1 4000*1 5000*1 "), "marks: %s", text);
+	}
+	free(page);
+
 	/* the kernel trace alone: no marks, no spans */
 	page = page_of(kdir, NULL, NULL, 0);
 	CHECK(page && strstr(page, "\"events\":13,\"marks\":0,\"spans\":0,\"unmatched\":0,"));
@@ -569,7 +599,7 @@ static void check_bound(const char *dir)
 	if (!page || !full)
 		goto out;
 	/* unbounded (the default bound is far): every change, nothing dropped */
-	CHECK(strstr(full, "\"dropped\":0,\"maxch\":1000000,"));
+	CHECK(strstr(full, "\"dropped\":0,\"mdropped\":0,\"maxch\":1000000,"));
 	CHECK_EQ(row_cover(row(full, 't', 100), span, cover), 2 * BIG_CYCLES);
 	CHECK_EQ(cover[TL_USER], 30 * BIG_CYCLES);
 	CHECK_EQ(cover[TL_WAIT_CPU], 10 * BIG_CYCLES);
@@ -640,6 +670,14 @@ static void check_compact(void)
 		      c2[1].state == TL_SYSCALL);
 	/* less than a bucket known: unchanged */
 	CHECK_EQ(tl_compact(c2, 1, 3, 8), 1);
+	{
+		/* marks: one per bucket of 10 ns, the first, with the count of the others */
+		struct tl_mark mk[] = {{1, 5, 6, 1}, {9, 7, 0, 1}, {10, 8, 0, 2}, {25, 9, 0, 1}};
+
+		CHECK_EQ(tl_compact_marks(mk, 4, 10), 3);
+		CHECK(mk[0].t == 1 && mk[0].name == 5 && mk[0].args == 6 && mk[0].count == 2);
+		CHECK(mk[1].t == 10 && mk[1].count == 2 && mk[2].t == 25 && mk[2].count == 1);
+	}
 }
 
 /* Levels: the dominant state of each bucket, and the runner-up. */

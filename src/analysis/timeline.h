@@ -24,9 +24,9 @@ struct an_timeline_options {
 	size_t nspans;
 	const char *title; /* the page's title (NULL: the first path) */
 	/*
-	 * the rows' state changes kept (memory and the page's size grow with
-	 * them): beyond, the finest detail is merged (the page says how much);
-	 * 0: TL_MAX_CHANGES
+	 * the rows' state changes kept, and marks (memory and the page's size
+	 * grow with them): beyond, the finest detail is merged (the page says
+	 * how much); 0: TL_MAX_CHANGES
 	 */
 	size_t max_changes;
 };

@@ -37,10 +37,11 @@ void usage_timeline(FILE *f)
 	      "  --limit=N             rows of the stats tables' top lists (default 20)\n"
 	      "  --no-intersection     also the events outside the time range all the\n"
 	      "                        streams of a trace cover\n"
-	      "  --max-changes=N       the rows' state changes kept (default 1000000):\n"
-	      "                        beyond, what lasts less than a width is merged\n"
-	      "                        into the state covering most of it (the page says\n"
-	      "                        so); memory and the page's size stay bounded\n"
+	      "  --max-changes=N       the rows' state changes kept (default 1000000),\n"
+	      "                        and marks: beyond, what lasts less than a width\n"
+	      "                        is merged into the state covering most of it,\n"
+	      "                        marks closer are one (the page says so); memory\n"
+	      "                        and the page's size stay bounded\n"
 	      "  -h, --help            print this help\n",
 	      f);
 }

@@ -738,7 +738,8 @@ class TraceV2(Trace):
         core = Abi(align=self.align, be=self.be)
         meta = []
         s = self.start
-        t = s["tsc"] + 2
+        # the trace's start TSC is metadata_0's first cycle_count_begin (2.2)
+        t = s["tsc"] + self.block_lead
         for m in spec["markers"]:
             pre = [("channel", STRING)] if self.minor == 3 else []
             a = m["abi"]

@@ -183,7 +183,7 @@ static int walk_dir(const char *dir, const char *rel, ltrace_walk_fn fn, void *a
 	closedir(d);
 	if (rc)
 		snprintf(err, errlen, "%s: out of memory", path);
-	else
+	else if (n)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n && !rc; i++) {
 		char *sub = NULL, *full = NULL;

@@ -134,7 +134,8 @@ static void tb_event_sized(struct tb *b, uint64_t tsc, uint8_t fac, uint8_t ev, 
 	put(b, b->len + 2, size, 2);
 	b->len += 4;
 	tb_pad(b);
-	memcpy(b->buf + b->len, p, len);
+	if (len)
+		memcpy(b->buf + b->len, p, len);
 	b->len += len;
 }
 

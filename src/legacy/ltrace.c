@@ -4,7 +4,9 @@
  * warnings, the cursors (which call the format's ops), the TSC -> ns
  * arithmetic and the block order.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,9 @@
  * block headers, the facility loads and their eventdefs XML, the classes.
  * The event walk is in lv0-walk.c, the cursors in lv0-cursor.c.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,9 @@
  * flight-recorder file with blocks out of order and one never closed, and
  * each error case. Expected times are computed by hand (the comments).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "legacy/legacy.h"
+#include "legacy/ltrace-impl.h"
 
 /* ---- the builder: one tracefile in memory ---- */
 
@@ -780,7 +781,51 @@ static void test_refused(void)
 		 "%s/control/facilities_0: trace version 0.3 not supported (0.4 and 0.7 are)",
 		 dir);
 	CHECK(!strcmp(oerr, want), "\"%s\" != \"%s\"", oerr, want);
+	/* the marker era: 0.7's place of the magic with major 2 */
+	tb_init(&b, 7, false, true, 0);
+	tb_block(&b, 900);
+	tb_end(&b, 1000, true);
+	b.buf[40 + 17] = 2;
+	b.buf[40 + 18] = 0;
+	write_file(dir, "control/facilities_0", b.buf, BSIZE);
+	CHECK(ltt_probe_dir(dir) == LTT_FORMAT_NONE);
+	CHECK(ltt_trace_open(dir, oerr, sizeof(oerr)) == NULL);
+	snprintf(want, sizeof(want),
+		 "%s/control/facilities_0: trace version 2.0 (LTTng marker era) not supported", dir);
+	CHECK(!strcmp(oerr, want), "\"%s\" != \"%s\"", oerr, want);
 	remove_dir(dir);
+}
+
+/* The common layer's arithmetic (ltrace-impl.h): 1.7 / 2.4 and the TSC extension. */
+static void test_arithmetic(void)
+{
+	struct ltt_trace_info in = {.format = LTT_FORMAT_LTTV,
+				    .start_freq = 3000000,
+				    .freq_scale = 3,
+				    .start_tsc = 1000,
+				    .start_time_sec = 10,
+				    .start_time_usec = 7};
+
+	check_part = "arithmetic";
+	/* 10 s + 7 us + (1001 cycles x 1e6 x 3 / 3e6 kHz) = 1001 ns */
+	CHECK_EQ(ltrace_tsc_ns(&in, 2001), 10000007000 + 1001);
+	/* 2 cycles before the start: -floor(2 x 1e6 x 3 / 3e6) = -2 */
+	CHECK_EQ(ltrace_tsc_ns(&in, 998), 10000007000 - 2);
+	in.freq_scale = 1;
+	CHECK_EQ(ltrace_tsc_ns(&in, 999), 10000007000); /* -floor(1/3) = 0 */
+	/* no 64-bit overflow: 2^64-1 - 1000 cycles at 3 GHz = 6148914691236516871 ns */
+	CHECK_EQ(ltrace_tsc_ns(&in, UINT64_MAX), 10000007000 + 6148914691236516871);
+	in.format = LTT_FORMAT_COMPACT; /* Hz */
+	in.start_freq = 1000000000;
+	CHECK_EQ(ltrace_tsc_ns(&in, 1000 + 123456789), 10000007000 + 123456789);
+	in.start_time_sec = UINT64_MAX; /* saturates */
+	CHECK(ltrace_tsc_ns(&in, 0) == INT64_MAX);
+	CHECK_EQ(ltrace_tsc_extend(0x1FFFFFFF0, 0x10, 32), 0x200000010);
+	CHECK_EQ(ltrace_tsc_extend(0x1FFFFFFF0, 0xFFFFFFF8, 32), 0x1FFFFFFF8);
+	CHECK_EQ(ltrace_tsc_extend(0x0FFFFFF0, 0x5, 27), 0x10000005);
+	CHECK_EQ(ltrace_u32((const uint8_t *)"\x01\x02\x03\x04", true), 0x01020304);
+	CHECK_EQ(ltrace_u64((const uint8_t *)"\x01\x02\x03\x04\x05\x06\x07\x08", false),
+		 0x0807060504030201);
 }
 
 int main(void)
@@ -799,5 +844,6 @@ int main(void)
 	test_fault(F_SIZE_MISMATCH, "size mismatch");
 	test_fault(F_NO_XML, "no eventdefs file");
 	test_refused();
+	test_arithmetic();
 	return CHECK_RESULT();
 }

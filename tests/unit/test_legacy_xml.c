@@ -130,7 +130,21 @@ static const struct shipped {
 	{"ltt-control/user_generic.xml", "user_generic", 6, 0},
 	{"ltt-control/xen.xml", "xen", 6, 0},
 	{"poly/core-0.6.9.xml", "core", 4, 1},
+	{"poly/core.xml", "core", 4, 1},
+	{"poly/fs.xml", "fs", 11, 0},
+	{"poly/ipc.xml", "ipc", 4, 0},
+	{"poly/kernel.xml", "kernel", 10, 2},
+	{"poly/locking.xml", "locking", 4, 0},
+	{"poly/memory.xml", "memory", 6, 0},
+	{"poly/network.xml", "network", 2, 0},
+	{"poly/network_ip_interface.xml", "network_ip_interface", 2, 0},
 	{"poly/process.xml", "process", 9, 1},
+	{"poly/s390_kernel.xml", "s390_kernel", 1, 0},
+	{"poly/socket.xml", "socket", 4, 0},
+	{"poly/stack_arch_i386.xml", "stack_arch", 2, 0},
+	{"poly/statedump.xml", "statedump", 5, 0},
+	{"poly/timer.xml", "timer", 3, 1},
+	{"poly/user_generic.xml", "user_generic", 3, 0},
 };
 
 static void test_every_file(void)
@@ -308,6 +322,36 @@ static void test_seed_era_files(void)
 		ev = event(f, "facility_load");
 		CHECK_EQ(ev->payload->nfields, 7);
 		CHECK(!strcmp(ev->payload->fields[6].name, "alignment"));
+		lxml_free(f, n);
+	}
+	/* poly/kernel.xml: syscall_entry (uint size=1, pointer), unquoted label values */
+	f = load("poly/kernel.xml", &n);
+	if (f) {
+		const struct ltt_event_type *ev = event(f, "syscall_entry");
+
+		CHECK(ev == &f->events[0]);
+		CHECK_EQ(ev->payload->nfields, 2);
+		t = field(ev->payload, "syscall_id");
+		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_FIXED && t->size == 1);
+		t = field(ev->payload, "address");
+		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_POINTER);
+		t = ltt_type_resolve(field(event(f, "tasklet_entry")->payload, "priority"));
+		CHECK(t && t->kind == LTT_ENUM && !strcmp(label(t, 1), "HIGH"));
+		lxml_free(f, n);
+	}
+	/* poly/stack_arch_i386.xml: <sequence custom_write/> followed by its two types */
+	f = load("poly/stack_arch_i386.xml", &n);
+	if (f) {
+		t = field(event(f, "kernel_dump")->payload, "eip");
+		CHECK(t && t->kind == LTT_SEQUENCE && t->length_type->size_ref == LTT_SIZE_INT &&
+		      t->elem->size_ref == LTT_SIZE_LONG);
+		lxml_free(f, n);
+	}
+	/* poly/network_ip_interface.xml: the bare "network" attribute */
+	f = load("poly/network_ip_interface.xml", &n);
+	if (f) {
+		t = field(event(f, "dev_up")->payload, "addr");
+		CHECK(t && t->network && t->size == 4);
 		lxml_free(f, n);
 	}
 	/* poly/process.xml: signal_name is used before it is declared */

@@ -33,8 +33,10 @@ struct lconv {
 
 static int merr(char *err, size_t errlen, const char *format, size_t pos, const char *what)
 {
-	if (errlen)
+	if (errlen) {
 		snprintf(err, errlen, "marker format \"%s\", at %zu: %s", format, pos, what);
+		lmsg_one_line(err);
+	}
 	return -1;
 }
 

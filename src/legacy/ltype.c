@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "legacy/larena.h"
+
 #define LTYPE_MAX_DEPTH 64  /* typerefs may loop: a struct holding itself */
 #define LTYPE_MAX_EMPTY 65536 /* elements of no bytes (empty structs) a walk may repeat */
 
@@ -82,11 +84,14 @@ static int fail(struct walk *w, const char *name, const char *fmt, ...)
 		return -1;
 	n = snprintf(w->err, w->errlen, "field %s at offset %zu: ", name ? name : "(element)",
 		     w->off);
-	if (n < 0 || (size_t)n >= w->errlen)
+	if (n < 0 || (size_t)n >= w->errlen) {
+		lmsg_one_line(w->err);
 		return -1;
+	}
 	va_start(ap, fmt);
 	vsnprintf(w->err + n, w->errlen - n, fmt, ap);
 	va_end(ap);
+	lmsg_one_line(w->err);
 	return -1;
 }
 
@@ -335,7 +340,7 @@ static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
 	if (w->depth >= LTYPE_MAX_DEPTH)
 		return fail(w, name, "types nested deeper than %d", LTYPE_MAX_DEPTH);
 	if (!(a = type_align(t, w->abi, 0)))
-		return fail(w, name, "a member's type is not declared");
+		return fail(w, name, "a member's type is not declared, or holds itself");
 	w->depth++;
 	switch (t->kind) {
 	case LTT_SIGNED:

@@ -93,11 +93,14 @@ static void perr(struct lparser *P, size_t pos, const char *fmt, ...)
 	if (!P->errlen)
 		return;
 	n = snprintf(P->err, P->errlen, "%s:%u:%u: ", P->file, line, col);
-	if (n < 0 || (size_t)n >= P->errlen)
+	if (n < 0 || (size_t)n >= P->errlen) {
+		lmsg_one_line(P->err);
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(P->err + n, P->errlen - n, fmt, ap);
 	va_end(ap);
+	lmsg_one_line(P->err);
 }
 
 static void *palloc(struct lparser *P, size_t size)
@@ -627,8 +630,9 @@ static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 					break;
 				const char *name = larena_strndup(P->a, s, n);
 
-				if (!name || add_label(P, t, &cap, name, nextval++))
+				if (!name || add_label(P, t, &cap, name, nextval))
 					return NULL;
+				nextval = (int64_t)((uint64_t)nextval + 1);
 				s += n;
 			}
 		} else if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "description")) {
@@ -646,7 +650,7 @@ static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 				return NULL;
 			if (add_label(P, t, &cap, name, value))
 				return NULL;
-			nextval = value + 1;
+			nextval = (int64_t)((uint64_t)value + 1); /* wraps, no overflow */
 			if (!tok.empty) { /* <label ...> <description>..</description> [</label>] */
 				struct ltok *n;
 
@@ -749,7 +753,15 @@ static struct ltt_type *parse_array(struct lparser *P, const struct ltok *open, 
 		return NULL;
 	if (lengthsize && !(t->length_type = unsigned_of_size(P, open, lengthsize)))
 		return NULL;
-	if (parse_type_children(P, open, kids, want, &n))
+	/*
+	 * An array or sequence needs its children: a "/" on its tag is a
+	 * slip (poly/stack_arch_i386.xml: <sequence custom_write/> then the
+	 * two types and </sequence>), the children are read all the same.
+	 */
+	struct ltok o = *open;
+
+	o.empty = false;
+	if (parse_type_children(P, &o, kids, want, &n))
 		return NULL;
 	if (n != want) {
 		perr(P, open->pos, "<%s> needs %s", open->name,

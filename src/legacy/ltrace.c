@@ -455,8 +455,8 @@ void ltrace_cursor_warn(struct ltt_cursor *c, uint64_t off, const char *fmt, ...
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	if (!msg || asprintf(&line, "%s: offset %llu: %s\n", c->f->path,
-			     (unsigned long long)off, msg) < 0) {
+	if (!msg || asprintf(&line, "%s: offset %llu: %s\n", c->f->path, (unsigned long long)off,
+			     msg) < 0) {
 		free(msg);
 		return;
 	}
@@ -482,8 +482,8 @@ static uint64_t scaled(uint64_t delta, unsigned __int128 mul, uint64_t div)
 int64_t ltrace_tsc_ns(const struct ltt_trace_info *info, uint64_t tsc)
 {
 	unsigned __int128 unit = info->format == LTT_FORMAT_COMPACT ? 1000000000u : 1000000u;
-	__int128 base = (__int128)info->start_time_sec * 1000000000 +
-			(__int128)info->start_time_usec * 1000;
+	__int128 base =
+	    (__int128)info->start_time_sec * 1000000000 + (__int128)info->start_time_usec * 1000;
 	__int128 ns = base;
 
 	if (info->start_freq) {
@@ -527,10 +527,11 @@ static int refusal_one(void *arg, const char *relpath, const char *group, int cp
 				 "%s: trace version %u.%u (LTTng marker era) not supported", path,
 				 m.major, m.minor);
 		else
-			snprintf(r->err, r->errlen,
-				 "%s: trace version %u.%u: the directory lacks what that format needs "
-				 "(control/ and eventdefs/, or a metadata tracefile)",
-				 path, m.major, m.minor);
+			snprintf(
+			    r->err, r->errlen,
+			    "%s: trace version %u.%u: the directory lacks what that format needs "
+			    "(control/ and eventdefs/, or a metadata tracefile)",
+			    path, m.major, m.minor);
 		free(path);
 		return 1;
 	}
@@ -545,8 +546,8 @@ static void describe_refusal(const char *dir, char *err, size_t errlen)
 	char werr[256];
 
 	if (ltrace_walk(dir, refusal_one, &r, werr, sizeof(werr)) <= 0)
-		snprintf(err, errlen, "%s: not an LTT trace (no tracefile with the magic 0x00D6B7ED)",
-			 dir);
+		snprintf(err, errlen,
+			 "%s: not an LTT trace (no tracefile with the magic 0x00D6B7ED)", dir);
 }
 
 struct ltt_trace *ltt_trace_open(const char *dir, char *err, size_t errlen)

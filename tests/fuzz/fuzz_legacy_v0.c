@@ -27,13 +27,14 @@
 
 static char dir[64];
 
-static const char xml[] = "<facility name=\"test\">\n"
-			  " <event name=\"small\"><field name=\"a\"><uint size=\"4\"/></field>"
-			  "<field name=\"s\"><string/></field></event>\n"
-			  " <event name=\"big\"><field name=\"v\"><uint size=\"8\"/></field></event>\n"
-			  " <event name=\"seq\"><field name=\"q\"><sequence><uint size=\"1\"/>"
-			  "<uint size=\"2\"/></sequence></field></event>\n"
-			  "</facility>\n";
+static const char xml[] =
+    "<facility name=\"test\">\n"
+    " <event name=\"small\"><field name=\"a\"><uint size=\"4\"/></field>"
+    "<field name=\"s\"><string/></field></event>\n"
+    " <event name=\"big\"><field name=\"v\"><uint size=\"8\"/></field></event>\n"
+    " <event name=\"seq\"><field name=\"q\"><sequence><uint size=\"1\"/>"
+    "<uint size=\"2\"/></sequence></field></event>\n"
+    "</facility>\n";
 
 static void write_file(const char *name, const void *p, size_t len)
 {
@@ -145,9 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(ev.payload >= f->data && ev.len <= f->size &&
 			      ev.payload + ev.len <= f->data + f->size);
 			CHECK(ev.offset < f->size);
-			long used = ltt_payload_decode(ev.cls->payload, &ev.cls->abi, ev.payload,
-						       ev.len, (size_t)(ev.payload - f->data) % 4096,
-						       NULL, NULL, perr, sizeof(perr));
+			long used = ltt_payload_decode(
+			    ev.cls->payload, &ev.cls->abi, ev.payload, ev.len,
+			    (size_t)(ev.payload - f->data) % 4096, NULL, NULL, perr, sizeof(perr));
 			(void)used;
 			CHECK(++n <= f->size / 8 + 1, "more events than headers fit");
 			ltt_cursor_warning(c);

@@ -142,8 +142,7 @@ static void tb_event_sized(struct tb *b, uint64_t tsc, uint8_t fac, uint8_t ev, 
 	b->len += len;
 }
 
-static void tb_event(struct tb *b, uint64_t tsc, uint8_t fac, uint8_t ev, const void *p,
-		     size_t len)
+static void tb_event(struct tb *b, uint64_t tsc, uint8_t fac, uint8_t ev, const void *p, size_t len)
 {
 	tb_event_sized(b, tsc, fac, ev, p, len, (unsigned)len);
 }
@@ -400,8 +399,8 @@ static void test_07_le_packed_hb(void)
 	CHECK(seen_mix);
 	CHECK(ltt_trace_warning(t, 0) == NULL, "%s", ltt_trace_warning(t, 0));
 
-	size_t n = read_file(t, "control/facilities_0", g, 16, &rc, err, sizeof(err), warn,
-			     sizeof(warn));
+	size_t n =
+	    read_file(t, "control/facilities_0", g, 16, &rc, err, sizeof(err), warn, sizeof(warn));
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(n, 2);
 	CHECK(!strcmp(g[0].name, "core.facility_load"), "%s", g[0].name);
@@ -747,8 +746,8 @@ static void test_fault(enum fault f, const char *name)
 		CHECK_EQ(rc, 0);
 		CHECK_EQ(n, 3);
 		snprintf(want, sizeof(want), "%s/eventdefs/nodesc.xml", dir);
-		CHECK(ltt_trace_warning(t, 0) && strstr(ltt_trace_warning(t, 0), want),
-		      "%s", ltt_trace_warning(t, 0));
+		CHECK(ltt_trace_warning(t, 0) && strstr(ltt_trace_warning(t, 0), want), "%s",
+		      ltt_trace_warning(t, 0));
 		snprintf(want, sizeof(want),
 			 "%s/cpu_0: offset %zu: facility nodesc (id 2) has no description: event "
 			 "id 0: skipped\n",
@@ -778,8 +777,7 @@ static void test_refused(void)
 	write_file(dir, "control/facilities_0", b.buf, BSIZE);
 	CHECK(ltt_trace_open(dir, oerr, sizeof(oerr)) == NULL);
 	snprintf(want, sizeof(want),
-		 "%s/control/facilities_0: trace version 0.3 not supported (0.4 and 0.7 are)",
-		 dir);
+		 "%s/control/facilities_0: trace version 0.3 not supported (0.4 and 0.7 are)", dir);
 	CHECK(!strcmp(oerr, want), "\"%s\" != \"%s\"", oerr, want);
 	/* the marker era: 0.7's place of the magic with major 2 */
 	tb_init(&b, 7, false, true, 0);
@@ -791,7 +789,8 @@ static void test_refused(void)
 	CHECK(ltt_probe_dir(dir) == LTT_FORMAT_NONE);
 	CHECK(ltt_trace_open(dir, oerr, sizeof(oerr)) == NULL);
 	snprintf(want, sizeof(want),
-		 "%s/control/facilities_0: trace version 2.0 (LTTng marker era) not supported", dir);
+		 "%s/control/facilities_0: trace version 2.0 (LTTng marker era) not supported",
+		 dir);
 	CHECK(!strcmp(oerr, want), "\"%s\" != \"%s\"", oerr, want);
 	remove_dir(dir);
 }

@@ -168,6 +168,9 @@ int ltrace_walk(const char *dir, ltrace_walk_fn fn, void *arg, char *err, size_t
 struct ltrace_file *ltrace_add_file(struct ltt_trace *t, const char *relpath, const char *channel,
 				    int cpu, char *err, size_t errlen);
 
+/* Removes the last file added (not a tracefile after all). */
+void ltrace_drop_last_file(struct ltt_trace *t);
+
 /* Orders t->files by channel then cpu (ltt_trace_file's order). */
 void ltrace_sort_files(struct ltt_trace *t);
 

@@ -12,6 +12,9 @@
  * group's ids 0 and 1 are the two core events, decoded by fixed layouts
  * (the types below), whatever the trace says of them.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* asprintf */
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -642,6 +645,8 @@ int lv2_load(struct ltt_trace *t, char *err, size_t errlen)
 	struct load_state ls = {t, err, errlen, false, false};
 	struct lv2_trace *p;
 
+	if (errlen)
+		err[0] = '\0';
 	if (ltrace_walk(t->dir, add_file, &ls, err, errlen) < 0 || ls.failed)
 		return -1;
 	ltrace_sort_files(t);

@@ -76,8 +76,8 @@ static struct ltt_type core_u8 = {.kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIX
 				  .base = 10};
 static struct ltt_field core_id_fields[] = {
 	{"channel", &core_string}, {"name", &core_string},    {"event_id", &core_u16},
-	{"int", &core_u8},	   {"long", &core_u8},	      {"pointer", &core_u8},
-	{"size_t", &core_u8},	   {"alignment", &core_u8},
+	{"int_size", &core_u8},	   {"long_size", &core_u8},	      {"pointer_size", &core_u8},
+	{"size_t_size", &core_u8},	   {"alignment", &core_u8},
 };
 static struct ltt_field core_format_fields[] = {
 	{"channel", &core_string},
@@ -718,12 +718,20 @@ static void enter_block(struct ltt_cursor *c)
 	c->end = b->offset + buf_size - (lc->unclosed ? 0 : b->lost_size);
 	c->tsc = b->begin_tsc;
 	c->in_block = true;
-	if (c->t->info.minor >= 3) {
+	/*
+	 * 2.6: the running totals' increase since the previous block. An
+	 * unclosed block's totals were never written; a total that went down
+	 * (by 2^31 or more as a wrapping difference) is not a loss of
+	 * billions of events but a counter the writer restarted: both are
+	 * ignored, the latter becoming the new base.
+	 */
+	if (c->t->info.minor >= 3 && !lc->unclosed) {
 		uint32_t lost = b->events_lost - lc->prev_lost;
 		uint32_t corrupt = b->subbuf_corrupt - lc->prev_corrupt;
 
-		lc->pending_lost += lost;
-		if (corrupt)
+		if (lost < 0x80000000u)
+			lc->pending_lost += lost;
+		if (corrupt && corrupt < 0x80000000u)
 			ltrace_cursor_warn(c, b->offset, "%u sub-buffer(s) lost before block %u",
 					   corrupt, b->number);
 		lc->prev_lost = b->events_lost;
@@ -739,9 +747,9 @@ static int block_fault(struct ltt_cursor *c, uint64_t off, const char *what)
 	struct lv2_cursor *lc = c->priv;
 
 	if (lc->unclosed) {
-		ltrace_cursor_warn(c, off,
-				   "block %u was never closed: its events from here on are lost (%s)",
-				   c->f->blocks[c->block].number, what);
+		ltrace_cursor_warn(c, lc->block_off,
+				   "block %u was never closed: its events from offset %llu on are lost (%s)",
+				   c->f->blocks[c->block].number, (unsigned long long)off, what);
 		return EV_END;
 	}
 	return ltrace_cursor_fail(c, off, "%s", what);
@@ -840,8 +848,9 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 	if (data > c->end)
 		return block_fault(c, hdr_off, "event payload past the end of its block");
 	perr[0] = '\0';
-	n = ltt_payload_size(slot->cls->payload, &slot->cls->abi, d + data, c->end - data, 0, perr,
-			     sizeof(perr));
+	/* (the payload starts aligned on its largest field: base 0 would do as well) */
+	n = ltt_payload_size(slot->cls->payload, &slot->cls->abi, d + data, c->end - data,
+			     data - lc->block_off, perr, sizeof(perr));
 	if (n < 0) {
 		snprintf(msg, sizeof(msg), "%s: %s", slot->cls->name,
 			 perr[0] ? perr : "payload does not decode");

@@ -44,8 +44,8 @@ int lv2_meta_set_id(struct lv2_meta *m, const char *channel, const char *name, u
 			continue;
 		if (strcmp(mk->name, name) == 0)
 			return 0;
-		snprintf(err, errlen, "marker id %u%s%s is %s and %s", id, channel ? " of channel " : "",
-			 channel ? channel : "", mk->name, name);
+		snprintf(err, errlen, "marker id %u%s%s is %s and %s", id,
+			 channel ? " of channel " : "", channel ? channel : "", mk->name, name);
 		return -1;
 	}
 	nv = grow(m->ids, &m->ids_cap, m->nids, sizeof(*m->ids));
@@ -106,8 +106,8 @@ int lv2_meta_set_format(struct lv2_meta *m, const char *channel, const char *nam
 	perr[0] = '\0';
 	f->type = lmarker_parse(format, perr, sizeof(perr));
 	if (!f->type) {
-		snprintf(err, errlen, "marker %s%s%s: %s", channel ? channel : "", channel ? "." : "",
-			 name, perr[0] ? perr : "format not understood");
+		snprintf(err, errlen, "marker %s%s%s: %s", channel ? channel : "",
+			 channel ? "." : "", name, perr[0] ? perr : "format not understood");
 		return 1;
 	}
 	return 0;
@@ -186,7 +186,8 @@ long lv2_decode_set_id(const uint8_t *p, size_t len, size_t base, uint8_t alignm
 	if (a > 1)
 		off += (a - (base + off) % a) % a;
 	if (off + 7 > len) {
-		snprintf(err, errlen, "set_marker_id of %s: %zu bytes where the id and sizes need %zu",
+		snprintf(err, errlen,
+			 "set_marker_id of %s: %zu bytes where the id and sizes need %zu",
 			 out->name, len, off + 7);
 		return -1;
 	}

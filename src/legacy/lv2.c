@@ -24,10 +24,10 @@
 #include "legacy/ltrace-impl.h"
 
 #define LV2_MAGIC_OFF 16
-#define LV2_HDR_21 60
-#define LV2_HDR_23 68
-#define LV2_TSC_BITS 27
-#define LV2_UNCLOSED 0xFFFFFFFFu
+#define LV2_HDR_21    60
+#define LV2_HDR_23    68
+#define LV2_TSC_BITS  27
+#define LV2_UNCLOSED  0xFFFFFFFFu
 
 /* A sub-buffer header (2.2). */
 struct lv2_header {
@@ -70,28 +70,28 @@ struct lv2_cursor {
 
 /* The core events' payloads (2.5), named as LTTng 0.x's metadata markers. */
 static struct ltt_type core_string = {.kind = LTT_STRING};
-static struct ltt_type core_u16 = {.kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 2,
-				   .base = 10};
-static struct ltt_type core_u8 = {.kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 1,
-				  .base = 10};
+static struct ltt_type core_u16 = {
+    .kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 2, .base = 10};
+static struct ltt_type core_u8 = {
+    .kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 1, .base = 10};
 static struct ltt_field core_id_fields[] = {
-	{"channel", &core_string}, {"name", &core_string},    {"event_id", &core_u16},
-	{"int_size", &core_u8},	   {"long_size", &core_u8},	      {"pointer_size", &core_u8},
-	{"size_t_size", &core_u8},	   {"alignment", &core_u8},
+    {"channel", &core_string}, {"name", &core_string},	{"event_id", &core_u16},
+    {"int_size", &core_u8},    {"long_size", &core_u8}, {"pointer_size", &core_u8},
+    {"size_t_size", &core_u8}, {"alignment", &core_u8},
 };
 static struct ltt_field core_format_fields[] = {
-	{"channel", &core_string},
-	{"name", &core_string},
-	{"format", &core_string},
+    {"channel", &core_string},
+    {"name", &core_string},
+    {"format", &core_string},
 };
 /* [0]: 2.1 (no channel field), [1]: 2.3 */
 static struct ltt_type core_id_type[2] = {
-	{.kind = LTT_STRUCT, .fields = core_id_fields + 1, .nfields = 7},
-	{.kind = LTT_STRUCT, .fields = core_id_fields, .nfields = 8},
+    {.kind = LTT_STRUCT, .fields = core_id_fields + 1, .nfields = 7},
+    {.kind = LTT_STRUCT, .fields = core_id_fields, .nfields = 8},
 };
 static struct ltt_type core_format_type[2] = {
-	{.kind = LTT_STRUCT, .fields = core_format_fields + 1, .nfields = 2},
-	{.kind = LTT_STRUCT, .fields = core_format_fields, .nfields = 3},
+    {.kind = LTT_STRUCT, .fields = core_format_fields + 1, .nfields = 2},
+    {.kind = LTT_STRUCT, .fields = core_format_fields, .nfields = 3},
 };
 
 static unsigned pad(uint64_t off, unsigned a)
@@ -205,7 +205,8 @@ static int probe_file(void *arg, const char *relpath, const char *group, int cpu
 	if (!channel)
 		return 0;
 	/* the metadata channel, in control/ (2.1) or at the root (2.3) */
-	if (!is_metadata(channel) || (strchr(channel, '/') && strcmp(channel, "control/metadata"))) {
+	if (!is_metadata(channel) ||
+	    (strchr(channel, '/') && strcmp(channel, "control/metadata"))) {
 		free(channel);
 		return 0;
 	}
@@ -270,8 +271,8 @@ static int add_file(void *arg, const char *relpath, const char *group, int cpu)
 	if (n == 0) {
 		/* an empty tracefile: a channel that recorded nothing */
 	} else if (n < 0 || header_parse(head, (size_t)n, &h) < 0 || h.major != 2) {
-		ltrace_warn(t, "%s: not a compact-format tracefile (no magic at offset 16), skipped",
-			    path);
+		ltrace_warn(
+		    t, "%s: not a compact-format tracefile (no magic at offset 16), skipped", path);
 		free(path);
 		return 0;
 	}
@@ -324,16 +325,19 @@ static int read_blocks(struct ltt_trace *t, struct ltrace_file *f, char *err, si
 		}
 		if (h.buf_size != h0.buf_size || h.major != h0.major || h.minor != h0.minor ||
 		    h.be != h0.be) {
-			ltrace_file_tail_error(
-				f, "%s: offset %llu: block %llu differs from block 0 (buf_size %u, version %u.%u)",
-				f->path, (unsigned long long)off, (unsigned long long)b, h.buf_size,
-				h.major, h.minor);
+			ltrace_file_tail_error(f,
+					       "%s: offset %llu: block %llu differs from block 0 "
+					       "(buf_size %u, version %u.%u)",
+					       f->path, (unsigned long long)off,
+					       (unsigned long long)b, h.buf_size, h.major, h.minor);
 			break;
 		}
 		if (h.lost_size != LV2_UNCLOSED && h.lost_size > h.buf_size - h.size) {
-			ltrace_file_tail_error(
-				f, "%s: offset %llu: block %llu: lost_size %u leaves no room for its header",
-				f->path, (unsigned long long)off, (unsigned long long)b, h.lost_size);
+			ltrace_file_tail_error(f,
+					       "%s: offset %llu: block %llu: lost_size %u leaves "
+					       "no room for its header",
+					       f->path, (unsigned long long)off,
+					       (unsigned long long)b, h.lost_size);
 			break;
 		}
 		blk = ltrace_add_block(f);
@@ -412,13 +416,13 @@ static int slot_set(struct lv2_group *g, uint16_t id, const struct ltt_class *cl
 static int add_core_classes(struct ltt_trace *t, struct lv2_trace *p)
 {
 	struct ltt_abi abi = {
-		.int_size = 4,
-		.long_size = t->info.arch_size,
-		.pointer_size = t->info.arch_size,
-		.size_t_size = t->info.arch_size,
-		.alignment = t->info.alignment,
-		.big_endian = t->info.big_endian,
-		.float_big_endian = t->info.big_endian,
+	    .int_size = 4,
+	    .long_size = t->info.arch_size,
+	    .pointer_size = t->info.arch_size,
+	    .size_t_size = t->info.arch_size,
+	    .alignment = t->info.alignment,
+	    .big_endian = t->info.big_endian,
+	    .float_big_endian = t->info.big_endian,
 	};
 	int v = t->info.minor >= 3;
 
@@ -428,8 +432,8 @@ static int add_core_classes(struct ltt_trace *t, struct lv2_trace *p)
 
 		if (!g->metadata)
 			continue;
-		id = ltrace_add_class(t, "core_marker_id", g->channel, NULL, 0, 0,
-				      &core_id_type[v], &abi);
+		id = ltrace_add_class(t, "core_marker_id", g->channel, NULL, 0, 0, &core_id_type[v],
+				      &abi);
 		fmt = ltrace_add_class(t, "core_marker_format", g->channel, NULL, 0, 1,
 				       &core_format_type[v], &abi);
 		if (!id || !fmt || slot_set(g, 0, id, NULL) || slot_set(g, 1, fmt, NULL))
@@ -493,14 +497,14 @@ static int meta_event(struct ltt_trace *t, struct lv2_trace *p, const struct ltr
 		if (n < 0)
 			goto warn;
 		abi = (struct ltt_abi){
-			.int_size = s.int_size,
-			.long_size = s.long_size,
-			.pointer_size = s.pointer_size,
-			.size_t_size = s.size_t_size,
-			.alignment = s.alignment,
-			.big_endian = f->big_endian,
-			.float_big_endian = f->big_endian,
-			.realign_after_string = false,
+		    .int_size = s.int_size,
+		    .long_size = s.long_size,
+		    .pointer_size = s.pointer_size,
+		    .size_t_size = s.size_t_size,
+		    .alignment = s.alignment,
+		    .big_endian = f->big_endian,
+		    .float_big_endian = f->big_endian,
+		    .realign_after_string = false,
 		};
 		if (!s.name[0]) {
 			snprintf(msg, sizeof(msg), "set_marker_id with an empty marker name");
@@ -552,9 +556,15 @@ static int read_metadata(struct ltt_trace *t, struct lv2_trace *p, char *err, si
 				ltt_cursor_close(c);
 				return -1;
 			}
+		/* the cursor's warnings, one trace warning per line */
 		w = ltt_cursor_warning(c);
-		if (w && *w)
-			ltrace_warn(t, "%s", w);
+		while (w && *w) {
+			const char *nl = strchr(w, '\n');
+			int len = nl ? (int)(nl - w) : (int)strlen(w);
+
+			ltrace_warn(t, "%.*s", len, w);
+			w = nl ? nl + 1 : NULL;
+		}
 		if (st < 0)
 			ltrace_warn(t, "%s (the markers described after it are unknown)",
 				    ltt_cursor_error(c));
@@ -585,10 +595,10 @@ static int lv2_cursor_next(struct ltt_cursor *c, struct ltt_event *ev);
 static void lv2_cursor_close(struct ltt_cursor *c);
 
 static const struct ltrace_ops lv2_ops = {
-	.cursor_open = lv2_cursor_open,
-	.cursor_next = lv2_cursor_next,
-	.cursor_close = lv2_cursor_close,
-	.trace_free = lv2_trace_free,
+    .cursor_open = lv2_cursor_open,
+    .cursor_next = lv2_cursor_next,
+    .cursor_close = lv2_cursor_close,
+    .trace_free = lv2_trace_free,
 };
 
 /* The trace parameters, from block 0 of the first metadata file (2.2). */
@@ -601,8 +611,8 @@ static int set_info(struct ltt_trace *t, bool flight, char *err, size_t errlen)
 		if (is_metadata(t->files[i].channel) && t->files[i].size)
 			m = &t->files[i];
 	if (!m) {
-		snprintf(err, errlen, "%s: no metadata_N tracefile with data (in control/ or the root)",
-			 t->dir);
+		snprintf(err, errlen,
+			 "%s: no metadata_N tracefile with data (in control/ or the root)", t->dir);
 		return -1;
 	}
 	if (header_parse(m->data, m->size, &h) < 0) {
@@ -611,7 +621,8 @@ static int set_info(struct ltt_trace *t, bool flight, char *err, size_t errlen)
 	}
 	if (h.minor != 1 && h.minor != 3) {
 		snprintf(err, errlen,
-			 "%s: offset 21: trace version %u.%u not supported (compact format: 2.1 and 2.3)",
+			 "%s: offset 21: trace version %u.%u not supported (compact format: 2.1 "
+			 "and 2.3)",
 			 m->path, h.major, h.minor);
 		return -1;
 	}
@@ -662,12 +673,14 @@ int lv2_load(struct ltt_trace *t, char *err, size_t errlen)
 
 		if (read_blocks(t, f, err, errlen))
 			return -1;
-		if (f->nblocks && (f->big_endian != t->info.big_endian ||
-				   f->data[21] != t->info.minor)) {
+		if (f->nblocks &&
+		    (f->big_endian != t->info.big_endian || f->data[21] != t->info.minor)) {
 			/* one version and byte order per trace: the others are refused */
-			ltrace_file_tail_error(f, "%s: offset 0: version 2.%u %s-endian, the trace's is 2.%u %s-endian",
-					       f->path, f->data[21], f->big_endian ? "big" : "little",
-					       t->info.minor, t->info.big_endian ? "big" : "little");
+			ltrace_file_tail_error(
+			    f,
+			    "%s: offset 0: version 2.%u %s-endian, the trace's is 2.%u %s-endian",
+			    f->path, f->data[21], f->big_endian ? "big" : "little", t->info.minor,
+			    t->info.big_endian ? "big" : "little");
 			f->nblocks = 0;
 		}
 		if (group_add(p, f->channel))
@@ -747,9 +760,10 @@ static int block_fault(struct ltt_cursor *c, uint64_t off, const char *what)
 	struct lv2_cursor *lc = c->priv;
 
 	if (lc->unclosed) {
-		ltrace_cursor_warn(c, lc->block_off,
-				   "block %u was never closed: its events from offset %llu on are lost (%s)",
-				   c->f->blocks[c->block].number, (unsigned long long)off, what);
+		ltrace_cursor_warn(
+		    c, lc->block_off,
+		    "block %u was never closed: its events from offset %llu on are lost (%s)",
+		    c->f->blocks[c->block].number, (unsigned long long)off, what);
 		return EV_END;
 	}
 	return ltrace_cursor_fail(c, off, "%s", what);
@@ -834,10 +848,11 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 		slot = &g->slots[id];
 	if (!slot || !slot->cls) {
 		if (slot && slot->mk)
-			snprintf(msg, sizeof(msg), "event id %u (marker %s) has no usable format", id,
-				 slot->mk->name);
+			snprintf(msg, sizeof(msg), "event id %u (marker %s) has no usable format",
+				 id, slot->mk->name);
 		else if (id < 2 && !(g && g->metadata))
-			snprintf(msg, sizeof(msg), "core event id %u outside the metadata channel", id);
+			snprintf(msg, sizeof(msg), "core event id %u outside the metadata channel",
+				 id);
 		else
 			snprintf(msg, sizeof(msg), "event id %u has no marker description", id);
 		if (has_size)

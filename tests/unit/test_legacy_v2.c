@@ -19,7 +19,7 @@
 #include "legacy/legacy.h"
 
 #define BUF 512
-#define T0 1000000500000LL
+#define T0  1000000500000LL
 
 /* --- a trace builder --------------------------------------------------- */
 
@@ -77,14 +77,14 @@ static void block(struct tb *b, uint64_t begin, uint64_t end, uint32_t lost, uin
 	put(b, 0x00D6B7ED, 4);
 	put(b, 2, 1);
 	put(b, b->minor, 1);
-	put(b, 8, 1);		 /* arch_size */
-	put(b, b->align, 1);	 /* alignment */
-	put(b, 1000, 8);	 /* start_time_sec */
-	put(b, 500, 8);		 /* start_time_usec */
-	put(b, 2000000000, 8);	 /* start_freq, Hz */
-	put(b, 1, 4);		 /* freq_scale */
-	put(b, 0, 4);		 /* lost_size: set by block_end */
-	put(b, BUF, 4);		 /* buf_size */
+	put(b, 8, 1);	       /* arch_size */
+	put(b, b->align, 1);   /* alignment */
+	put(b, 1000, 8);       /* start_time_sec */
+	put(b, 500, 8);	       /* start_time_usec */
+	put(b, 2000000000, 8); /* start_freq, Hz */
+	put(b, 1, 4);	       /* freq_scale */
+	put(b, 0, 4);	       /* lost_size: set by block_end */
+	put(b, BUF, 4);	       /* buf_size */
 	if (b->minor >= 3) {
 		put(b, lost, 4);
 		put(b, corrupt, 4);
@@ -240,7 +240,8 @@ static void test_23(bool be, unsigned al)
 	tb_init(&c, be, al, 3);
 	/* block 1 of the file is the older one: read first */
 	block(&c, 0x30000000, 0x40000000, 7, 1);
-	/* compact id 2 at 27 bits 0x10: wraps past the block's begin bits (0) -> no wrap: 0x30000010 */
+	/* compact id 2 at 27 bits 0x10: wraps past the block's begin bits (0) -> no wrap:
+	 * 0x30000010 */
 	ev_hdr(&c, 2, 0, 0x10, 0, 0);
 	align(&c, 4);
 	put(&c, (uint32_t)-5, 4);
@@ -555,9 +556,11 @@ static void test_errors(void)
 		CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
 		CHECK_EQ(ev.offset, 80);
 		e = ltt_cursor_warning(cu);
-		CHECK(strstr(e, "offset 68: event id 77 has no marker description: skipped (4 bytes)") !=
-			      NULL,
-		      "%s", e);
+		CHECK(
+		    strstr(e,
+			   "offset 68: event id 77 has no marker description: skipped (4 bytes)") !=
+			NULL,
+		    "%s", e);
 		CHECK_EQ(ltt_cursor_next(cu, &ev), 0);
 		ltt_cursor_close(cu);
 		ltt_trace_close(t);
@@ -571,7 +574,8 @@ static void test_errors(void)
 		CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
 		CHECK_EQ(ev.offset, 84);
 		e = ltt_cursor_warning(cu);
-		CHECK(strstr(e, "offset 68: m: the header's size 6 differs from the format's 4") != NULL,
+		CHECK(strstr(e, "offset 68: m: the header's size 6 differs from the format's 4") !=
+			  NULL,
 		      "%s", e);
 		ltt_cursor_close(cu);
 		ltt_trace_close(t);
@@ -601,8 +605,8 @@ static void test_errors(void)
 		CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
 		CHECK_EQ(ltt_cursor_next(cu, &ev), -1);
 		e = ltt_cursor_error(cu);
-		CHECK(strstr(e, "cpu_0: offset 512: partial block 1 (100 of 512 bytes)") != NULL, "%s",
-		      e);
+		CHECK(strstr(e, "cpu_0: offset 512: partial block 1 (100 of 512 bytes)") != NULL,
+		      "%s", e);
 		ltt_cursor_close(cu);
 		ltt_trace_close(t);
 	}
@@ -615,8 +619,9 @@ static void test_errors(void)
 		CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
 		CHECK_EQ(ltt_cursor_next(cu, &ev), 0);
 		e = ltt_cursor_warning(cu);
-		CHECK(strstr(e, "cpu_0: offset 0: block 0 was never closed: its events from offset 76 "
-				"on are lost (core event id 0 outside the metadata channel)") != NULL,
+		CHECK(strstr(e,
+			     "cpu_0: offset 0: block 0 was never closed: its events from offset 76 "
+			     "on are lost (core event id 0 outside the metadata channel)") != NULL,
 		      "%s", e);
 		ltt_cursor_close(cu);
 		ltt_trace_close(t);
@@ -627,7 +632,7 @@ static void test_errors(void)
 	t = err_trace(e_partial, "a %u", err, sizeof(err));
 	CHECK(t == NULL);
 	CHECK(strstr(err, "metadata_0: offset ") &&
-		      strstr(err, ": marker format mismatch for cpu.m: \"a %d\" then \"a %u\""),
+		  strstr(err, ": marker format mismatch for cpu.m: \"a %d\" then \"a %u\""),
 	      "%s", err);
 	ltt_trace_close(t);
 	rm_dir();
@@ -659,9 +664,10 @@ static void test_errors(void)
 		write_file("metadata_0", m.d, BUF);
 		t = ltt_trace_open(dir, err, sizeof(err));
 		CHECK(t == NULL);
-		CHECK(strstr(err, "metadata_0: trace version 2.0 (LTTng marker era) not supported") !=
-			      NULL,
-		      "%s", err);
+		CHECK(
+		    strstr(err, "metadata_0: trace version 2.0 (LTTng marker era) not supported") !=
+			NULL,
+		    "%s", err);
 		rm_dir();
 	}
 	check_part = NULL;

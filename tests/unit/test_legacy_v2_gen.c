@@ -145,11 +145,11 @@ static int s_end(void *arg, const struct ltt_type *t)
 }
 
 static const struct ltt_payload_sink sink = {
-	.integer = s_integer,
-	.string = s_string,
-	.begin_array = s_array,
-	.begin_struct = s_struct,
-	.end_compound = s_end,
+    .integer = s_integer,
+    .string = s_string,
+    .begin_array = s_array,
+    .begin_struct = s_struct,
+    .end_compound = s_end,
 };
 
 /* One listing line of ev (file: its path in the trace). */
@@ -340,8 +340,8 @@ static void compare(const char *name)
 		if (i >= ls.n)
 			break;
 		strip_ns(line);
-		CHECK(strcmp(line, ls.lines[i]) == 0, "line %zu\n  expected %.600s\n  read     %.600s",
-		      i + 1, line, ls.lines[i]);
+		CHECK(strcmp(line, ls.lines[i]) == 0,
+		      "line %zu\n  expected %.600s\n  read     %.600s", i + 1, line, ls.lines[i]);
 		i++;
 	}
 	CHECK(i == ls.n, "%zu lines expected, %zu read", i, ls.n);
@@ -362,7 +362,8 @@ static void compare(const char *name)
 
 			if (fp)
 				sscanf(fp + 9, "%127[^\"]", file);
-			snprintf(want, sizeof(want), "/%s: offset %ld: ", file, strtol(o + 10, NULL, 10));
+			snprintf(want, sizeof(want), "/%s: offset %ld: ", file,
+				 strtol(o + 10, NULL, 10));
 			CHECK(strstr(ls.err, want) != NULL, "want \"%s\" in:\n%s", want, ls.err);
 			CHECK(strstr(meta, "\"fatal\": true") ? strstr(ls.err, "error ") != NULL
 							      : strstr(ls.err, "error ") == NULL,
@@ -380,8 +381,8 @@ static void compare(const char *name)
 int main(void)
 {
 	static const char *const names[] = {
-		"v21-le-packed",  "v21-be-aligned8",	"v23-le-aligned4",	  "v23-be-aligned8-flight",
-		"dmg-v21-truncated", "dmg-v23-magic", "dmg-v23-overrun", "dmg-v23-unknown-marker",
+	    "v21-le-packed",	 "v21-be-aligned8", "v23-le-aligned4", "v23-be-aligned8-flight",
+	    "dmg-v21-truncated", "dmg-v23-magic",   "dmg-v23-overrun", "dmg-v23-unknown-marker",
 	};
 	char cmd[1024];
 

@@ -673,6 +673,94 @@ static void test_errors(void)
 	check_part = NULL;
 }
 
+/* --- 2.3 channels: same marker name in two channels, control/ groups ------ */
+
+static void test_channels(void)
+{
+	struct tb m, c, irq;
+	char err[512];
+	struct ltt_trace *t;
+	struct ltt_cursor *cu;
+	struct ltt_event ev;
+	long fi;
+	const char *w;
+
+	check_part = "2.3 channels";
+	new_dir();
+	tb_init(&m, false, 4, 3);
+	block(&m, 0, 100, 0, 0);
+	set_id(&m, "cpu", "ev", 7, 4);
+	set_format(&m, "cpu", "ev", "v %u");
+	set_id(&m, "interrupts", "ev", 7, 4); /* the same name and id, another channel */
+	set_format(&m, "interrupts", "ev", "w %hu");
+	/* a set_marker_id cut short (offset 156): a warning, the markers before stay */
+	ev_hdr(&m, 0, 0, 3, 0, 0);
+	str(&m, "cpu");
+	str(&m, "cut");
+	block_end(&m);
+	write_file("metadata_0", m.d, m.at);
+
+	tb_init(&c, false, 4, 3);
+	block(&c, 0, 100, 10, 0);
+	ev_hdr(&c, 7, 0, 20, 0, 0);
+	put(&c, 0xAABBCCDD, 4);
+	block_end(&c);
+	/* a counter that went down (a restart): no loss */
+	block(&c, 200, 300, 4, 0);
+	ev_hdr(&c, 7, 0, 250, 0, 0);
+	put(&c, 1, 4);
+	block_end(&c);
+	block(&c, 400, 500, 9, 0);
+	ev_hdr(&c, 7, 0, 450, 0, 0);
+	put(&c, 2, 4);
+	block_end(&c);
+	write_file("cpu_0", c.d, c.at);
+
+	tb_init(&irq, false, 4, 3);
+	block(&irq, 0, 100, 0, 0);
+	ev_hdr(&irq, 7, 0, 30, 0, 0);
+	put(&irq, 0x1234, 2);
+	block_end(&irq);
+	write_file("control/interrupts_0", irq.d, irq.at);
+
+	t = ltt_trace_open(dir, err, sizeof(err));
+	CHECK(t != NULL, "%s", err);
+	if (!t) {
+		rm_dir();
+		return;
+	}
+	w = ltt_trace_warning(t, 0);
+	CHECK(
+	    w && strstr(w, "/metadata_0: offset 156: core_marker_id: field event_id at offset 8") &&
+		strstr(w, "(the markers described after it are unknown)") != NULL,
+	    "%s", w ? w : "(none)");
+	CHECK(ltt_trace_warning(t, 1) == NULL);
+	fi = file_of(t, "cpu", 0);
+	cu = ltt_cursor_open(t, (size_t)fi);
+	CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
+	CHECK(strcmp(ev.cls->channel, "cpu") == 0 && ev.len == 4);
+	CHECK_EQ(ev.lost_before, 10);
+	CHECK_EQ(rd(ev.payload, 4, false), 0xAABBCCDD);
+	CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
+	CHECK_EQ(ev.lost_before, 0); /* 10 -> 4: restarted */
+	CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
+	CHECK_EQ(ev.lost_before, 5); /* 4 -> 9 */
+	CHECK_EQ(ltt_cursor_next(cu, &ev), 0);
+	ltt_cursor_close(cu);
+	fi = file_of(t, "control/interrupts", 0);
+	CHECK(fi >= 0);
+	cu = ltt_cursor_open(t, (size_t)fi);
+	CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
+	CHECK(strcmp(ev.cls->name, "ev") == 0 && strcmp(ev.cls->channel, "interrupts") == 0);
+	CHECK_EQ(ev.len, 2);
+	CHECK_EQ(rd(ev.payload, 2, false), 0x1234);
+	CHECK_EQ(ev.ns, T0 + (30 - 0) / 2);
+	ltt_cursor_close(cu);
+	ltt_trace_close(t);
+	rm_dir();
+	check_part = NULL;
+}
+
 int main(void)
 {
 	for (int be = 0; be < 2; be++) {
@@ -682,6 +770,7 @@ int main(void)
 		test_21(be, 0);
 		test_21(be, 8);
 	}
+	test_channels();
 	test_errors();
 	return CHECK_RESULT();
 }

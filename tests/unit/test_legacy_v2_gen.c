@@ -349,7 +349,7 @@ static void compare(const char *name)
 	snprintf(path, sizeof(path), "%s/%s.meta.json", out, name);
 	{
 		FILE *m = fopen(path, "r");
-		char meta[4096] = "", want[128], *o;
+		char meta[4096] = "", want[300], *o;
 		size_t mn = m ? fread(meta, 1, sizeof(meta) - 1, m) : 0;
 
 		meta[mn] = '\0';

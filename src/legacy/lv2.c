@@ -808,6 +808,9 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 		return block_fault(c, hdr_off, "event header past the end of its block");
 	word = ltrace_u32(d + pos, be);
 	pos += 4;
+	/* the zeros of a block the writer never closed are not events (even in metadata) */
+	if (word == 0 && lc->unclosed)
+		return block_fault(c, hdr_off, "a zero event header");
 	id = word >> LV2_TSC_BITS;
 	if (id == 31) {
 		if (pos + 2 > c->end)

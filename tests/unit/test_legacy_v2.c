@@ -621,12 +621,46 @@ static void test_errors(void)
 		e = ltt_cursor_warning(cu);
 		CHECK(strstr(e,
 			     "cpu_0: offset 0: block 0 was never closed: its events from offset 76 "
-			     "on are lost (core event id 0 outside the metadata channel)") != NULL,
+			     "on are lost (a zero event header)") != NULL,
 		      "%s", e);
 		ltt_cursor_close(cu);
 		ltt_trace_close(t);
 	}
 	rm_dir();
+
+	/* an unclosed metadata block: its markers, then one warning for its zeros */
+	{
+		struct tb m, c;
+
+		new_dir();
+		tb_init(&m, false, 4, 3);
+		block(&m, 0, 10, 0, 0);
+		set_id(&m, "cpu", "m", 2, 4);
+		set_format(&m, "cpu", "m", "a %d");
+		block_end(&m);
+		put_at(&m, 52, 0xFFFFFFFF, 4);
+		write_file("metadata_0", m.d, m.at);
+		tb_init(&c, false, 4, 3);
+		e_partial(&c);
+		write_file("cpu_0", c.d, c.at);
+		t = ltt_trace_open(dir, err, sizeof(err));
+		CHECK(t != NULL, "%s", err);
+		if (t) {
+			e = ltt_trace_warning(t, 0);
+			CHECK(
+			    e && strstr(e,
+					"metadata_0: offset 0: block 0 was never closed: its "
+					"events from offset 104 on are lost (a zero event header)"),
+			    "%s", e ? e : "(none)");
+			CHECK(ltt_trace_warning(t, 1) == NULL, "%s", ltt_trace_warning(t, 1));
+			cu = ltt_cursor_open(t, (size_t)file_of(t, "cpu", 0));
+			CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
+			CHECK(strcmp(ev.cls->name, "m") == 0);
+			ltt_cursor_close(cu);
+			ltt_trace_close(t);
+		}
+		rm_dir();
+	}
 
 	/* two formats for one marker */
 	t = err_trace(e_partial, "a %u", err, sizeof(err));

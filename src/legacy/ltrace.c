@@ -4,7 +4,9 @@
  * warnings, the cursors (which call the format's ops), the TSC -> ns
  * arithmetic and the block order.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -183,7 +185,7 @@ static int walk_dir(const char *dir, const char *rel, ltrace_walk_fn fn, void *a
 	closedir(d);
 	if (rc)
 		snprintf(err, errlen, "%s: out of memory", path);
-	else
+	else if (n)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n && !rc; i++) {
 		char *sub = NULL, *full = NULL;

@@ -122,6 +122,7 @@ int lv0_parse_facility_load(const uint8_t *p, size_t size, uint8_t minor, bool b
 		return -1;
 	}
 	memcpy(out->name, p, name_len + 1);
+	out->pad = (unsigned)pad;
 	for (unsigned i = 0; i < n; i++)
 		v[i] = ltrace_u32(p + name_len + 1 + pad + 4 * i, be);
 	out->checksum = v[0];

@@ -39,13 +39,18 @@ struct lv0_facility {
 
 /* A parsed eventdefs file, kept for its types. */
 struct lv0_xml {
-	char *name;
+	char *name; /* the file's name without .xml */
 	struct ltt_facility *facs;
 	size_t n;
 };
 
 struct lv0_trace {
 	struct lv0_facility fac[LV0_NUM_FACILITIES];
+	/*
+	 * 1.4: whether this trace's writer padded the facility_load u32s in an
+	 * aligned trace (-1: not seen yet, 0: no, 1: yes)
+	 */
+	int loads_padded;
 	struct lv0_xml *xml;
 	size_t nxml;
 };
@@ -93,6 +98,7 @@ struct lv0_load {
 	char name[256];
 	uint32_t checksum, id;
 	uint32_t int_size, long_size, pointer_size, size_t_size, alignment;
+	unsigned pad; /* bytes between the name's NUL and the checksum */
 };
 int lv0_parse_facility_load(const uint8_t *p, size_t size, uint8_t minor, bool be,
 			    struct lv0_load *out, char *why, size_t whylen);

@@ -42,10 +42,11 @@ void lv0_walk_abandon_block(struct ltt_cursor *c, const struct lv0_raw *r, const
 {
 	const struct ltrace_block *b = &c->f->blocks[c->block];
 
-	ltrace_cursor_warn(c, r->offset,
-			   "block %u was never closed (flight recorder): %s; its last %llu bytes "
-			   "are lost",
-			   b->number, why, (unsigned long long)(c->end - r->offset));
+	ltrace_cursor_warn(c, b->offset,
+			   "block %u was never closed (flight recorder): from offset %llu on, its "
+			   "last %llu bytes are lost (%s)",
+			   b->number, (unsigned long long)r->offset,
+			   (unsigned long long)(c->end - r->offset), why);
 	c->in_block = false;
 	c->block++;
 }

@@ -4,7 +4,10 @@
  * block headers, the facility loads and their eventdefs XML, the classes.
  * The event walk is in lv0-walk.c, the cursors in lv0-cursor.c.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,7 +270,12 @@ drop:
 	return 0;
 }
 
-static struct lv0_xml *find_xml(struct ltt_trace *t, struct lv0_trace *lt, const char *name)
+/*
+ * eventdefs/STEM.xml, parsed once (a missing file gives an empty entry;
+ * its reason in *why when why is not NULL, else no warning).
+ */
+static struct lv0_xml *load_xml(struct ltt_trace *t, struct lv0_trace *lt, const char *stem,
+				char *why, size_t whylen)
 {
 	struct lv0_xml *x;
 	char *path = NULL, *text;
@@ -275,7 +283,7 @@ static struct lv0_xml *find_xml(struct ltt_trace *t, struct lv0_trace *lt, const
 	size_t len;
 
 	for (size_t i = 0; i < lt->nxml; i++)
-		if (!strcmp(lt->xml[i].name, name))
+		if (!strcmp(lt->xml[i].name, stem))
 			return &lt->xml[i];
 	x = realloc(lt->xml, (lt->nxml + 1) * sizeof(*x));
 	if (!x)
@@ -283,17 +291,20 @@ static struct lv0_xml *find_xml(struct ltt_trace *t, struct lv0_trace *lt, const
 	lt->xml = x;
 	x = &lt->xml[lt->nxml];
 	memset(x, 0, sizeof(*x));
-	if (!(x->name = strdup(name)))
+	if (!(x->name = strdup(stem)))
 		return NULL;
 	lt->nxml++;
 	/* a name with a '/' would leave eventdefs/: not a facility name */
-	if (strchr(name, '/') || asprintf(&path, "%s/eventdefs/%s.xml", t->dir, name) < 0) {
-		ltrace_warn(t, "%s/eventdefs: facility name \"%s\" cannot name a file", t->dir, name);
+	if (strchr(stem, '/') || asprintf(&path, "%s/eventdefs/%s.xml", t->dir, stem) < 0) {
+		if (why)
+			snprintf(why, whylen, "%s/eventdefs: \"%s\" cannot name a file", t->dir,
+				 stem);
 		return x;
 	}
 	text = ltrace_read_file(path, &len, err, sizeof(err));
 	if (!text) {
-		ltrace_warn(t, "%s (facility %s: its events cannot be decoded)", err, name);
+		if (why)
+			snprintf(why, whylen, "%s", err);
 	} else if (lxml_parse(text, len, path, &x->facs, &x->n, err, sizeof(err)) < 0) {
 		ltrace_warn(t, "%s", err);
 		x->facs = NULL;
@@ -305,8 +316,8 @@ static struct lv0_xml *find_xml(struct ltt_trace *t, struct lv0_trace *lt, const
 }
 
 /* 1.1 DECISION: the element whose checksum matches, else the first of the name. */
-static const struct ltt_facility *pick_facility(struct ltt_trace *t, const struct lv0_xml *x,
-						const struct lv0_facility *fac)
+static const struct ltt_facility *facility_in(const struct lv0_xml *x,
+					      const struct lv0_facility *fac)
 {
 	const struct ltt_facility *first = NULL;
 
@@ -318,15 +329,69 @@ static const struct ltt_facility *pick_facility(struct ltt_trace *t, const struc
 		if (!first)
 			first = &x->facs[i];
 	}
-	if (!first && x->facs)
-		ltrace_warn(t, "%s/eventdefs/%s.xml: no facility named %s", t->dir, fac->name,
-			    fac->name);
-	else if (first && first->checksum && first->checksum != fac->checksum)
-		ltrace_warn(t,
-			    "%s/eventdefs/%s.xml: checksum 0x%08x differs from the trace's "
-			    "0x%08x",
-			    t->dir, fac->name, first->checksum, fac->checksum);
 	return first;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A facility's description: eventdefs/NAME.xml as LTTV looked it up (1.1),
+ * else any other eventdefs/ *.xml that holds a facility of that name (one
+ * file may describe several). NULL with a warning when none does.
+ */
+static const struct ltt_facility *find_description(struct ltt_trace *t, struct lv0_trace *lt,
+						   const struct lv0_facility *fac)
+{
+	char why[600] = "", *dpath = NULL;
+	struct lv0_xml *x = load_xml(t, lt, fac->name, why, sizeof(why));
+	const struct ltt_facility *d = x ? facility_in(x, fac) : NULL;
+	DIR *dir;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+
+	if (d || !x)
+		goto found;
+	if (asprintf(&dpath, "%s/eventdefs", t->dir) < 0 || !(dir = opendir(dpath)))
+		goto found;
+	while ((de = readdir(dir))) {
+		size_t l = strlen(de->d_name);
+		char **nn;
+		if (de->d_name[0] == '.' || l < 5 || strcmp(de->d_name + l - 4, ".xml"))
+			continue;
+		if (!(nn = realloc(names, (n + 1) * sizeof(*nn))))
+			break;
+		names = nn;
+		if (!(names[n] = strndup(de->d_name, l - 4)))
+			break;
+		n++;
+	}
+	closedir(dir);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n && !d; i++) {
+		struct lv0_xml *o = load_xml(t, lt, names[i], NULL, 0);
+		if (o)
+			d = facility_in(o, fac);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+found:
+	free(dpath);
+	if (!d)
+		ltrace_warn(t, "%s: no description of facility %s in %s/eventdefs (its events cannot "
+			    "be decoded)",
+			    why[0] ? why : "no such facility", fac->name, t->dir);
+	else if (d->checksum && d->checksum != fac->checksum)
+		ltrace_warn(t,
+			    "%s/eventdefs: facility %s: checksum 0x%08x differs from the trace's "
+			    "0x%08x",
+			    t->dir, fac->name, d->checksum, fac->checksum);
+	return d;
 }
 
 static void apply_load(struct ltt_trace *t, struct lv0_trace *lt, const struct lv0_load *ld,
@@ -356,6 +421,23 @@ static void apply_load(struct ltt_trace *t, struct lv0_trace *lt, const struct l
 			    "%s: facility %s was loaded with alignment %u, the trace header has "
 			    "%u: using the header's",
 			    where, ld->name, ld->alignment, trace_abi->alignment);
+}
+
+/*
+ * 1.4: in an aligned trace, a load whose name leaves the u32s unaligned
+ * tells whether this writer padded them; the core load classes then read
+ * them as it wrote them (packed when it did not).
+ */
+static void note_load_padding(struct lv0_trace *lt, const struct lv0_load *ld,
+			      const struct ltt_abi *abi)
+{
+	if (!abi->alignment || lt->loads_padded >= 0 || (strlen(ld->name) + 1) % 4 == 0)
+		return;
+	lt->loads_padded = ld->pad != 0;
+	if (!lt->loads_padded)
+		for (unsigned e = 0; e < lt->fac[0].nevents; e++)
+			if (e != 1 && e != 2)
+				lt->fac[0].classes[e]->abi.alignment = 0;
 }
 
 /* 1.5: every facility load of the control/facilities files, in CPU order. */
@@ -390,6 +472,7 @@ static int read_loads(struct ltt_trace *t, struct lv0_trace *lt, const struct lt
 					ltrace_warn(t, "%s: %s", where, why);
 				else
 					apply_load(t, lt, &ld, abi, where);
+				note_load_padding(lt, &ld, abi);
 			}
 			lv0_walk_skip(c, &r, r.size);
 		}
@@ -402,14 +485,10 @@ static int add_classes(struct ltt_trace *t, struct lv0_trace *lt)
 {
 	for (unsigned id = 1; id < LV0_NUM_FACILITIES; id++) {
 		struct lv0_facility *fac = &lt->fac[id];
-		struct lv0_xml *x;
 
 		if (!fac->set)
 			continue;
-		x = find_xml(t, lt, fac->name);
-		if (!x)
-			return -1;
-		fac->desc = pick_facility(t, x, fac);
+		fac->desc = find_description(t, lt, fac);
 		if (!fac->desc)
 			continue;
 		fac->classes = calloc(fac->desc->nevents ? fac->desc->nevents : 1,
@@ -490,6 +569,7 @@ int lv0_load(struct ltt_trace *t, char *err, size_t errlen)
 		return -1;
 	}
 	t->priv = lt;
+	lt->loads_padded = -1;
 	if (ltrace_walk(t->dir, add_tracefile, &ls, err, errlen) != 0 || ls.rc < 0)
 		return -1;
 	ltrace_sort_files(t);

@@ -738,7 +738,8 @@ class TraceV2(Trace):
         core = Abi(align=self.align, be=self.be)
         meta = []
         s = self.start
-        t = s["tsc"] + 2
+        # the trace's start TSC is metadata_0's first cycle_count_begin (2.2)
+        t = s["tsc"] + self.block_lead
         for m in spec["markers"]:
             pre = [("channel", STRING)] if self.minor == 3 else []
             a = m["abi"]
@@ -1077,11 +1078,13 @@ def scenarios():
     # 2.1 BE aligned 8, 64-bit ABI, size field on every event (tracer debug mode), small blocks
     st = {"tsc": 1 << 35, "freq": 2500000000, "sec": 1220000100, "usec": 999999, "scale": 1}
     ms = [m for m in marker_set(ABI64) if m["name"] != "m_big"]
-    files = v2_events(ms, ["cpu_0"], st["tsc"], [3, 0x02000001, 0x10000000])
+    files = v2_events(ms, ["cpu_0", "flight-cpu_1"], st["tsc"], [3, 0x02000001, 0x10000000])
     S["v21-be-aligned8"] = ({"fmt": "v2", "minor": 1, "be": True, "align": 8, "arch_size": 8, "buf_size": 512,
                              "size_field": True, "start": st, "markers": ms, "files": files,
-                             "metadata_path": "control/metadata_0"},
-                            "2.1 BE aligned 8, 64-bit ABI, a size field on every event, 512-byte blocks")
+                             "metadata_path": "control/metadata_0",
+                             "file_opts": {"flight-cpu_1": {"ring_rotate": 1, "unclosed_last": True}}},
+                            "2.1 BE aligned 8, 64-bit ABI, a size field on every event, 512-byte blocks, "
+                            "a flight-cpu_1 file in ring order with its newest block unclosed")
     # 2.3 LE aligned 4: metadata at the root, two channels with the same ids for different markers, lost counters
     st = {"tsc": 999, "freq": 1000000000, "sec": 1230000000, "usec": 7, "scale": 1}
     ms = [m for m in marker_set(ABI32, "cpu") if m["name"] != "m_big"]
@@ -1261,7 +1264,7 @@ def damaged(out):
     for grammar, text, line in (("seed", "<facility name=broken>\n<event name=e>\n<struct>\n"
                                  "<field name=f><uint size=4/></field>\n</event>\n</facility>\n", 5),
                                 ("genevent", '<facility name="broken">\n  <event name="e">\n'
-                                 '    <field name="f"><uint_fixed size="4"/></field\n  </event>\n</facility>\n', 4)):
+                                 '    <field name="f"><uint_fixed size="4"/></struct>\n  </event>\n</facility>\n', 3)):
         name = "dmg-v07-xml-%s" % grammar
         base = _damage_v0_base()
         base["facilities"].append({"name": "broken", "id": 9, "grammar": "seed", "desc": "", "abi": Abi(**ABI32),

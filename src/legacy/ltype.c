@@ -335,7 +335,7 @@ static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
 	if (w->depth >= LTYPE_MAX_DEPTH)
 		return fail(w, name, "types nested deeper than %d", LTYPE_MAX_DEPTH);
 	if (!(a = type_align(t, w->abi, 0)))
-		return fail(w, name, "a member's type is not declared");
+		return fail(w, name, "a member's type is not declared, or holds itself");
 	w->depth++;
 	switch (t->kind) {
 	case LTT_SIGNED:

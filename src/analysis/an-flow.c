@@ -280,18 +280,12 @@ static void json_interval(struct flow *fl, const struct kflow_thread *t,
 static struct fl_row *row_of(struct flow *fl, struct kflow_thread *t)
 {
 	if (t->slot == AN_IDMAP_NONE) {
-		if (fl->nrows == fl->cap_rows) {
-			size_t cap = fl->cap_rows ? fl->cap_rows * 2 : 64;
-			struct fl_row *v = realloc(fl->rows, cap * sizeof(*v));
+		struct fl_row *v =
+		    an_grow(fl->rows, &fl->cap_rows, fl->nrows + 1, sizeof(*v), &fl->failed);
 
-			if (!v) {
-				fl->failed = 1;
-				return NULL;
-			}
-			fl->rows = v;
-			fl->cap_rows = cap;
-		}
-		memset(&fl->rows[fl->nrows], 0, sizeof(fl->rows[0]));
+		if (!v)
+			return NULL;
+		fl->rows = v;
 		fl->rows[fl->nrows].t = t;
 		t->slot = (uint32_t)fl->nrows++;
 	}

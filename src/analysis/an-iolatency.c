@@ -133,7 +133,7 @@ static struct io_rec *rec_get(struct iolat *io, const struct kthread *t)
 
 	if (i != NONE)
 		return &io->recs[i];
-	if (an_grow((void **)&io->recs, &io->rcap, io->nrecs + 1, sizeof(*r)) ||
+	if (an_grow_in((void **)&io->recs, &io->rcap, io->nrecs + 1, sizeof(*r)) ||
 	    an_idmap_put(&io->recmap, (uint64_t)t->tid, (uint32_t)io->nrecs)) {
 		io->failed = 1;
 		return NULL;
@@ -195,8 +195,8 @@ static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t f
 	struct io_fdstat *f;
 
 	if (!c) {
-		if (an_grow((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds)) ||
-		    an_grow((void **)&io->chains, &io->chcap, io->nchains + 1, sizeof(*c))) {
+		if (an_grow_in((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds)) ||
+		    an_grow_in((void **)&io->chains, &io->chcap, io->nchains + 1, sizeof(*c))) {
 			io->failed = 1;
 			return;
 		}
@@ -205,8 +205,8 @@ static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t f
 		memset(c, 0, sizeof(*c));
 		fd_set_chain(io, r, fd, (uint32_t)io->nchains++);
 	}
-	if (an_grow((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f)) ||
-	    an_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v))) {
+	if (an_grow_in((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f)) ||
+	    an_grow_in((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v))) {
 		io->failed = 1;
 		return;
 	}
@@ -273,7 +273,7 @@ static void on_parent_proc(void *ctx, struct kthread *t, struct kthread *parent)
 		if (!mine)
 			continue;
 		if (!theirs) {
-			if (an_grow((void **)&p->fds, &p->fdcap, p->nfds + 1, sizeof(*p->fds))) {
+			if (an_grow_in((void **)&p->fds, &p->fdcap, p->nfds + 1, sizeof(*p->fds))) {
 				io->failed = 1;
 				return;
 			}
@@ -432,7 +432,7 @@ static struct io_disk *disk_get(struct iolat *io, int64_t dev, uint32_t name)
 	for (size_t i = 0; i < io->ndisks; i++)
 		if (io->disks[i].dev == dev)
 			return &io->disks[i];
-	if (an_grow((void **)&io->disks, &io->dcap, io->ndisks + 1, sizeof(*io->disks))) {
+	if (an_grow_in((void **)&io->disks, &io->dcap, io->ndisks + 1, sizeof(*io->disks))) {
 		io->failed = 1;
 		return NULL;
 	}

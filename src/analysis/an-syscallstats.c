@@ -146,7 +146,8 @@ static void html_add(struct sysstats *ss, const struct ksys_call *call)
 	int64_t dur = call->end - call->begin;
 
 	if (i == AN_IDMAP_NONE) {
-		if (an_grow((void **)&ss->hists, &ss->hcap, ss->nhists + 1, sizeof(*ss->hists)) ||
+		if (an_grow_in((void **)&ss->hists, &ss->hcap, ss->nhists + 1,
+			       sizeof(*ss->hists)) ||
 		    an_idmap_put(&ss->hmap, call->name, (uint32_t)ss->nhists)) {
 			ss->failed = 1;
 			return;
@@ -174,7 +175,7 @@ static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call,
 		return;
 	ti = an_idmap_get(&ss->tmap, (uint64_t)t->tid);
 	if (ti == AN_IDMAP_NONE) {
-		if (an_grow((void **)&ss->threads, &ss->tcap, ss->nthreads + 1, sizeof(*th)) ||
+		if (an_grow_in((void **)&ss->threads, &ss->tcap, ss->nthreads + 1, sizeof(*th)) ||
 		    an_idmap_put(&ss->tmap, (uint64_t)t->tid, (uint32_t)ss->nthreads))
 			goto oom;
 		ti = (uint32_t)ss->nthreads;
@@ -190,7 +191,7 @@ static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call,
 	key = ((uint64_t)ti << 32) | call->name;
 	ci = an_idmap_get(&ss->cmap, key);
 	if (ci == AN_IDMAP_NONE) {
-		if (an_grow((void **)&ss->calls, &ss->ccap, ss->ncalls + 1, sizeof(*c)) ||
+		if (an_grow_in((void **)&ss->calls, &ss->ccap, ss->ncalls + 1, sizeof(*c)) ||
 		    an_idmap_put(&ss->cmap, key, (uint32_t)ss->ncalls))
 			goto oom;
 		ci = (uint32_t)ss->ncalls++;

@@ -1,26 +1,22 @@
 /*
- * grow.h - the growable arrays of the analyses: an_grow() makes room,
- * doubling the capacity (from 64), so that appending is amortized O(1).
+ * grow.h - an_grow() (an-impl.h) for arrays held as a pointer and a
+ * capacity updated in place, as iolatency, syscallstats and ksys keep
+ * theirs: an_grow_in(&v, &cap, n, size) in a condition.
  */
 #ifndef TRAX_ANALYSIS_GROW_H
 #define TRAX_ANALYSIS_GROW_H
 
-#include <stdlib.h>
+#include "analysis/an-impl.h"
 
 /* Grows *v (of *cap elements of size sz) to hold n: 0, or -1 (*v unchanged) when out of memory. */
-static inline int an_grow(void **v, size_t *cap, size_t n, size_t sz)
+static inline int an_grow_in(void **v, size_t *cap, size_t n, size_t sz)
 {
-	size_t c = *cap ? *cap : 64;
-	void *p;
+	int failed = 0;
+	void *p = an_grow(*v, cap, n, sz, &failed);
 
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	if (!(p = realloc(*v, c * sz)))
+	if (!p)
 		return -1;
 	*v = p;
-	*cap = c;
 	return 0;
 }
 

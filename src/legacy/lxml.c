@@ -49,6 +49,14 @@ struct lref {
 	struct lref *next;
 };
 
+/* A <type name=...> declaration, for the lookups once the file is read. */
+struct lnamed {
+	size_t facility;
+	const char *name;
+	struct ltt_type *t;
+	size_t pos; /* of its tag */
+};
+
 struct lparser {
 	const char *s;
 	size_t len, pos;
@@ -61,6 +69,8 @@ struct lparser {
 	bool has_peeked;
 	unsigned depth;
 	struct lref *refs;
+	struct lnamed *named; /* every facility's, sorted by resolve() */
+	size_t nnamed, capnamed;
 	struct ltt_facility *fac; /* being built */
 	size_t nfac, capfac;
 };
@@ -968,23 +978,21 @@ static int parse_named_type(struct lparser *P, const struct ltok *open, struct l
 		perr(P, open->pos, "<type> without name");
 		return -1;
 	}
-	for (size_t i = 0; i < f->nnamed; i++) {
-		if (!strcmp(f->named[i]->name, name)) {
-			perr(P, open->pos, "type '%s' declared twice", name);
-			return -1;
-		}
-	}
 	if (parse_type_children(P, open, &t, 1, &n))
 		return -1;
 	if (!n) {
 		perr(P, open->pos, "type '%s' has no definition", name);
 		return -1;
 	}
-	if (t->kind == LTT_TYPEREF) { /* an alias: a struct of one field keeps both names */
+	if (t->kind == LTT_TYPEREF) { /* an alias: no node of its own to carry its name */
 		perr(P, open->pos, "type '%s' is only a typeref to '%s'", name, t->name);
 		return -1;
 	}
 	t->name = name;
+	struct lnamed d = {P->nfac - 1, name, t, open->pos};
+
+	if (push(P, &P->named, &P->nnamed, &P->capnamed, sizeof(d), &d))
+		return -1;
 	return push(P, &f->named, &f->nnamed, cap, sizeof(t), &t);
 }
 
@@ -1026,15 +1034,51 @@ static int parse_facility(struct lparser *P, const struct ltok *open)
 	return 0;
 }
 
-/* Names to types, per facility; then events that were one typeref to a struct become it. */
-static void resolve(struct lparser *P)
+static int named_cmp(const void *a, const void *b)
 {
-	for (struct lref *r = P->refs; r; r = r->next) {
-		const struct ltt_facility *f = &P->fac[r->facility];
+	const struct lnamed *x = a, *y = b;
+	int c;
 
-		for (size_t i = 0; i < f->nnamed && !r->t->ref; i++)
-			if (!strcmp(f->named[i]->name, r->t->name))
-				r->t->ref = f->named[i];
+	if (x->facility != y->facility)
+		return x->facility < y->facility ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * Names to types, per facility (sorted, so that hostile files of many
+ * names stay n log n); then events that were one typeref to a struct
+ * become it. A name declared twice in a facility is an error.
+ */
+static int resolve(struct lparser *P)
+{
+	if (P->nnamed)
+		qsort(P->named, P->nnamed, sizeof(*P->named), named_cmp);
+	for (size_t i = 1; i < P->nnamed; i++) {
+		if (P->named[i].facility == P->named[i - 1].facility &&
+		    !strcmp(P->named[i].name, P->named[i - 1].name)) {
+			perr(P, P->named[i].pos, "type '%s' declared twice", P->named[i].name);
+			return -1;
+		}
+	}
+	for (struct lref *r = P->refs; r; r = r->next) {
+		struct lnamed key = {r->facility, r->t->name, NULL, 0}, *hit;
+
+		/* a lower bound: the key's pos 0 sorts before every declaration of its name */
+		size_t lo = 0, hi = P->nnamed;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (named_cmp(&P->named[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		hit = lo < P->nnamed ? &P->named[lo] : NULL;
+		if (hit && hit->facility == key.facility && !strcmp(hit->name, key.name))
+			r->t->ref = hit->t;
 	}
 	for (size_t i = 0; i < P->nfac; i++) {
 		for (size_t e = 0; e < P->fac[i].nevents; e++) {
@@ -1049,6 +1093,7 @@ static void resolve(struct lparser *P)
 				ev->payload = (struct ltt_type *)in;
 		}
 	}
+	return 0;
 }
 
 int lxml_parse(const char *text, size_t len, const char *file, struct ltt_facility **out, size_t *n,
@@ -1082,7 +1127,8 @@ int lxml_parse(const char *text, size_t len, const char *file, struct ltt_facili
 		perr(&P, P.len, "no <facility> in the file");
 		goto fail;
 	}
-	resolve(&P);
+	if (resolve(&P))
+		goto fail;
 	/* the caller's copy: P.fac lives in the arena, lxml_free frees both */
 	*out = malloc(P.nfac * sizeof(**out));
 	if (!*out) {

@@ -113,6 +113,7 @@ static const struct shipped {
 	{"ltt-control/ipc.xml", "ipc", 3, 0},
 	{"ltt-control/kernel.xml", "kernel", 30, 4},
 	{"ltt-control/kernel_arch_i386.xml", "kernel_arch", 6, 1},
+	{"ltt-control/kernel_arch_sh.xml", "kernel_arch", 6, 1},
 	{"ltt-control/kernel_process.xml", "process", 0, 0},
 	{"ltt-control/list.xml", "list", 7, 5},
 	{"ltt-control/locking.xml", "locking", 6, 0},
@@ -233,6 +234,15 @@ static void test_genevent_fields(void)
 		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_POINTER && t->base == 16);
 		CHECK(!strcmp(f->events[0].name, "trap_entry")); /* event id 0: file order */
 		CHECK(!strcmp(f->events[5].name, "kthread_create"));
+		lxml_free(f, n);
+	}
+
+	/* kernel_arch_sh: a label whose value slipped into its name follows the previous (171) */
+	f = load("ltt-control/kernel_arch_sh.xml", &n);
+	if (f) {
+		t = ltt_type_resolve(field(event(f, "syscall_entry")->payload, "syscall_id"));
+		CHECK(!strcmp(label(t, 172), "prctl              172"));
+		CHECK(!strcmp(label(t, 173), "rt_sigreturn"));
 		lxml_free(f, n);
 	}
 
@@ -516,7 +526,7 @@ static void test_errors(void)
 	expect_error("\n\nhello", "t.xml:3:1: expected <facility>");
 	expect_error("<facility name=x><event name=e></field></facility>",
 		     "t.xml:1:32: unexpected </field> in <event>");
-	expect_error("<facility name=x>\n<type name=a><string/></type>\n<type name=a><string/></type>",
+	expect_error("<facility name=x>\n<type name=a><string/></type>\n<type name=a><string/></type></facility>",
 		     "t.xml:3:1: type 'a' declared twice");
 	expect_error("<facility name=x><event name=e><struct/><struct/></event></facility>",
 		     "t.xml:1:41: event 'e': a second payload type <struct>");

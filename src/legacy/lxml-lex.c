@@ -55,8 +55,7 @@ void *lx_alloc(struct lparser *P, size_t size)
 }
 
 /* Appends el to a growing arena array (the old copy stays in the arena). */
-int lx_push(struct lparser *P, void *arrp, size_t *n, size_t *cap, size_t elsize,
-		const void *el)
+int lx_push(struct lparser *P, void *arrp, size_t *n, size_t *cap, size_t elsize, const void *el)
 {
 	char **arr = arrp;
 
@@ -117,7 +116,8 @@ static char *decode_text(struct lparser *P, const char *s, size_t n)
 	static const struct {
 		const char *ent;
 		char c;
-	} ents[] = {{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
+	} ents[] = {
+	    {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
 	char *d = lx_alloc(P, n + 1);
 	size_t o = 0;
 

@@ -68,7 +68,7 @@ struct lparser {
 
 /* The first error wins: P->failed, P->err = "FILE:LINE:COL: ..." at byte pos. */
 void lx_error(struct lparser *P, size_t pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Zeroed arena memory; NULL with the error set. */
 void *lx_alloc(struct lparser *P, size_t size);
 /* Appends el to a growing arena array *arrp of *n (capacity *cap) elements. */

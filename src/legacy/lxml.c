@@ -30,10 +30,9 @@ static const char lxml_wrapper[] = "";
 static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open);
 
 static const char *const type_elements[] = {
-	"int",	   "uint",   "int_fixed", "uint_fixed", "char",   "uchar",   "short",
-	"ushort",  "long",   "ulong",	  "pointer",	"size_t", "ssize_t", "off_t",
-	"float",   "string", "enum",	  "array",	"sequence", "struct", "union",
-	"typeref",
+    "int",  "uint",  "int_fixed", "uint_fixed", "char",	   "uchar",   "short", "ushort",
+    "long", "ulong", "pointer",	  "size_t",	"ssize_t", "off_t",   "float", "string",
+    "enum", "array", "sequence",  "struct",	"union",   "typeref",
 };
 
 static bool is_type_element(const char *name)
@@ -73,7 +72,7 @@ static int parse_size(struct lparser *P, const struct ltok *open, const char *v,
 		is_float ? (void)(t->size = 8) : (void)(t->size_ref = LTT_SIZE_LONG);
 	else {
 		lx_error(P, open->pos, "<%s>: size '%s' is not 1, 2, 4, 8, short, medium or long",
-		     open->name, v);
+			 open->name, v);
 		return -1;
 	}
 	if (is_float && t->size != 4 && t->size != 8) {
@@ -138,7 +137,8 @@ static int add_label(struct lparser *P, struct ltt_type *t, size_t *cap, const c
 	return lx_push(P, &t->labels, &t->nlabels, cap, sizeof(l), &l);
 }
 
-static int parse_label_value(struct lparser *P, const struct ltok *open, const char *v, int64_t *out)
+static int parse_label_value(struct lparser *P, const struct ltok *open, const char *v,
+			     int64_t *out)
 {
 	char *end;
 	long long x;
@@ -255,8 +255,8 @@ static int parse_type_children(struct lparser *P, const struct ltok *open, struc
 				return -1;
 		} else if (tok.kind == LTOK_OPEN && is_type_element(tok.name)) {
 			if (*n == max) {
-				lx_error(P, tok.pos, "<%s> holds more than %zu type%s", open->name, max,
-				     max > 1 ? "s" : "");
+				lx_error(P, tok.pos, "<%s> holds more than %zu type%s", open->name,
+					 max, max > 1 ? "s" : "");
 				return -1;
 			}
 			if (!(types[(*n)++] = parse_type(P, &tok)))
@@ -325,7 +325,7 @@ static struct ltt_type *parse_array(struct lparser *P, const struct ltok *open, 
 		return NULL;
 	if (n != want) {
 		lx_error(P, open->pos, "<%s> needs %s", open->name,
-		     want == 2 ? "a length type and an element type" : "an element type");
+			 want == 2 ? "a length type and an element type" : "an element type");
 		return NULL;
 	}
 	if (want == 2) {
@@ -430,7 +430,8 @@ static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open)
 			if (parse_size(P, open, tcs, false, &sz))
 				t = NULL;
 			else if (sz.size_ref != LTT_SIZE_FIXED) {
-				lx_error(P, open->pos, "<union>: typecodesize '%s' is not 1, 2, 4 or 8", tcs);
+				lx_error(P, open->pos,
+					 "<union>: typecodesize '%s' is not 1, 2, 4 or 8", tcs);
 				t = NULL;
 			} else {
 				t->typecode_size = sz.size;
@@ -495,10 +496,10 @@ static int parse_event(struct lparser *P, const struct ltok *open, struct ltt_fa
 			if (!(single = parse_type(P, &tok)))
 				return -1;
 		} else {
-			if (tok.kind == LTOK_OPEN && (is_type_element(tok.name) ||
-						      !strcmp(tok.name, "field")))
-				lx_error(P, tok.pos, "event '%s': a second payload type <%s>", ev.name,
-				     tok.name);
+			if (tok.kind == LTOK_OPEN &&
+			    (is_type_element(tok.name) || !strcmp(tok.name, "field")))
+				lx_error(P, tok.pos, "event '%s': a second payload type <%s>",
+					 ev.name, tok.name);
 			else
 				lx_unexpected(P, &tok, "event");
 			return -1;
@@ -649,8 +650,8 @@ static int resolve(struct lparser *P)
 int lxml_parse(const char *text, size_t len, const char *file, struct ltt_facility **out, size_t *n,
 	       char *err, size_t errlen)
 {
-	struct lparser P = {.s = text, .len = len, .file = file ? file : "<xml>", .err = err,
-			    .errlen = errlen};
+	struct lparser P = {
+	    .s = text, .len = len, .file = file ? file : "<xml>", .err = err, .errlen = errlen};
 	struct ltok tok;
 
 	*out = NULL;

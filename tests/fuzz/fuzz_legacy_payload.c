@@ -20,26 +20,26 @@
 #include "legacy/ltt-type.h"
 
 static const char facility[] =
-	"<facility name=f>\n"
-	"<event name=all><struct>\n"
-	" <field name=a><uint size=1/></field>\n"
-	" <field name=e><enum size=2> A B C </enum></field>\n"
-	" <field name=u><union typecodesize=1><field name=i><int size=8/></field>\n"
-	"   <field name=s><string/></field><field name=t><typeref name=pair/></field></union></field>\n"
-	" <field name=q><sequence lengthsize=2><typeref name=pair/></sequence></field>\n"
-	" <field name=r><array size=3><float size=4/></array></field>\n"
-	" <field name=n><uint size=2 network/></field>\n"
-	" <field name=z><string/></field>\n"
-	"</struct></event>\n"
-	"<event name=cunion><field name=c><union><field name=x><ulong/></field>\n"
-	"  <field name=y><sequence><uchar/><short/></sequence></field></union></field>\n"
-	"  <field name=d><float size=8/></field></event>\n"
-	"<event name=nested><field name=s><sequence><uint/><sequence><size_t/><string/></sequence>"
-	"</sequence></field><field name=p><pointer/></field></event>\n"
-	"<event name=undeclared><field name=m><typeref name=nowhere/></field></event>\n"
-	"<type name=pair><struct><field name=k><int size=2/></field><field name=v><long/></field>"
-	"</struct></type>\n"
-	"</facility>\n";
+    "<facility name=f>\n"
+    "<event name=all><struct>\n"
+    " <field name=a><uint size=1/></field>\n"
+    " <field name=e><enum size=2> A B C </enum></field>\n"
+    " <field name=u><union typecodesize=1><field name=i><int size=8/></field>\n"
+    "   <field name=s><string/></field><field name=t><typeref name=pair/></field></union></field>\n"
+    " <field name=q><sequence lengthsize=2><typeref name=pair/></sequence></field>\n"
+    " <field name=r><array size=3><float size=4/></array></field>\n"
+    " <field name=n><uint size=2 network/></field>\n"
+    " <field name=z><string/></field>\n"
+    "</struct></event>\n"
+    "<event name=cunion><field name=c><union><field name=x><ulong/></field>\n"
+    "  <field name=y><sequence><uchar/><short/></sequence></field></union></field>\n"
+    "  <field name=d><float size=8/></field></event>\n"
+    "<event name=nested><field name=s><sequence><uint/><sequence><size_t/><string/></sequence>"
+    "</sequence></field><field name=p><pointer/></field></event>\n"
+    "<event name=undeclared><field name=m><typeref name=nowhere/></field></event>\n"
+    "<type name=pair><struct><field name=k><int size=2/></field><field name=v><long/></field>"
+    "</struct></type>\n"
+    "</facility>\n";
 
 static struct ltt_facility *fac;
 static size_t nfac;
@@ -78,8 +78,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	uint8_t k = data[0];
-	struct ltt_abi abi = {4, k & 0x40 ? 8 : 4, k & 0x40 ? 8 : 4, k & 0x40 ? 8 : 4,
-			      (const uint8_t[]){0, 4, 8, 0}[k & 3], (k & 4) != 0, (k & 8) != 0,
+	struct ltt_abi abi = {4,
+			      k & 0x40 ? 8 : 4,
+			      k & 0x40 ? 8 : 4,
+			      k & 0x40 ? 8 : 4,
+			      (const uint8_t[]){0, 4, 8, 0}[k & 3],
+			      (k & 4) != 0,
+			      (k & 8) != 0,
 			      (k & 16) != 0};
 	const uint8_t *nul = memchr(data + 1, 0, size - 1);
 	const uint8_t *p = nul ? nul + 1 : data + size;

@@ -6,7 +6,8 @@
  * ABI) without reading past it.
  *
  * FUZZ-SOURCES: src/legacy/lxml.c src/legacy/lxml-lex.c src/legacy/ltype.c src/legacy/larena.c
- * FUZZ-SEEDS: tests/data/legacy/facilities/ltt-control/[a-z]*.xml tests/data/legacy/facilities/poly/[a-z]*.xml
+ * FUZZ-SEEDS: tests/data/legacy/facilities/ltt-control/[a-z]*.xml
+ * tests/data/legacy/facilities/poly/[a-z]*.xml
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,10 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	payload_end = data + size;
 	for (size_t i = 0; i < n; i++) {
 		for (size_t e = 0; e < f[i].nevents; e++) {
-			long r = ltt_payload_decode(f[i].events[e].payload, &abi, data, size, 0, &sink,
-						    NULL, err, sizeof(err));
+			long r = ltt_payload_decode(f[i].events[e].payload, &abi, data, size, 0,
+						    &sink, NULL, err, sizeof(err));
 
-			CHECK(r == -1 ? (err[0] && !strchr(err, '\n')) : (r >= 0 && (size_t)r <= size));
+			CHECK(r == -1 ? (err[0] && !strchr(err, '\n'))
+				      : (r >= 0 && (size_t)r <= size));
 		}
 	}
 	lxml_free(f, n);

@@ -497,6 +497,56 @@ static void test_loose(void)
 	lxml_free(f, n);
 }
 
+/*
+ * The gen helper's fixture tests/data/legacy/hex/v07-be-aligned8-nohb
+ * (written from docs/legacy-formats.md alone): its eventdefs/gen.xml and
+ * the two payloads of its cpu_0 (block offsets 128 and 168, big-endian,
+ * aligned on 8) decode to the sizes of their headers' event_size and the
+ * values of its expect.jsonl.
+ */
+static int gen_int(void *arg, const char *name, const struct ltt_type *t, unsigned size,
+		   uint64_t raw)
+{
+	(void)t;
+	(void)size;
+	snprintf((char *)arg + strlen(arg), 256 - strlen(arg), "%s=%llu ", name,
+		 (unsigned long long)raw);
+	return 0;
+}
+
+static int gen_str(void *arg, const char *name, const struct ltt_type *t, const char *s, size_t len)
+{
+	(void)t;
+	snprintf((char *)arg + strlen(arg), 256 - strlen(arg), "%s='%.*s' ", name, (int)len, s);
+	return 0;
+}
+
+static void test_gen_fixture(void)
+{
+	size_t n;
+	struct ltt_facility *f = load("../hex/v07-be-aligned8-nohb/eventdefs/gen.xml", &n);
+	static const struct ltt_abi abi = {4, 8, 8, 8, 8, true, true, false};
+	static const uint8_t ev1[22] = {0x41, 0, 0, 0, 0, 0,   0,   0, 1, 2,	3,
+					4,    5, 6, 7, 8, 'a', 'b', 0, 0, 0xbe, 0xef};
+	static const uint8_t ev2[20] = {0xff, 0,    0,	  0,	0,    0,    0, 0, 0xff, 0xff,
+					0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0,	1};
+	const struct ltt_payload_sink sink = {.integer = gen_int, .string = gen_str};
+	char got[256] = "";
+
+	if (!f)
+		return;
+	CHECK_EQ(ltt_payload_decode(f->events[0].payload, &abi, ev1, sizeof(ev1), 128, &sink, got,
+				    err, sizeof(err)),
+		 22);
+	CHECK(!strcmp(got, "c=65 l=72623859790382856 s='ab' h=48879 "), "%s", got);
+	got[0] = 0;
+	CHECK_EQ(ltt_payload_decode(f->events[0].payload, &abi, ev2, sizeof(ev2), 168, &sink, got,
+				    err, sizeof(err)),
+		 20);
+	CHECK(!strcmp(got, "c=255 l=18446744073709551615 s='' h=1 "), "%s", got);
+	lxml_free(f, n);
+}
+
 /* ---- errors ---- */
 
 static void expect_error(const char *text, const char *want)
@@ -572,6 +622,7 @@ int main(void)
 	test_seed_era_files();
 	test_seed_grammar();
 	test_loose();
+	test_gen_fixture();
 	test_errors();
 	return CHECK_RESULT();
 }

@@ -135,6 +135,7 @@ static const struct shipped {
     {"poly/fs.xml", "fs", 11, 0},
     {"poly/ipc.xml", "ipc", 4, 0},
     {"poly/kernel.xml", "kernel", 10, 2},
+    {"poly/kernel_arch_arm.xml", "kernel_arch", 2, 1},
     {"poly/locking.xml", "locking", 4, 0},
     {"poly/memory.xml", "memory", 6, 0},
     {"poly/network.xml", "network", 2, 0},

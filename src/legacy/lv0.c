@@ -153,8 +153,14 @@ static int read_trace_hdr(const uint8_t *b, const struct ltrace_magic *m, const 
 		info->start_time_sec = ltrace_u64(h + 50, be);
 		info->start_time_usec = ltrace_u64(h + 58, be);
 	}
+	/*
+	 * Seed 000 calls it a flag ("trace alignment is activated"): 1 means
+	 * aligned on the architecture size; the 2006 kernel wrote that size.
+	 */
+	if (info->alignment == 1 && (info->arch_size == 4 || info->arch_size == 8))
+		info->alignment = info->arch_size;
 	if (info->alignment != 0 && info->alignment != 4 && info->alignment != 8) {
-		snprintf(err, errlen, "%s: has_alignment %u is not 0, 4 or 8", path,
+		snprintf(err, errlen, "%s: has_alignment %u is not 0, 1, 4 or 8", path,
 			 info->alignment);
 		return -1;
 	}

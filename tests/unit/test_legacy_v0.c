@@ -29,9 +29,10 @@ struct tb {
 	uint8_t buf[BSIZE * 8];
 	size_t len;
 	bool be, hb;
-	uint8_t minor;	    /* 4 or 7 */
-	unsigned magic_off; /* 0.4: 56 or 72; 0.7: 40 */
-	unsigned align;	    /* has_alignment: 0, 4, 8 */
+	uint8_t minor;	     /* 4 or 7 */
+	unsigned magic_off;  /* 0.4: 56 or 72; 0.7: 40 */
+	unsigned align;	     /* has_alignment: 0, 4, 8 */
+	unsigned align_flag; /* written instead of align when set (seed 000's flag: 1) */
 	uint8_t arch_size;
 	uint8_t flight;
 	uint32_t freq_scale;
@@ -96,7 +97,7 @@ static void tb_block(struct tb *b, uint64_t begin_tsc)
 	put(b, m + 18, b->minor, 1);
 	put(b, m + 19, b->flight, 1);
 	put(b, m + 20, b->hb, 1);
-	put(b, m + 21, b->align, 1);
+	put(b, m + 21, b->align_flag ? b->align_flag : b->align, 1);
 	if (b->minor == 7) {
 		put(b, m + 22, b->freq_scale, 4);
 		put(b, m + 26, START_KHZ, 8);
@@ -445,8 +446,12 @@ out:
 	remove_dir(dir);
 }
 
-/* 0.7, big-endian, aligned on 8, 64-bit TSCs, freq_scale 0 (read as 1). */
-static void test_07_be_aligned(void)
+/*
+ * 0.7, big-endian, aligned on 8, 64-bit TSCs, freq_scale 0 (read as 1);
+ * with flag, has_alignment is 1 (seed 000: "alignment is activated"),
+ * which means the arch size (8): the same layout.
+ */
+static void test_07_be_aligned(bool flag)
 {
 	char *dir = make_trace_dir();
 	struct tb b;
@@ -457,8 +462,9 @@ static void test_07_be_aligned(void)
 	static const uint8_t mix[] = {7, 0, 0, 0, 1, 2, 3, 4};
 	static const uint8_t big[] = {1, 2, 3, 4, 5, 6, 7, 8};
 
-	check_part = "0.7 BE aligned 8";
+	check_part = flag ? "0.7 BE has_alignment 1" : "0.7 BE aligned 8";
 	tb_init(&b, 7, true, false, 8);
+	b.align_flag = flag ? 1 : 0;
 	b.freq_scale = 0;
 	write_facilities(dir, &b, NULL, 8);
 	tb_block(&b, 5000);
@@ -830,7 +836,8 @@ static void test_arithmetic(void)
 int main(void)
 {
 	test_07_le_packed_hb();
-	test_07_be_aligned();
+	test_07_be_aligned(false);
+	test_07_be_aligned(true);
 	test_04(false);
 	test_04(true);
 	test_flight();

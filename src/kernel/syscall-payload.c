@@ -30,14 +30,28 @@ static void put(struct out *o, const void *v, size_t n)
 	o->len += n;
 }
 
-/* The low size bytes of v (a little-endian machine's integer of that size). */
-static void put_int(struct out *o, uint64_t v, unsigned int size)
+/*
+ * The low size bytes of v (a little-endian machine's integer of that
+ * size). Every field of every call goes through here: with room for 8
+ * bytes, one fixed-size store of all 8, the bytes past size being
+ * overwritten by the next field or left past the payload's length.
+ */
+static inline void put_int(struct out *o, uint64_t v, unsigned int size)
 {
 	uint8_t b[8];
 
-	for (unsigned int i = 0; i < size && i < 8; i++)
+	if (size > 8)
+		size = 8;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (o->len + 8 <= o->cap) {
+		memcpy(o->p + o->len, &v, 8);
+		o->len += size;
+		return;
+	}
+#endif
+	for (unsigned int i = 0; i < size; i++)
 		b[i] = (uint8_t)(v >> (8 * i));
-	put(o, b, size < 8 ? size : 8);
+	put(o, b, size);
 }
 
 struct captures {

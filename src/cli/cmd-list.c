@@ -451,8 +451,15 @@ static void print_kernel_events(const struct trax_msg *m, bool syscalls, bool fi
 
 		if (strcmp(kind, "tracepoint") && strcmp(kind, "syscall"))
 			continue;
-		if (syscalls)
-			printf("      %s [%d-bit]\n", name, (int)sizeof(long) * 8);
+		if (syscalls) {
+			/* the ABIs the call is traced in: "32", "64", "32/64" */
+			const char *bits = cli_record_get(m, rec, "bits");
+
+			if (bits)
+				printf("      %s [%s-bit]\n", name, bits);
+			else
+				printf("      %s [%d-bit]\n", name, (int)sizeof(long) * 8);
+		}
 		else
 			printf("      %s (loglevel: TRACE_EMERG (0)) (type: tracepoint)\n", name);
 		if (fields)

@@ -341,13 +341,15 @@ struct list_ctx {
 	struct reply *r;
 };
 
-static void list_one(void *arg, const char *name, const char *fields)
+static void list_one(void *arg, const char *name, const char *fields, const char *bits)
 {
 	struct list_ctx *l = arg;
 
 	trax_msg_add(&l->r->m, "record", "tracepoint");
 	trax_msg_add(&l->r->m, "name", "%s", name);
 	trax_msg_add(&l->r->m, "fields", "%s", fields ? fields : "");
+	if (bits)
+		trax_msg_add(&l->r->m, "bits", "%s", bits);
 }
 
 int kernel_list(struct reply *r, const struct trax_msg *req)

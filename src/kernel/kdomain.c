@@ -1716,7 +1716,8 @@ void kdomain_free(struct kdomain *kd)
 	free(kd);
 }
 
-long kdomain_list(bool syscalls, void (*fn)(void *arg, const char *name, const char *fields),
+long kdomain_list(bool syscalls,
+		  void (*fn)(void *arg, const char *name, const char *fields, const char *bits),
 		  void *arg, char *err, size_t errlen)
 {
 	char root[256], lname[256];
@@ -1730,8 +1731,21 @@ long kdomain_list(bool syscalls, void (*fn)(void *arg, const char *name, const c
 
 		if (!s)
 			return -ENOTSUP;
-		for (unsigned int i = 0; i < ksyscalls_count(s); i++, count++)
-			fn(arg, ksyscalls_name(s, i), ksyscalls_signature(s, i));
+		unsigned int nat = ksyscalls_count(s), all = nat + ksyscalls_compat_count(s);
+		const char *word = sizeof(long) == 8 ? "64" : "32";
+
+		/* as lttng list -k --syscall: a call of both ABIs once, "32/64" */
+		for (unsigned int i = 0; i < all; i++) {
+			const char *name = ksyscalls_name(s, i), *bits = i < nat ? word : "32";
+			bool both = false;
+
+			for (unsigned int j = i < nat ? nat : 0; j < (i < nat ? all : nat) && !both; j++)
+				both = !strcmp(name, ksyscalls_name(s, j));
+			if (both && i >= nat)
+				continue; /* listed with its 64-bit twin */
+			fn(arg, name, ksyscalls_signature(s, i), both ? "32/64" : bits);
+			count++;
+		}
 		ksyscalls_free(s);
 		return count;
 	}
@@ -1744,11 +1758,11 @@ long kdomain_list(bool syscalls, void (*fn)(void *arg, const char *name, const c
 		if (system_skipped(evs[i].system))
 			continue;
 		kmap_lttng_name(evs[i].system, evs[i].name, lname, sizeof(lname));
-		fn(arg, lname, "");
+		fn(arg, lname, "", NULL);
 		count++;
 	}
 	free(evs);
-	fn(arg, "lttng_statedump_*", "");
+	fn(arg, "lttng_statedump_*", "", NULL);
 	return count + 1;
 }
 

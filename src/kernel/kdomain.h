@@ -134,9 +134,12 @@ void kdomain_describe(const struct kdomain *kd,
 /*
  * `trax list -k`: the tracepoints of the running kernel under their LTTng
  * names (syscalls: the system calls), each given to fn with its fields as
- * text. Count, or -errno with err set.
+ * text, and for a system call the ABIs it is traced in ("64", "32" for a
+ * call only the 32-bit table has, "32/64"; NULL for tracepoints). Count,
+ * or -errno with err set.
  */
-long kdomain_list(bool syscalls, void (*fn)(void *arg, const char *name, const char *fields),
+long kdomain_list(bool syscalls,
+		  void (*fn)(void *arg, const char *name, const char *fields, const char *bits),
 		  void *arg, char *err, size_t errlen);
 
 /* Removes what killed daemons left in tracefs; how many instances. */

@@ -56,8 +56,9 @@ enum ltt_format ltt_probe_dir(const char *dir);
 struct ltt_class {
 	uint32_t index;			/* dense, 0..ltt_trace_class_count()-1 */
 	const char *name;		/* "facility.event" (seed 000) or the marker's name */
-	const char *channel;		/* the tracefile group ("cpu", "control/facilities",
-					   2.3's channel name): the CTF stream class */
+	const char *channel;		/* the tracefile group (2.3's channel name, 2.1's
+					   group): the CTF stream class. NULL for seed 000:
+					   a facility's events may be in any group */
 	const char *facility;		/* seed 000: the facility's name; NULL for markers */
 	uint32_t facility_id;		/* seed 000: the id the trace gave it; markers: 0 */
 	uint32_t event_id;		/* the id in the event header */

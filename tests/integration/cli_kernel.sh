@@ -280,6 +280,12 @@ t 0 list -k --syscall -f
 expect_out "System calls:" "-------------" "      openat [$bits-bit]" "        field: dfd (int)" \
 	"        field: filename (const char *)" "        field: flags (int)" \
 	"        field: mode (umode_t)" "      close [$bits-bit]" "        field: fd (unsigned int)" ""
+# the ABIs traxd says each call is traced in
+reply LIST status=0 record=tracepoint name=openat fields= bits=32/64 \
+	record=tracepoint name=llseek fields= bits=32 record=tracepoint name=mmap fields= bits=64
+t 0 list -k --syscall
+expect_out "System calls:" "-------------" "      openat [32/64-bit]" "      llseek [32-bit]" \
+	"      mmap [64-bit]" ""
 reply LIST status=ENOTSUP "error=Cannot list the kernel's events: tracefs is not mounted"
 t 1 list -k
 expect_one_error

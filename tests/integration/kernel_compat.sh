@@ -6,7 +6,8 @@
 # file name read from user memory, the descriptor it returned, read's
 # count and ret, close, getpid's ret; babeltrace2 reads the trace without
 # a warning and prints those events as trax view does; the program's
-# 64-bit calls are syscall_entry_* as before.
+# 64-bit calls are syscall_entry_* as before. trax list -k --syscall shows
+# the calls of both tables ("openat [32/64-bit]", "llseek [32-bit]").
 # Needs root and tracefs (mounted if missing).
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
@@ -73,6 +74,15 @@ grep -q "compat_syscall_exit_openat" f.txt &&
 	check_fail "openat's 32-bit exits (no filename) passed a filter on filename"
 grep "openat" f.txt | grep -v "exists.txt" | grep -q "_entry_" &&
 	check_fail "the filter let through: $(grep openat f.txt | grep -v exists.txt | head -2)"
+
+# trax list -k --syscall: each call with the ABIs it is traced in, as
+# lttng list -k --syscall: both tables' calls once, "32/64"
+trax list -k --syscall >list.txt 2>&1 || fail "list -k --syscall: $(cat list.txt)"
+for want in "openat [32/64-bit]" "read [32/64-bit]" "llseek [32-bit]" "socketcall [32-bit]" \
+	"accept [64-bit]"; do
+	grep -qxF "      $want" list.txt || check_fail "list -k --syscall lacks '$want'"
+done
+[ "$(grep -c '^      openat \[' list.txt)" = 1 ] || check_fail "openat listed more than once"
 
 [ "$errors" = 0 ] || fail "$errors check(s) failed"
 ok "kernel_compat"

@@ -1,0 +1,147 @@
+/*
+ * lv0-cursor.c - the cursors of an LTTV trace: each raw event of the walk
+ * gets its class from the facility table, its payload size (computed from
+ * the description and checked against the header's, 1.3) and its time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "legacy/lv0-impl.h"
+
+int lv0_cursor_open(struct ltt_cursor *c)
+{
+	struct lv0_cursor *lc = calloc(1, sizeof(*lc));
+
+	if (!lc || !(lc->said = calloc(LV0_NUM_FACILITIES * 256 / 8, 1))) {
+		free(lc);
+		snprintf(c->err, sizeof(c->err), "%s: out of memory", c->f->path);
+		return -1;
+	}
+	c->priv = lc;
+	return 0;
+}
+
+void lv0_cursor_close(struct ltt_cursor *c)
+{
+	struct lv0_cursor *lc = c->priv;
+
+	if (lc)
+		free(lc->said);
+	free(lc);
+	c->priv = NULL;
+}
+
+/* Whether (facility, event) was already reported; marks it. */
+static bool said_before(struct lv0_cursor *lc, uint8_t fac, uint8_t ev)
+{
+	unsigned bit = (unsigned)fac << 8 | ev;
+	bool r = lc->said[bit / 8] & (1u << (bit % 8));
+
+	lc->said[bit / 8] |= (uint8_t)(1u << (bit % 8));
+	return r;
+}
+
+static struct ltt_class *class_of(const struct lv0_trace *lt, const struct lv0_raw *r,
+				  char *why, size_t whylen)
+{
+	const struct lv0_facility *fac = &lt->fac[r->facility];
+
+	if (!fac->set) {
+		snprintf(why, whylen, "unknown facility id %u (event id %u)", r->facility,
+			 r->event);
+		return NULL;
+	}
+	if (r->facility == 0 && lv0_core_is_heartbeat_full(r->event, r->size))
+		return fac->heartbeat_full;
+	if (!fac->desc && r->facility != 0) {
+		snprintf(why, whylen, "facility %s (id %u) has no description: event id %u",
+			 fac->name, r->facility, r->event);
+		return NULL;
+	}
+	if (r->event >= fac->nevents) {
+		snprintf(why, whylen, "unknown event id %u of facility %s (id %u)", r->event,
+			 fac->name, r->facility);
+		return NULL;
+	}
+	return fac->classes[r->event];
+}
+
+/*
+ * The payload's size, 1.3: the computed one; when the header has one
+ * (below 0xFFFF) they must agree, else the fallback of a realignment after
+ * strings (then the class keeps that rule). -1 with why set when neither.
+ */
+static long payload_len(struct ltt_class *cls, const struct ltt_cursor *c,
+			const struct lv0_raw *r, char *why, size_t whylen)
+{
+	const uint8_t *p = c->f->data + r->payload_off;
+	char err[256] = "";
+	long n = ltt_payload_size(cls->payload, &cls->abi, p, r->avail, r->base, err, sizeof(err));
+
+	if (r->size == 0xFFFF) {
+		if (n < 0)
+			snprintf(why, whylen, "%s: %s", cls->name, err);
+		return n;
+	}
+	if (n == r->size)
+		return n;
+	if (cls->abi.alignment && !cls->abi.realign_after_string) {
+		struct ltt_abi a = cls->abi;
+		char err2[256];
+
+		a.realign_after_string = true;
+		if (ltt_payload_size(cls->payload, &a, p, r->avail, r->base, err2, sizeof(err2)) ==
+		    r->size) {
+			cls->abi = a;
+			return r->size;
+		}
+	}
+	if (n < 0)
+		snprintf(why, whylen, "%s: %s", cls->name, err);
+	else
+		snprintf(why, whylen, "%s: event size %u differs from the computed %ld", cls->name,
+			 r->size, n);
+	return -1;
+}
+
+int lv0_cursor_next(struct ltt_cursor *c, struct ltt_event *ev)
+{
+	struct lv0_trace *lt = c->t->priv;
+	struct lv0_cursor *lc = c->priv;
+	struct lv0_raw r;
+	int rc;
+
+	while ((rc = lv0_walk_next(c, &r)) > 0) {
+		char why[384];
+		struct ltt_class *cls = class_of(lt, &r, why, sizeof(why));
+		long len = cls ? payload_len(cls, c, &r, why, sizeof(why)) : -1;
+
+		if (len < 0) {
+			/* an unclosed block's garbage ends the block */
+			if (lc->unclosed) {
+				lv0_walk_abandon_block(c, &r, why);
+				continue;
+			}
+			if (r.size == 0xFFFF)
+				return ltrace_cursor_fail(c, r.offset,
+							  "%s; its size is not in its header: "
+							  "cannot go on",
+							  why);
+			/* 1.5 DECISION: said once per (facility, event), skipped */
+			if (!cls ? !said_before(lc, r.facility, r.event) : true)
+				ltrace_cursor_warn(c, r.offset, "%s: skipped", why);
+			lv0_walk_skip(c, &r, r.size);
+			continue;
+		}
+		ev->cls = cls;
+		ev->tsc = r.tsc;
+		ev->ns = ltrace_tsc_ns(&c->t->info, r.tsc);
+		ev->payload = c->f->data + r.payload_off;
+		ev->len = (size_t)len;
+		ev->offset = r.offset;
+		ev->lost_before = 0;
+		lv0_walk_skip(c, &r, (uint64_t)len);
+		return 1;
+	}
+	return rc;
+}

@@ -137,10 +137,14 @@ static const struct ltt_type *resolved(const struct ltt_type *t)
 	return r;
 }
 
+/*
+ * Text: arrays and sequences of <char> (signed). Those of <uchar> stay
+ * numbers: bytes (addresses, raw data) more often than text, and what the
+ * test writer lists them as (docs/legacy-formats.md "How trax reads them").
+ */
 static bool is_char_elem(const struct ltt_type *e, const struct ltt_abi *abi)
 {
-	return e && e->is_char && (e->kind == LTT_SIGNED || e->kind == LTT_UNSIGNED) &&
-	       ltt_type_scalar_size(e, abi) == 1;
+	return e && e->is_char && e->kind == LTT_SIGNED && ltt_type_scalar_size(e, abi) == 1;
 }
 
 static struct ctfw_integer int_of(const struct ltt_type *t, const struct ltt_abi *abi,

@@ -7,7 +7,8 @@
  * Mapping (docs/legacy-formats.md "How trax reads them"): integers keep
  * their size under the class's ABI, signedness and base; floats, strings
  * and enumerations (their labels) as such; an array or sequence of
- * characters is a text array or sequence (UTF-8 bytes); structures as
+ * <char> is a text array or sequence (UTF-8 bytes), one of <uchar> stays
+ * numbers; structures as
  * structures; a union with a selector is an enumeration field NAME_tag
  * (labelled by the members' names) and a variant NAME; a union without
  * one is a structure of all its members (each read at the same offset).

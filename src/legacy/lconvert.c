@@ -24,7 +24,7 @@
 #include "writer/metadata.h"
 #include "writer/stream-file.h"
 
-#define PACKET_SIZE (1u << 20)
+#define PACKET_SIZE (1u << 18)
 #define NO_ID	    UINT32_MAX
 
 struct conv {

@@ -3,14 +3,16 @@
  * "How trax reads them"): a path that ltt_probe_dir() recognizes is
  * converted (legacy/lconvert.h) into a private directory under $TMPDIR
  * (else /tmp), which is read in its place and removed when the reader is
- * closed. A conversion that stopped on an error keeps the events before
+ * closed (or, if the process was killed, by the next conversion there). A conversion that stopped on an error keeps the events before
  * it; the error line is given after the last event (trax_reader_at_end).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,36 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+/*
+ * Directories of readers that were killed before they could remove theirs
+ * (trax-legacy-PID-XXXXXX whose process is gone), removed by the next
+ * conversion in the same TMPDIR.
+ */
+static void remove_stale(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+	char path[PATH_MAX];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, "trax-legacy-", 12))
+			continue;
+		pid = strtol(e->d_name + 12, &end, 10);
+		if (end == e->d_name + 12 || *end != '-' || pid <= 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name);
+		remove_tree(path);
+	}
+	closedir(d);
+}
+
 /* The last component of path, for the converted trace's directory name. */
 static const char *base_name(const char *path, char *buf, size_t size)
 {
@@ -76,7 +108,10 @@ int trax_reader_legacy_convert(struct trax_reader *r, char *open_err, size_t err
 
 		if (ltt_probe_dir(r->paths[i]) == LTT_FORMAT_NONE)
 			continue;
-		snprintf(dir, sizeof(dir), "%s/trax-legacy-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!tmp || !*tmp)
+			tmp = "/tmp";
+		remove_stale(tmp);
+		snprintf(dir, sizeof(dir), "%s/trax-legacy-%ld-XXXXXX", tmp, (long)getpid());
 		if (!mkdtemp(dir)) {
 			snprintf(open_err, errlen, "%s: cannot make a directory to convert it in: %s",
 				 r->paths[i], dir);

@@ -5,7 +5,8 @@
 # `trax view --format=json` gives the events tests/legacy/ltt_gen.py lists
 # (names, CPUs, ns, every field); damaged traces: the valid events, then
 # one error line naming the file and offset, exit status 1, for view and
-# convert alike, and babeltrace2 reads what convert kept; the converter's
+# convert alike, and babeltrace2 reads what convert kept; the private
+# copies removed (a killed reader's too, by the next); the converter's
 # fake trace (every field type, lost events: unit/legacy-fake.c) printed
 # the same by both; convert's refusals. Needs python3 and babeltrace2.
 . "$TRAX_SRC/tests/integration/lib.sh"
@@ -20,6 +21,8 @@ FAKE="$TRAX_BUILD/tests/legacy-fake-convert"
 cd "$TEST_TMP"
 export TMPDIR="$TEST_TMP/tmp"
 mkdir "$TMPDIR"
+# what a killed reader left: removed by the next conversion
+mkdir -p "$TMPDIR/trax-legacy-2000000000-dead/trace/index"
 
 # --- the fake trace: every field type, a variant, lost events, an error ---
 rc=0
@@ -79,7 +82,7 @@ done
 [ $bad -ge 6 ] || fail "only $bad damaged traces"
 ok "$bad damaged traces: the events before the damage, one error line, exit 1 (view and convert)"
 
-# --- convert's refusals; nothing left in TMPDIR by view ---
+# --- convert's refusals; nothing left in TMPDIR by view (nor by a killed one) ---
 mkdir full && touch full/x
 rc=0
 "$TRAX" convert gen/v21-le-packed -o full 2>err.txt || rc=$?
@@ -90,4 +93,4 @@ rc=0
 [ $rc -eq 1 ] || fail "convert of a CTF trace: exit $rc"
 expect_contains err.txt "not a trace of the LTTV or LTTng 0.x compact format"
 [ -z "$(ls "$TMPDIR")" ] || fail "trax view left $(ls "$TMPDIR") in TMPDIR"
-ok "convert refuses what it must; view leaves nothing behind"
+ok "convert refuses what it must; view leaves nothing behind, and removes what a killed one left"

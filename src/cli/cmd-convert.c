@@ -104,7 +104,8 @@ int cmd_convert(int argc, char **argv)
 		return cli_error("%s: not a trace of the LTTV or LTTng 0.x compact format", in);
 	rc = non_empty(out);
 	if (rc)
-		return cli_error(rc > 0 ? "%s exists and is not empty" : "%s is not a directory", out);
+		return cli_error(rc > 0 ? "%s exists and is not empty" : "%s is not a directory",
+				 out);
 	if (tty)
 		st.progress = on_progress;
 	rc = ltt_convert(in, out, &st, err, sizeof(err));

@@ -39,7 +39,7 @@ struct conv {
 	struct ctfw_event_class *classes; /* per class index */
 	const char **channels;		  /* stream class id → channel name */
 	size_t nchannels;
-	uint32_t **ids;	  /* [stream][class]: the id in that stream, NO_ID: not described */
+	uint32_t **ids;	   /* [stream][class]: the id in that stream, NO_ID: not described */
 	uint32_t *next_id; /* [stream] */
 	struct lconv_buf rec;
 	uint64_t done, total; /* progress */
@@ -153,8 +153,8 @@ static void describe_trace(struct conv *c)
 	env[n++] = (struct ctfw_env_entry){.key = "legacy_alignment", .num = in->alignment};
 	env[n++] =
 	    (struct ctfw_env_entry){.key = "legacy_flight_recorder", .num = in->flight_recorder};
-	env[n++] = (struct ctfw_env_entry){.key = "legacy_start_freq",
-					   .num = (int64_t)in->start_freq};
+	env[n++] =
+	    (struct ctfw_env_entry){.key = "legacy_start_freq", .num = (int64_t)in->start_freq};
 	env[n++] = (struct ctfw_env_entry){.key = "legacy_freq_scale", .num = in->freq_scale};
 	env[n++] =
 	    (struct ctfw_env_entry){.key = "legacy_start_tsc", .num = (int64_t)in->start_tsc};

@@ -3,8 +3,9 @@
  * "How trax reads them"): a path that ltt_probe_dir() recognizes is
  * converted (legacy/lconvert.h) into a private directory under $TMPDIR
  * (else /tmp), which is read in its place and removed when the reader is
- * closed (or, if the process was killed, by the next conversion there). A conversion that stopped on an error keeps the events before
- * it; the error line is given after the last event (trax_reader_at_end).
+ * closed (or, if the process was killed, by the next conversion there). A conversion that stopped
+ * on an error keeps the events before it; the error line is given after the last event
+ * (trax_reader_at_end).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -113,8 +114,9 @@ int trax_reader_legacy_convert(struct trax_reader *r, char *open_err, size_t err
 		remove_stale(tmp);
 		snprintf(dir, sizeof(dir), "%s/trax-legacy-%ld-XXXXXX", tmp, (long)getpid());
 		if (!mkdtemp(dir)) {
-			snprintf(open_err, errlen, "%s: cannot make a directory to convert it in: %s",
-				 r->paths[i], dir);
+			snprintf(open_err, errlen,
+				 "%s: cannot make a directory to convert it in: %s", r->paths[i],
+				 dir);
 			return -1;
 		}
 		v = realloc(r->legacy_dirs, (r->nlegacy_dirs + 1) * sizeof(*v));

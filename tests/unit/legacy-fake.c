@@ -11,7 +11,10 @@
 
 /* ---- types ---- */
 
-#define SCALAR(k, sz, b) {.kind = (k), .size_ref = LTT_SIZE_FIXED, .size = (sz), .base = (b)}
+#define SCALAR(k, sz, b)                                                                           \
+	{                                                                                          \
+		.kind = (k), .size_ref = LTT_SIZE_FIXED, .size = (sz), .base = (b)                 \
+	}
 
 static struct ltt_type t_i8 = SCALAR(LTT_SIGNED, 1, 10);
 static struct ltt_type t_u8 = SCALAR(LTT_UNSIGNED, 1, 10);
@@ -57,29 +60,51 @@ static struct ltt_type t_ref = {.kind = LTT_TYPEREF, .name = "byte_t", .ref = &t
 static struct ltt_type t_arr_sel = {.kind = LTT_ARRAY, .length = 2, .elem = &t_sel};
 
 static struct ltt_field every_fields[] = {
-    {"i8", &t_i8},     {"u16", &t_u16},	  {"s32", &t_s32},    {"u64", &t_u64},
-    {"lng", &t_long},  {"ptr", &t_ptr},	  {"f32", &t_f32},    {"f64", &t_f64},
-    {"str", &t_str},   {"en", &t_enum},	  {"sen", &t_senum},  {"arr", &t_arr},
-    {"carr", &t_carr}, {"seq", &t_seq},	  {"cseq", &t_cseq},  {"st", &t_st},
-    {"sel", &t_sel},   {"cun", &t_cun},	  {"ref", &t_ref},    {"arrsel", &t_arr_sel},
+    {"i8", &t_i8},	 {"u16", &t_u16}, {"s32", &t_s32},   {"u64", &t_u64},
+    {"lng", &t_long},	 {"ptr", &t_ptr}, {"f32", &t_f32},   {"f64", &t_f64},
+    {"str", &t_str},	 {"en", &t_enum}, {"sen", &t_senum}, {"arr", &t_arr},
+    {"carr", &t_carr},	 {"seq", &t_seq}, {"cseq", &t_cseq}, {"st", &t_st},
+    {"sel", &t_sel},	 {"cun", &t_cun}, {"ref", &t_ref},   {"arrsel", &t_arr_sel},
     {"bad-name", &t_u8},
 };
-static struct ltt_type t_every = {
-    .kind = LTT_STRUCT, .fields = every_fields, .nfields = sizeof(every_fields) / sizeof(every_fields[0])};
+static struct ltt_type t_every = {.kind = LTT_STRUCT,
+				  .fields = every_fields,
+				  .nfields = sizeof(every_fields) / sizeof(every_fields[0])};
 static struct ltt_field small_fields[] = {{"value", &t_u32}};
 static struct ltt_type t_small = {.kind = LTT_STRUCT, .fields = small_fields, .nfields = 1};
 static struct ltt_field load_fields[] = {{"name", &t_str}, {"checksum", &t_u32}};
 static struct ltt_type t_load = {.kind = LTT_STRUCT, .fields = load_fields, .nfields = 2};
 
-#define ABI64 {.int_size = 4, .long_size = 8, .pointer_size = 8, .size_t_size = 8}
+#define ABI64                                                                                      \
+	{                                                                                          \
+		.int_size = 4, .long_size = 8, .pointer_size = 8, .size_t_size = 8                 \
+	}
 
 static const struct ltt_class classes[] = {
-    {.index = 0, .name = "fac.every", .channel = "cpu", .facility = "fac", .facility_id = 1,
-     .event_id = 0, .payload = &t_every, .abi = ABI64},
-    {.index = 1, .name = "fac.small", .channel = "cpu", .facility = "fac", .facility_id = 1,
-     .event_id = 1, .payload = &t_small, .abi = ABI64},
-    {.index = 2, .name = "core.facility_load", .channel = "control/facilities",
-     .facility = "core", .facility_id = 0, .event_id = 0, .payload = &t_load, .abi = ABI64},
+    {.index = 0,
+     .name = "fac.every",
+     .channel = "cpu",
+     .facility = "fac",
+     .facility_id = 1,
+     .event_id = 0,
+     .payload = &t_every,
+     .abi = ABI64},
+    {.index = 1,
+     .name = "fac.small",
+     .channel = "cpu",
+     .facility = "fac",
+     .facility_id = 1,
+     .event_id = 1,
+     .payload = &t_small,
+     .abi = ABI64},
+    {.index = 2,
+     .name = "core.facility_load",
+     .channel = "control/facilities",
+     .facility = "core",
+     .facility_id = 0,
+     .event_id = 0,
+     .payload = &t_load,
+     .abi = ABI64},
 };
 
 static const struct ltt_file_info files[] = {

@@ -159,8 +159,7 @@ static void check_events(struct trax_reader *r, int want_end, const char *want_e
 	st = trax_reader_next(r, &ev);
 	CHECK_EQ(st, want_end);
 	if (want_error)
-		CHECK(!strcmp(trax_reader_error(r), want_error), "error: %s",
-		      trax_reader_error(r));
+		CHECK(!strcmp(trax_reader_error(r), want_error), "error: %s", trax_reader_error(r));
 }
 
 static void test_convert(const char *tmp)

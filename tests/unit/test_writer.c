@@ -223,21 +223,22 @@ static void test_event_variant(void)
 
 	strbuf_init(&sb);
 	ctf_metadata_event(&sb, &ev, 1, 0);
-	check_text(&sb,
-		   "event {\n\tname = \"test:variant\";\n\tid = 1;\n\tstream_id = 0;\n"
-		   "\tfields := struct {\n"
-		   "\t\tenum : integer { size = 8; align = 8; signed = 0; encoding = none; base = "
-		   "10; } {\n"
-		   "\t\t\t\"_num\" = 0,\n"
-		   "\t\t\t\"_text\" = 1\n"
-		   "\t\t} _u_tag;\n"
-		   "\t\tvariant <_u_tag> {\n"
-		   "\t\t\tinteger { size = 16; align = 8; signed = 1; encoding = none; base = 10; } "
-		   "_num;\n"
-		   "\t\t\tstring _text;\n"
-		   "\t\t} _u;\n"
-		   "\t};\n};\n\n",
-		   "event with a variant");
+	check_text(
+	    &sb,
+	    "event {\n\tname = \"test:variant\";\n\tid = 1;\n\tstream_id = 0;\n"
+	    "\tfields := struct {\n"
+	    "\t\tenum : integer { size = 8; align = 8; signed = 0; encoding = none; base = "
+	    "10; } {\n"
+	    "\t\t\t\"_num\" = 0,\n"
+	    "\t\t\t\"_text\" = 1\n"
+	    "\t\t} _u_tag;\n"
+	    "\t\tvariant <_u_tag> {\n"
+	    "\t\t\tinteger { size = 16; align = 8; signed = 1; encoding = none; base = 10; } "
+	    "_num;\n"
+	    "\t\t\tstring _text;\n"
+	    "\t\t} _u;\n"
+	    "\t};\n};\n\n",
+	    "event with a variant");
 	strbuf_free(&sb);
 }
 

@@ -272,18 +272,12 @@ static void json_interval(struct flow *fl, const struct kflow_thread *t,
 static struct fl_row *row_of(struct flow *fl, struct kflow_thread *t)
 {
 	if (t->slot == AN_IDMAP_NONE) {
-		if (fl->nrows == fl->cap_rows) {
-			size_t cap = fl->cap_rows ? fl->cap_rows * 2 : 64;
-			struct fl_row *v = realloc(fl->rows, cap * sizeof(*v));
+		struct fl_row *v =
+		    an_grow(fl->rows, &fl->cap_rows, fl->nrows + 1, sizeof(*v), &fl->failed);
 
-			if (!v) {
-				fl->failed = 1;
-				return NULL;
-			}
-			fl->rows = v;
-			fl->cap_rows = cap;
-		}
-		memset(&fl->rows[fl->nrows], 0, sizeof(fl->rows[0]));
+		if (!v)
+			return NULL;
+		fl->rows = v;
 		fl->rows[fl->nrows].t = t;
 		t->slot = (uint32_t)fl->nrows++;
 	}
@@ -301,20 +295,12 @@ static void on_interval(void *ctx, const struct kflow_thread *ct, const struct k
 		fl->nthreads++;
 	if (fl->group) {
 		struct fl_row *r = row_of(fl, t);
+		struct kflow_interval *v =
+		    r ? an_grow(r->iv, &r->cap, r->n + 1, sizeof(*v), &fl->failed) : NULL;
 
-		if (!r)
+		if (!v)
 			return;
-		if (r->n == r->cap) {
-			size_t cap = r->cap ? r->cap * 2 : 16;
-			struct kflow_interval *v = realloc(r->iv, cap * sizeof(*v));
-
-			if (!v) {
-				fl->failed = 1;
-				return;
-			}
-			r->iv = v;
-			r->cap = cap;
-		}
+		r->iv = v;
 		r->iv[r->n++] = *iv;
 		fl->printed++;
 		return;
@@ -350,18 +336,6 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 	return kflow_event(&fl->kf, ev, c, ts) || fl->failed ? -1 : 0;
 }
 
-/* Does the range span several days (the times then print with their date)? */
-static int multi_day(const struct an_run *run)
-{
-	char a[64], b[64];
-
-	if (!run->bounds.has_bounds)
-		return 0;
-	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
-	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
-	return strncmp(a, b, 10) != 0;
-}
-
 static void *create(struct an_run *run)
 {
 	struct flow *fl = calloc(1, sizeof(*fl));
@@ -371,7 +345,7 @@ static void *create(struct an_run *run)
 	fl->run = run;
 	fl->json = run->o->json;
 	fl->group = run->o->group;
-	fl->date = multi_day(run);
+	fl->date = an_multi_day(run);
 	fl->tsec = -1;
 	strbuf_init(&fl->sb);
 	kflow_init(&fl->kf, on_interval, fl);

@@ -91,5 +91,13 @@ int an_ids_pass(const struct an_run *run, int64_t tid, int64_t pid, const char *
 int an_cpu_passes(const struct an_run *run, int64_t cpu);
 /* Prints "Timerange: [begin, end]" as lttng-analyses' text commands. */
 void an_print_timerange(const struct an_run *run, int64_t begin, int64_t end);
+/* Does the traces' range span several days (times then print with their date)? */
+int an_multi_day(const struct an_run *run);
+/*
+ * v, an array of *cap elements of size bytes, grown (doubling, from 16) to
+ * hold need, the new elements zeroed: the new array (*cap updated), or NULL
+ * with *failed set (v is then still valid, *cap unchanged).
+ */
+void *an_grow(void *v, size_t *cap, size_t need, size_t size, int *failed);
 
 #endif /* TRAX_ANALYSIS_AN_IMPL_H */

@@ -761,17 +761,6 @@ static int out_of_range(const struct an_run *run, const struct io_req *q)
 	return -1;
 }
 
-static int multi_day(const struct an_run *run)
-{
-	char a[64], b[64];
-
-	if (!run->bounds.has_bounds)
-		return 0;
-	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
-	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
-	return strncmp(a, b, 10) != 0;
-}
-
 static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, int *starred)
 {
 	struct an_run *run = io->run;
@@ -817,7 +806,7 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 	} else {
 		struct strbuf sb;
 		char b[64], e[64], range[160], dur[48], size[48], tid[32];
-		int md = multi_day(run);
+		int md = an_multi_day(run);
 
 		snprintf(range, sizeof(range), "[%s, %s]%s",
 			 an_format_time(b, sizeof(b), q->begin, md, run->o->gmt),

@@ -115,6 +115,36 @@ int an_cpu_passes(const struct an_run *run, int64_t cpu)
 	return !run->o->cpus.n || list_has(&run->o->cpus, cpu);
 }
 
+int an_multi_day(const struct an_run *run)
+{
+	char a[64], b[64];
+
+	if (!run->bounds.has_bounds)
+		return 0;
+	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
+	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
+	return strncmp(a, b, 10) != 0;
+}
+
+void *an_grow(void *v, size_t *cap, size_t need, size_t size, int *failed)
+{
+	size_t c = *cap ? *cap : 16;
+	void *n;
+
+	if (need <= *cap)
+		return v;
+	while (c < need)
+		c *= 2;
+	n = realloc(v, c * size);
+	if (!n) {
+		*failed = 1;
+		return NULL;
+	}
+	memset((char *)n + *cap * size, 0, (c - *cap) * size);
+	*cap = c;
+	return n;
+}
+
 void an_print_timerange(const struct an_run *run, int64_t begin, int64_t end)
 {
 	char b[64], e[64];

@@ -45,25 +45,6 @@ struct stats {
 	int failed;
 };
 
-static void *grow(void *v, size_t *cap, size_t need, size_t size, int *failed)
-{
-	size_t c = *cap ? *cap : 16;
-	void *n;
-
-	if (need <= *cap)
-		return v;
-	while (c < need)
-		c *= 2;
-	n = realloc(v, c * size);
-	if (!n) {
-		*failed = 1;
-		return NULL;
-	}
-	memset((char *)n + *cap * size, 0, (c - *cap) * size);
-	*cap = c;
-	return n;
-}
-
 static void count_process(struct stats *s, const struct trax_event *ev, const struct kev_class *c)
 {
 	int64_t tid, pid = -1;
@@ -92,7 +73,7 @@ static void count_process(struct stats *s, const struct trax_event *ev, const st
 	i = an_idmap_get(&s->proc_map, (uint64_t)tid);
 	if (i == AN_IDMAP_NONE) {
 		struct st_proc *v =
-		    grow(s->procs, &s->cap_procs, s->nprocs + 1, sizeof(*v), &s->failed);
+		    an_grow(s->procs, &s->cap_procs, s->nprocs + 1, sizeof(*v), &s->failed);
 
 		if (!v)
 			return;
@@ -128,7 +109,7 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 	(void)ts;
 	s->events++;
 	if (c->id >= s->nclass) {
-		uint64_t *v = grow(s->per_class, &s->nclass, c->id + 1, sizeof(*v), &s->failed);
+		uint64_t *v = an_grow(s->per_class, &s->nclass, c->id + 1, sizeof(*v), &s->failed);
 
 		if (!v)
 			return -1;
@@ -138,7 +119,7 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 	if (kev_int(ev, c, KR_PKT_CPU_ID, &cpu) == 0 && cpu >= 0 && cpu < (1 << 20)) {
 		if ((size_t)cpu >= s->ncpu) {
 			uint64_t *v =
-			    grow(s->per_cpu, &s->ncpu, (size_t)cpu + 1, sizeof(*v), &s->failed);
+			    an_grow(s->per_cpu, &s->ncpu, (size_t)cpu + 1, sizeof(*v), &s->failed);
 
 			if (!v)
 				return -1;
@@ -154,7 +135,7 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 	i = an_idmap_get(&s->stream_map, key);
 	if (i == AN_IDMAP_NONE) {
 		struct st_stream *v =
-		    grow(s->streams, &s->cap_streams, s->nstreams + 1, sizeof(*v), &s->failed);
+		    an_grow(s->streams, &s->cap_streams, s->nstreams + 1, sizeof(*v), &s->failed);
 
 		if (!v)
 			return -1;

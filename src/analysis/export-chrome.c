@@ -34,13 +34,13 @@
 #include "analysis/idmap.h"
 #include "analysis/kev.h"
 #include "analysis/kstate.h"
+#include "analysis/recs.h"
 
 #define EX_CPU_PID   1000000000 /* the CPUs' pseudo-process; CPU n is tid EX_CPU_PID + 1 + n */
 #define EX_OTHER_TID EX_CPU_PID /* its track for events of no known thread nor CPU */
 #define EX_DEPTH     16		/* open slices per thread (more are written as instants) */
 #define EX_PERF_MAX  8		/* perf_* contexts of an event class read */
 #define EX_CTR_MAX   8		/* --counter fields of an event class read */
-#define EX_BLOCK     1024
 
 enum ex_role { ER_OTHER, ER_SWITCH, ER_SYS_ENTRY, ER_SYS_EXIT, ER_SPAN_BEGIN, ER_SPAN_END };
 
@@ -91,9 +91,8 @@ struct ex {
 	struct ex_out out;
 	struct ex_class *classes;
 	size_t nclasses;
-	struct an_idmap tmap, pmap;
-	struct ex_thread **tblocks;
-	size_t nthreads, ntblocks;
+	struct an_idmap pmap;
+	struct an_recs threads; /* struct ex_thread by tid */
 	struct ex_proc *procs;
 	size_t nprocs, proc_cap;
 	struct ex_cpu *cpus;
@@ -115,43 +114,25 @@ void ex_options_init(struct ex_options *o)
 
 /* ---- records ---- */
 
-static struct ex_thread *thread_at(struct ex *x, size_t i)
-{
-	return &x->tblocks[i / EX_BLOCK][i % EX_BLOCK];
-}
-
 static struct ex_thread *thread_get(struct ex *x, int64_t tid, int *created)
 {
-	uint32_t i = an_idmap_get(&x->tmap, (uint64_t)tid);
-	struct ex_thread *t;
+	int is_new;
+	struct ex_thread *t = an_recs_get(&x->threads, (uint64_t)tid, &is_new);
 
-	if (created)
-		*created = i == AN_IDMAP_NONE;
-	if (i != AN_IDMAP_NONE)
-		return thread_at(x, i);
-	if (x->nthreads / EX_BLOCK == x->ntblocks) {
-		struct ex_thread **b = realloc(x->tblocks, (x->ntblocks + 1) * sizeof(*b));
-
-		if (!b)
-			goto oom;
-		x->tblocks = b;
-		if (!(b[x->ntblocks] = malloc(EX_BLOCK * sizeof(**b))))
-			goto oom;
-		x->ntblocks++;
+	if (!t) {
+		x->oom = 1;
+		return NULL;
 	}
-	if (an_idmap_put(&x->tmap, (uint64_t)tid, (uint32_t)x->nthreads))
-		goto oom;
-	t = thread_at(x, x->nthreads++);
-	memset(t, 0, sizeof(*t));
+	if (created)
+		*created = is_new;
+	if (!is_new)
+		return t;
 	t->tid = tid;
 	t->pid = tid == 0 ? 0 : -1;
 	t->track_pid = -1;
 	if (tid == 0)
 		strcpy(t->name, "swapper"); /* the idle tasks (one per CPU) */
 	return t;
-oom:
-	x->oom = 1;
-	return NULL;
 }
 
 static struct ex_proc *proc_get(struct ex *x, int64_t pid)
@@ -533,23 +514,7 @@ static const enum trax_scope scopes[] = {TRAX_SCOPE_PAYLOAD, TRAX_SCOPE_EVENT_CO
 
 static struct kev_ref field_ref(const struct trax_event *ev, const char *name)
 {
-	struct kev_ref ref = {-1, 0};
-
-	for (size_t s = 0; s < sizeof(scopes) / sizeof(scopes[0]); s++) {
-		size_t n = trax_event_field_count(ev, scopes[s]);
-
-		for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-			const char *fn =
-			    trax_field_name(trax_event_field_by_index(ev, scopes[s], i));
-
-			if (fn && !strcmp(fn, name)) {
-				ref.scope = (int8_t)scopes[s];
-				ref.index = (uint16_t)i;
-				return ref;
-			}
-		}
-	}
-	return ref;
+	return kev_find(ev, name, scopes, sizeof(scopes) / sizeof(scopes[0]));
 }
 
 static const struct trax_field *ref_field(const struct trax_event *ev, struct kev_ref ref)
@@ -784,8 +749,8 @@ static void close_all(struct ex *x)
 		if (x->cpus[i].running)
 			run_slice(x, (int64_t)i, x->cpus[i].begin, x->last_ts, x->cpus[i].tid, NULL,
 				  1);
-	for (size_t i = 0; i < x->nthreads; i++) {
-		close_to(x, thread_at(x, i), 0, x->last_ts);
+	for (size_t i = 0; i < x->threads.n; i++) {
+		close_to(x, an_recs_at(&x->threads, i), 0, x->last_ts);
 	}
 }
 
@@ -843,12 +808,9 @@ static void ex_free(struct ex *x)
 		for (unsigned k = 0; k < x->classes[i].nperf; k++)
 			free(x->classes[i].perf_name[k]);
 	free(x->classes);
-	for (size_t i = 0; i < x->ntblocks; i++)
-		free(x->tblocks[i]);
-	free(x->tblocks);
+	an_recs_free(&x->threads);
 	free(x->procs);
 	free(x->cpus);
-	an_idmap_free(&x->tmap);
 	an_idmap_free(&x->pmap);
 	free_strs(x->span_b, x->o->nspans);
 	free_strs(x->span_e, x->o->nspans);
@@ -871,7 +833,7 @@ int ex_chrome(const struct ex_options *o, const char *const *paths, size_t npath
 	err[0] = 0;
 	kev_init(&x.kev);
 	kstate_init(&x.st, NULL, NULL);
-	an_idmap_init(&x.tmap);
+	an_recs_init(&x.threads, sizeof(struct ex_thread));
 	an_idmap_init(&x.pmap);
 	if ((status = parse_options(&x, err, errlen)) != AN_OK)
 		goto done;

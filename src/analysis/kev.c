@@ -131,33 +131,46 @@ enum kev_kind kev_kind_of(const char *name, const char **syscall)
 	return KEV_OTHER;
 }
 
-static struct kev_ref find_field(const struct trax_event *ev, const char *name, int ctx_only)
+struct kev_ref kev_find(const struct trax_event *ev, const char *name,
+			const enum trax_scope *scopes, size_t nscopes)
 {
 	struct kev_ref ref = {-1, 0};
 
-	for (size_t s = 0; s < sizeof(scope_order) / sizeof(scope_order[0]); s++) {
-		enum trax_scope sc = scope_order[s];
-		size_t n;
+	for (size_t s = 0; s < nscopes; s++) {
+		size_t n = trax_event_field_count(ev, scopes[s]);
 
-		if (ctx_only == 1 && sc != TRAX_SCOPE_EVENT_CONTEXT &&
-		    sc != TRAX_SCOPE_STREAM_EVENT_CONTEXT)
-			continue;
-		if (ctx_only == 2 && sc != TRAX_SCOPE_PACKET_CONTEXT)
-			continue;
-		if (ctx_only == 3 && sc != TRAX_SCOPE_STREAM_EVENT_CONTEXT)
-			continue;
-		n = trax_event_field_count(ev, sc);
 		for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-			const char *fn = trax_field_name(trax_event_field_by_index(ev, sc, i));
+			const char *fn =
+			    trax_field_name(trax_event_field_by_index(ev, scopes[s], i));
 
 			if (fn && !strcmp(fn, name)) {
-				ref.scope = (int8_t)sc;
+				ref.scope = (int8_t)scopes[s];
 				ref.index = (uint16_t)i;
 				return ref;
 			}
 		}
 	}
 	return ref;
+}
+
+/* ctx_only: 0 any scope, 1 the event contexts, 2 the packet context, 3 the stream's event context
+ */
+static struct kev_ref find_field(const struct trax_event *ev, const char *name, int ctx_only)
+{
+	static const enum trax_scope ctx[] = {TRAX_SCOPE_EVENT_CONTEXT,
+					      TRAX_SCOPE_STREAM_EVENT_CONTEXT};
+
+	switch (ctx_only) {
+	case 1:
+		return kev_find(ev, name, ctx, 2);
+	case 2:
+		return kev_find(ev, name, &(enum trax_scope){TRAX_SCOPE_PACKET_CONTEXT}, 1);
+	case 3:
+		return kev_find(ev, name, ctx + 1, 1);
+	default:
+		return kev_find(ev, name, scope_order,
+				sizeof(scope_order) / sizeof(scope_order[0]));
+	}
 }
 
 const struct kev_class *kev_lookup_slow(struct kev_table *t, const struct trax_event *ev,

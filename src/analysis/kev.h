@@ -151,6 +151,13 @@ static inline const struct kev_class *kev_lookup(struct kev_table *t, const stru
 
 /* An integer field of ev (its class c): 0 with *v, -1 when absent or not an integer. */
 int kev_int(const struct trax_event *ev, const struct kev_class *c, enum kev_role role, int64_t *v);
+/*
+ * The field name in the first of scopes[0..nscopes) that has it, by index
+ * (for fields no role names: look it up at a class's first event, then
+ * read it by trax_event_field_by_index); {-1, 0} when none has it.
+ */
+struct kev_ref kev_find(const struct trax_event *ev, const char *name,
+			const enum trax_scope *scopes, size_t nscopes);
 /* A string field, NULL when absent (valid until the next event). */
 const char *kev_str(const struct trax_event *ev, const struct kev_class *c, enum kev_role role);
 static inline int kev_has(const struct kev_class *c, enum kev_role role)

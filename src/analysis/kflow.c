@@ -7,16 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK	    1024
 #define CPU_ID_MAX  (1 << 20) /* CPU ids above are not believed (a damaged field) */
 #define COMM_MAX    (KFLOW_COMM_MAX - 1)
 #define TASK_REPORT 0xff /* the sleeping, stopped, dead and idle bits of prev_state */
 #define TASK_DEAD   0x30 /* EXIT_DEAD | EXIT_ZOMBIE */
 
 struct kflow_cpu {
-	int64_t current; /* tid, -1: nobody known (or the idle task) */
-	int32_t irq;	 /* hard IRQ being handled, -1: none */
-	int32_t softirq; /* soft IRQ vector being handled, -1: none */
+	int64_t current;	       /* tid, -1: nobody known (or the idle task) */
+	int32_t irq;		       /* hard IRQ being handled, -1: none */
+	int32_t softirq;	       /* soft IRQ vector being handled, -1: none */
+	int known;		       /* a switch (or a tid context) said who runs there */
+	int seen;		       /* an event of the trace's was recorded there */
+	struct kflow_cpu_interval cur; /* the open interval (kflow_set_cpu_fn; its end unused) */
 };
 
 /* What kflow does with an event class (classified at its first event). */
@@ -88,17 +90,24 @@ void kflow_init(struct kflow *f, kflow_interval_fn fn, void *ctx)
 	memset(f, 0, sizeof(*f));
 	f->fn = fn;
 	f->ctx = ctx;
-	an_idmap_init(&f->tids);
+	an_recs_init(&f->threads, sizeof(struct kflow_thread));
+}
+
+void kflow_set_cpu_fn(struct kflow *f, kflow_cpu_fn fn)
+{
+	f->cpu_fn = fn;
+}
+
+int64_t kflow_cpu_current(const struct kflow *f, int64_t cpu)
+{
+	return cpu >= 0 && (size_t)cpu < f->ncpus ? f->cpus[cpu].current : -1;
 }
 
 void kflow_free(struct kflow *f)
 {
-	for (size_t i = 0; i < f->nblocks; i++)
-		free(f->blocks[i]);
-	free(f->blocks);
+	an_recs_free(&f->threads);
 	free(f->cpus);
 	free(f->cls);
-	an_idmap_free(&f->tids);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -110,19 +119,17 @@ void kflow_start(struct kflow *f, int64_t ts)
 
 size_t kflow_thread_count(const struct kflow *f)
 {
-	return f->nthreads;
+	return f->threads.n;
 }
 
 struct kflow_thread *kflow_thread_at(const struct kflow *f, size_t i)
 {
-	return i < f->nthreads ? &f->blocks[i / BLOCK][i % BLOCK] : NULL;
+	return i < f->threads.n ? an_recs_at(&f->threads, i) : NULL;
 }
 
 const struct kflow_thread *kflow_thread(const struct kflow *f, int64_t tid)
 {
-	uint32_t i = an_idmap_get(&f->tids, (uint64_t)tid);
-
-	return i == AN_IDMAP_NONE ? NULL : kflow_thread_at(f, i);
+	return an_recs_find(&f->threads, (uint64_t)tid);
 }
 
 static void set_comm(struct kflow_thread *t, const char *comm)
@@ -136,17 +143,22 @@ static void set_comm(struct kflow_thread *t, const char *comm)
 	t->comm[n] = 0;
 }
 
+/* An interval from *begin closed at ts: cut to the reporting's start; whether it is reported. */
+static int clip(const struct kflow *f, int64_t *begin, int64_t ts)
+{
+	if (!f->reporting || ts <= f->clip)
+		return 0;
+	if (*begin < f->clip)
+		*begin = f->clip;
+	return *begin < ts;
+}
+
 /* Reports t's open interval as closed at ts (when reporting, and not empty once cut). */
 static void report(struct kflow *f, struct kflow_thread *t, int64_t ts)
 {
-	struct kflow_interval iv;
+	struct kflow_interval iv = t->cur;
 
-	if (!f->reporting || t->gone || ts <= f->clip)
-		return;
-	iv = t->cur;
-	if (iv.begin < f->clip)
-		iv.begin = f->clip;
-	if (iv.begin >= ts)
+	if (t->gone || !clip(f, &iv.begin, ts))
 		return;
 	iv.end = ts;
 	f->intervals++;
@@ -154,10 +166,60 @@ static void report(struct kflow *f, struct kflow_thread *t, int64_t ts)
 		f->fn(f->ctx, t, &iv);
 }
 
+static int running(const struct kflow_thread *t)
+{
+	return t->cur.state >= KFLOW_USER && t->cur.state <= KFLOW_SOFTIRQ;
+}
+
+/* The CPU's interval closed at ts (when reporting, and not empty once cut). */
+static void cpu_report(struct kflow *f, struct kflow_cpu *c, int64_t ts)
+{
+	struct kflow_cpu_interval iv = c->cur;
+
+	if (!c->seen || !clip(f, &iv.begin, ts))
+		return;
+	iv.end = ts;
+	f->cpu_fn(f->ctx, &iv);
+}
+
+/* The state of CPU id from what is known of it and of its thread: a new interval when it changed.
+ */
+static void cpu_update(struct kflow *f, int32_t id, int64_t ts)
+{
+	struct kflow_cpu *c = &f->cpus[id];
+	struct kflow_cpu_interval n = {.begin = ts, .cpu = id, .irq = -1, .tid = -1};
+	struct kflow_thread *t =
+	    c->current > 0 ? an_recs_find(&f->threads, (uint64_t)c->current) : NULL;
+
+	if (t && (!running(t) || t->cur.cpu != id))
+		t = NULL; /* (its switch out was lost: it runs elsewhere now) */
+	if (t)
+		n.tid = t->tid;
+	if (c->irq >= 0) {
+		n.state = KFLOW_CPU_IRQ;
+		n.irq = c->irq;
+	} else if (c->softirq >= 0) {
+		n.state = KFLOW_CPU_SOFTIRQ;
+		n.irq = c->softirq;
+	} else if (t) {
+		n.state = t->syscall ? KFLOW_CPU_SYSCALL : KFLOW_CPU_USER;
+		n.syscall = t->syscall;
+	} else
+		n.state = c->known ? KFLOW_CPU_IDLE : KFLOW_CPU_UNKNOWN;
+	if (n.state == c->cur.state && n.irq == c->cur.irq && n.tid == c->cur.tid &&
+	    n.syscall == c->cur.syscall)
+		return;
+	cpu_report(f, c, ts);
+	c->cur = n;
+}
+
 /* Closes t's interval at ts and opens one of state s. */
 static void move(struct kflow *f, struct kflow_thread *t, int64_t ts, enum kflow_state s,
 		 int32_t cpu, int32_t irq, enum kflow_reason reason, int64_t waker)
 {
+	/* the CPU it leaves (when the event is another CPU's, that one is updated after it) */
+	int32_t left = f->cpu_fn && running(t) && t->cur.cpu >= 0 ? t->cur.cpu : -1;
+
 	report(f, t, ts);
 	t->gone = 0;
 	t->cur = (struct kflow_interval){.begin = ts,
@@ -167,40 +229,29 @@ static void move(struct kflow *f, struct kflow_thread *t, int64_t ts, enum kflow
 					 .syscall = t->syscall,
 					 .reason = reason,
 					 .waker = waker};
+	if (left >= 0 && (size_t)left < f->ncpus &&
+	    (s < KFLOW_USER || s > KFLOW_SOFTIRQ || cpu != left))
+		cpu_update(f, left, ts);
 }
 
 /* The thread tid, created (unknown since the first event) when new; NULL when out of memory. */
 static struct kflow_thread *thread_get(struct kflow *f, int64_t tid)
 {
-	uint32_t i = an_idmap_get(&f->tids, (uint64_t)tid);
-	struct kflow_thread *t;
+	int created;
+	struct kflow_thread *t = an_recs_get(&f->threads, (uint64_t)tid, &created);
 
-	if (i != AN_IDMAP_NONE)
-		return kflow_thread_at(f, i);
-	if (f->nthreads / BLOCK == f->nblocks) {
-		struct kflow_thread **b = realloc(f->blocks, (f->nblocks + 1) * sizeof(*b));
-
-		if (!b)
-			goto oom;
-		f->blocks = b;
-		if (!(b[f->nblocks] = malloc(BLOCK * sizeof(**b))))
-			goto oom;
-		f->nblocks++;
+	if (!t) {
+		f->failed = 1;
+		return NULL;
 	}
-	if (an_idmap_put(&f->tids, (uint64_t)tid, (uint32_t)f->nthreads))
-		goto oom;
-	t = &f->blocks[f->nthreads / BLOCK][f->nthreads % BLOCK];
-	memset(t, 0, sizeof(*t));
+	if (!created)
+		return t;
 	t->tid = tid;
 	t->pid = -1;
 	t->slot = AN_IDMAP_NONE;
 	t->cur = (struct kflow_interval){
 	    .begin = f->origin, .state = KFLOW_UNKNOWN, .cpu = -1, .irq = -1, .waker = -1};
-	f->nthreads++;
 	return t;
-oom:
-	f->failed = 1;
-	return NULL;
 }
 
 static struct kflow_cpu *cpu_get(struct kflow *f, int64_t id)
@@ -218,16 +269,16 @@ static struct kflow_cpu *cpu_get(struct kflow *f, int64_t id)
 			return NULL;
 		}
 		for (size_t i = f->ncpus; i < n; i++)
-			c[i] = (struct kflow_cpu){.current = -1, .irq = -1, .softirq = -1};
+			c[i] = (struct kflow_cpu){
+			    .current = -1,
+			    .irq = -1,
+			    .softirq = -1,
+			    .cur = {.begin = f->origin, .cpu = (int32_t)i, .irq = -1, .tid = -1}};
 		f->cpus = c;
 		f->ncpus = n;
 	}
+	f->cpus[id].seen = 1;
 	return &f->cpus[id];
-}
-
-static int running(const struct kflow_thread *t)
-{
-	return t->cur.state >= KFLOW_USER && t->cur.state <= KFLOW_SOFTIRQ;
 }
 
 /* t runs on cpu: its state there (an IRQ being handled, a soft IRQ, its system call, user). */
@@ -249,24 +300,6 @@ static void run_on(struct kflow *f, struct kflow_thread *t, int64_t ts, struct k
 	    t->cur.syscall == t->syscall)
 		return;
 	move(f, t, ts, s, cpu_id, irq, KFLOW_R_NONE, -1);
-}
-
-static struct kev_ref find_payload(const struct trax_event *ev, const char *name)
-{
-	struct kev_ref ref = {-1, 0};
-	size_t n = trax_event_field_count(ev, TRAX_SCOPE_PAYLOAD);
-
-	for (size_t i = 0; i < n && i <= UINT16_MAX; i++) {
-		const char *fn =
-		    trax_field_name(trax_event_field_by_index(ev, TRAX_SCOPE_PAYLOAD, i));
-
-		if (fn && !strcmp(fn, name)) {
-			ref.scope = TRAX_SCOPE_PAYLOAD;
-			ref.index = (uint16_t)i;
-			break;
-		}
-	}
-	return ref;
 }
 
 static enum kf_kind kind_of(const struct kev_class *c)
@@ -331,7 +364,8 @@ static const struct kflow_cls *cls_of(struct kflow *f, const struct trax_event *
 		k->init = 1;
 		k->kind = (uint8_t)kind_of(c);
 		for (int i = 0; i < KFF_COUNT; i++)
-			k->ref[i] = find_payload(ev, kf_field_names[i]);
+			k->ref[i] = kev_find(ev, kf_field_names[i],
+					     &(enum trax_scope){TRAX_SCOPE_PAYLOAD}, 1);
 	}
 	return k;
 }
@@ -371,6 +405,7 @@ static void lost_switch(struct kflow *f, struct kflow_cpu *cpu, int32_t cpu_id, 
 	    old->cur.cpu == cpu_id)
 		move(f, old, ts, KFLOW_UNKNOWN, -1, -1, KFLOW_R_NONE, -1);
 	cpu->current = tid > 0 ? tid : -1;
+	cpu->known = 1;
 }
 
 static void on_switch(struct kflow *f, const struct trax_event *ev, const struct kev_class *c,
@@ -393,8 +428,10 @@ static void on_switch(struct kflow *f, const struct trax_event *ev, const struct
 		else
 			move(f, t, ts, KFLOW_BLOCKED, -1, -1, KFLOW_R_NONE, -1);
 	}
-	if (cpu)
+	if (cpu) {
 		cpu->current = next_tid > 0 ? next_tid : -1;
+		cpu->known = 1;
+	}
 	if (next_tid > 0 && (t = thread_get(f, next_tid))) {
 		set_comm(t, kev_str(ev, c, KR_NEXT_COMM));
 		run_on(f, t, ts, cpu, (int32_t)cpu_id);
@@ -583,15 +620,21 @@ int kflow_event(struct kflow *f, const struct trax_event *ev, const struct kev_c
 	default:
 		break;
 	}
+	if (cpu && f->cpu_fn)
+		cpu_update(f, (int32_t)cpu_id, ts);
 	return f->failed ? -1 : 0;
 }
 
 void kflow_finish(struct kflow *f, int64_t ts)
 {
-	for (size_t i = 0; i < f->nthreads; i++) {
+	for (size_t i = 0; i < f->threads.n; i++) {
 		struct kflow_thread *t = kflow_thread_at(f, i);
 
 		report(f, t, ts);
 		t->cur.begin = ts;
+	}
+	for (size_t i = 0; f->cpu_fn && i < f->ncpus; i++) {
+		cpu_report(f, &f->cpus[i], ts);
+		f->cpus[i].cur.begin = ts;
 	}
 }

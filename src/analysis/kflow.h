@@ -23,6 +23,11 @@
  * on the CPU of the thread they interrupt, the state dump's process
  * status for threads not seen yet, and any event with a tid context (its
  * thread runs on the event's CPU). The idle task (tid 0) has no row.
+ *
+ * The CPUs' side of the same machine, for the callers that draw CPU rows
+ * (the timeline, as LTTV's resource view): with kflow_set_cpu_fn, each
+ * CPU's intervals of one state (idle, running a thread in user mode or in
+ * a system call, handling a hard or soft IRQ), also once each closes.
  */
 #ifndef TRAX_ANALYSIS_KFLOW_H
 #define TRAX_ANALYSIS_KFLOW_H
@@ -32,6 +37,7 @@
 
 #include "analysis/idmap.h"
 #include "analysis/kev.h"
+#include "analysis/recs.h"
 
 enum kflow_state {
 	KFLOW_UNKNOWN = 0, /* nothing said yet (from the trace's first event) */
@@ -83,15 +89,36 @@ struct kflow_thread {
 typedef void (*kflow_interval_fn)(void *ctx, const struct kflow_thread *t,
 				  const struct kflow_interval *iv);
 
+/* A CPU's states (kflow_set_cpu_fn). */
+enum kflow_cpu_state {
+	KFLOW_CPU_UNKNOWN = 0, /* before its first switch (or a thread seen running there) */
+	KFLOW_CPU_IDLE,	       /* running its idle task (or a thread the trace lost) */
+	KFLOW_CPU_USER,	       /* running thread tid in user mode */
+	KFLOW_CPU_SYSCALL,     /* running thread tid in system call syscall */
+	KFLOW_CPU_IRQ,	       /* handling hard IRQ irq (tid: the thread interrupted, -1: none) */
+	KFLOW_CPU_SOFTIRQ,     /* handling soft IRQ vector irq (tid: as for IRQ) */
+};
+
+struct kflow_cpu_interval {
+	int64_t begin, end;
+	enum kflow_cpu_state state;
+	int32_t cpu;
+	int32_t irq;	     /* IRQ number or soft IRQ vector, -1: none */
+	int64_t tid;	     /* the thread running there, -1: none */
+	const char *syscall; /* KFLOW_CPU_SYSCALL: the call (valid during the run) */
+};
+
+/* Called for each closed interval of a CPU (never empty). */
+typedef void (*kflow_cpu_fn)(void *ctx, const struct kflow_cpu_interval *iv);
+
 struct kflow_cpu;
 struct kflow_cls;
 
 struct kflow {
 	kflow_interval_fn fn;
+	kflow_cpu_fn cpu_fn; /* NULL: the CPUs' intervals are not followed */
 	void *ctx;
-	struct an_idmap tids;
-	struct kflow_thread **blocks; /* threads in blocks: their addresses stay */
-	size_t nthreads, nblocks;
+	struct an_recs threads; /* struct kflow_thread by tid: their addresses stay */
 	struct kflow_cpu *cpus;
 	size_t ncpus;
 	struct kflow_cls *cls; /* per kev class id */
@@ -106,6 +133,8 @@ struct kflow {
 
 void kflow_init(struct kflow *f, kflow_interval_fn fn, void *ctx);
 void kflow_free(struct kflow *f);
+/* Also reports the CPUs' intervals to fn (same ctx); before the first event. */
+void kflow_set_cpu_fn(struct kflow *f, kflow_cpu_fn fn);
 
 /*
  * From now on (ts), closed intervals are reported, cut to begin at ts at
@@ -117,8 +146,12 @@ void kflow_start(struct kflow *f, int64_t ts);
 int kflow_event(struct kflow *f, const struct trax_event *ev, const struct kev_class *c,
 		int64_t ts);
 
-/* Closes every open interval at ts (the range's end), in order of first appearance. */
+/* Closes every open interval at ts (the range's end), threads in order of first appearance,
+ * then the CPUs. */
 void kflow_finish(struct kflow *f, int64_t ts);
+
+/* The thread running on cpu (its tid), -1: none known or the idle task. */
+int64_t kflow_cpu_current(const struct kflow *f, int64_t cpu);
 
 /* The thread tid, NULL when not seen. */
 const struct kflow_thread *kflow_thread(const struct kflow *f, int64_t tid);

@@ -67,17 +67,6 @@ static int cmp_rank(const void *a, const void *b)
 	return after(a, b) ? 1 : after(b, a) ? -1 : 0;
 }
 
-static int multi_day(const struct an_run *run)
-{
-	char a[64], b[64];
-
-	if (!run->bounds.has_bounds)
-		return 0;
-	an_format_time(a, sizeof(a), run->bounds.begin, 1, run->o->gmt);
-	an_format_time(b, sizeof(b), run->bounds.end, 1, run->o->gmt);
-	return strncmp(a, b, 10) != 0;
-}
-
 static void pad(struct strbuf *sb, const char *s, size_t w, int right)
 {
 	if (right)
@@ -143,7 +132,7 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 	size_t cap = top ? (size_t)(want < sl->nsamples ? want : sl->nsamples) : 0;
 	struct ranked *heap = NULL, cur;
 	size_t n = 0;
-	int multi = multi_day(run);
+	int multi = an_multi_day(run);
 
 	if (!sl->samples || fseek(sl->samples, 0, SEEK_SET))
 		return -1;

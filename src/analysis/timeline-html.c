@@ -88,7 +88,7 @@ static int write_rows(FILE *f, struct tl_model *m, struct tl_row **rows, size_t 
 				fputc(',', f);
 			put_b64(f, &raw, &b64);
 		}
-		fprintf(f, "],\"nmk\":%zu,\"mk\":[", r->nmarks);
+		fprintf(f, "],\"nmk\":%" PRIu64 ",\"mk\":[", r->mark_total);
 		tl_encode_marks(&raw, r->marks, r->nmarks, span, -1);
 		put_b64(f, &raw, &b64);
 		for (int k = 0; k < lm; k++) {
@@ -154,8 +154,10 @@ int tl_write_html(FILE *f, struct tl_model *m, const char *title, const char *st
 	fprintf(f,
 		",\"t0\":\"%" PRId64 "\",\"span\":%" PRId64 ",\"events\":%" PRIu64
 		",\"marks\":%" PRIu64 ",\"spans\":%" PRIu64 ",\"unmatched\":%" PRIu64
-		",\"gen\":%.3f,\"lw\":[",
-		m->t0, span, m->events, m->marks, m->spans, m->unmatched_ends, gen_seconds);
+		",\"gen\":%.3f,\"dropped\":%" PRId64 ",\"mdropped\":%" PRId64
+		",\"maxch\":%zu,\"lw\":[",
+		m->t0, span, m->events, m->marks, m->spans, m->unmatched_ends, gen_seconds,
+		m->dropped, m->marks_dropped, m->max_changes);
 	for (int k = 0; k < TL_MAX_LEVELS; k++)
 		fprintf(f, "%s%.3f", k ? "," : "", tl_level_width(span, k));
 	fputs("],\n\"strings\":[", f);

@@ -4,9 +4,8 @@
  * the resolutions and the compact encoding (timeline-levels.c), the page
  * (timeline-html.c).
  *
- * The thread-state machine here is the timeline's own, minimal one (LTTV's
- * control-flow states over kstate's thread names); it can later give way
- * to kflow.c's when that exists.
+ * The states are kflow.c's (its thread and CPU intervals), which
+ * timeline-state.c turns into the rows' changes.
  */
 #ifndef TRAX_ANALYSIS_TIMELINE_IMPL_H
 #define TRAX_ANALYSIS_TIMELINE_IMPL_H
@@ -22,8 +21,6 @@
 
 enum tl_row_kind { TL_ROW_CPU, TL_ROW_THREAD, TL_ROW_STREAM };
 
-#define TL_IRQ_DEPTH 8
-
 struct tl_row {
 	enum tl_row_kind kind;
 	int64_t id; /* CPU number, tid, or stream key */
@@ -33,21 +30,15 @@ struct tl_row {
 	size_t nch, capch;
 	struct tl_mark *marks;
 	size_t nmarks, capmarks;
+	uint64_t mark_total; /* the events its marks stand for (nmarks until merged) */
 	struct tl_span *spans;
 	size_t nspans, capspans;
 	struct tl_span *open; /* spans begun, not ended (a stack) */
 	size_t nopen, capopen;
-	/* threads */
-	uint32_t comm;	/* string id of the procname context (user-space events), 0: none */
-	int64_t on_cpu; /* -1: not running */
-	int in_sys, blocked, known, exited, forked;
-	uint32_t sys_name;
-	/* CPUs */
-	int64_t current; /* row index of the running thread, -1: idle or unknown */
-	int cpu_known;
-	uint8_t irq[TL_IRQ_DEPTH]; /* TL_IRQ or TL_SOFTIRQ */
-	uint32_t irq_detail[TL_IRQ_DEPTH];
-	int nirq;
+	uint32_t comm;	  /* string id of the procname context (user-space events), 0: none */
+	int64_t last_end; /* the end of the last interval kflow reported (absolute ns) */
+	size_t merged;	  /* nch after the last tl_model_bound (nothing new: nothing to merge) */
+	int64_t merged_w; /* its width */
 	size_t order;
 };
 
@@ -72,6 +63,11 @@ struct tl_model {
 	int64_t t0, t1; /* first and last event times (absolute ns) */
 	int started;
 	uint64_t events, marks, spans, unmatched_ends;
+	size_t nchanges;       /* in all the rows */
+	size_t max_changes;    /* the bound (tl_model_bound), 0: none; the marks' too */
+	int64_t dropped;       /* the rows' detail below this (ns) was merged, 0: none */
+	size_t nmark_recs;     /* marks kept in all the rows (m->marks: the events) */
+	int64_t marks_dropped; /* marks closer than this (ns) were merged, 0: none */
 	int failed;
 };
 
@@ -83,6 +79,15 @@ struct tl_row *tl_thread_row(struct tl_model *m, int64_t tid);
 struct tl_row *tl_stream_row(struct tl_model *m, uint64_t key);
 /* Sets a row's state from time t (absolute ns) on. */
 void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, uint32_t detail);
+/*
+ * When the rows hold more than max_changes changes: each row's changes
+ * until its last_end merged (tl_compact) into buckets of a width, the
+ * smallest power-of-2 multiple of the previous one (or of the span so far
+ * over max_changes) that leaves at most half of max_changes. Called as the
+ * rows grow, it keeps memory and the page bounded, the detail of the
+ * finest level lost (m->dropped says how much).
+ */
+void tl_model_bound(struct tl_model *m);
 void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args);
 /* Closes what is open at the end (spans, states) and sorts spans by begin. */
 void tl_model_finish(struct tl_model *m);

@@ -160,15 +160,17 @@ size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, i
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
 
+		uint64_t count = mk[i].count;
+
 		if (k >= 0) {
 			int64_t b = (int64_t)((double)mk[i].t / w);
 
 			while (j < n && (int64_t)((double)mk[j].t / w) == b)
-				j++;
+				count += mk[j++].count;
 		}
 		tl_put_varint(raw, (uint64_t)(mk[i].t - last));
 		tl_put_varint(raw, mk[i].name);
-		tl_put_varint(raw, j - i);
+		tl_put_varint(raw, count);
 		if (k < 0)
 			tl_put_varint(raw, mk[i].args);
 		last = mk[i].t;
@@ -189,4 +191,98 @@ void tl_encode_spans(struct strbuf *raw, const struct tl_span *sp, size_t n)
 		tl_put_varint(raw, sp[i].depth);
 		last = sp[i].begin;
 	}
+}
+
+/* The state of each whole bucket of compaction: the one covering most of it. */
+struct tl_bucket {
+	int64_t cover[TL_STATE_COUNT];
+	int64_t longest[TL_STATE_COUNT]; /* the longest piece of each state, and its detail */
+	uint32_t detail[TL_STATE_COUNT];
+};
+
+static void bucket_add(struct tl_bucket *b, const struct tl_change *c, int64_t a, int64_t e)
+{
+	unsigned s = c->state < TL_STATE_COUNT ? c->state : TL_UNKNOWN;
+
+	if (e <= a)
+		return;
+	b->cover[s] += e - a;
+	if (e - a > b->longest[s]) {
+		b->longest[s] = e - a;
+		b->detail[s] = c->detail;
+	}
+}
+
+/* Appends (t, s, detail) to out unless it goes on what out ends with. */
+static void put_change(struct tl_change *out, size_t *o, int64_t t, uint8_t s, uint32_t detail)
+{
+	if (*o && out[*o - 1].state == s && out[*o - 1].detail == detail)
+		return;
+	out[*o].t = t;
+	out[*o].state = s;
+	out[*o].detail = detail;
+	(*o)++;
+}
+
+long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w)
+{
+	struct tl_change *out, carry = {0, 0, TL_UNKNOWN};
+	size_t i = 0, o = 0;
+
+	if (!n || w < 1 || end <= ch[0].t)
+		return (long)n;
+	/* (at most two changes out per bucket holding one: a buffer as large as the row) */
+	if (!(out = malloc(2 * n * sizeof(*out))))
+		return -1;
+	while (i < n && ch[i].t < end) {
+		/* (the last bucket is cut at end: it is merged as far as it is known) */
+		int64_t lo = ch[i].t / w * w, hi = lo + w < end ? lo + w : end;
+		struct tl_bucket b;
+		int best = TL_UNKNOWN;
+
+		memset(&b, 0, sizeof(b));
+		/* what was in force from the bucket's start, then its changes */
+		if (o || i)
+			bucket_add(&b, &carry, lo, ch[i].t);
+		for (; i < n && ch[i].t < hi; i++)
+			bucket_add(&b, &ch[i], ch[i].t,
+				   i + 1 < n && ch[i + 1].t < hi ? ch[i + 1].t : hi);
+		carry = ch[i - 1];
+		for (int s = 1; s < TL_STATE_COUNT; s++)
+			if (b.cover[s] > b.cover[best])
+				best = s;
+		/* (a row's first bucket: from its first change, not before) */
+		put_change(out, &o, o || lo >= ch[0].t ? lo : ch[0].t, (uint8_t)best,
+			   b.detail[best]);
+		/* whole buckets in the state the last change set: it starts at the next one */
+		if (hi < end && (i == n || ch[i].t >= hi + w))
+			put_change(out, &o, hi, carry.state, carry.detail);
+	}
+	/* (changes at or after end: none, unless the caller's end was wrong; kept as they are) */
+	for (; i < n; i++)
+		put_change(out, &o, ch[i].t, ch[i].state, ch[i].detail);
+	/* (at most 2 out per change in, and buckets merge most: when none did, the row is left) */
+	if (o > n) {
+		free(out);
+		return (long)n;
+	}
+	memcpy(ch, out, o * sizeof(*ch));
+	free(out);
+	return (long)o;
+}
+
+size_t tl_compact_marks(struct tl_mark *mk, size_t n, int64_t w)
+{
+	size_t o = 0;
+
+	if (w < 1)
+		return n;
+	for (size_t i = 0; i < n; i++) {
+		if (o && mk[o - 1].t / w == mk[i].t / w) {
+			mk[o - 1].count += mk[i].count;
+			continue;
+		}
+		mk[o++] = mk[i];
+	}
+	return o;
 }

@@ -26,7 +26,7 @@ enum tl_state {
 	TL_WAIT_CPU,	/* runnable: woken or preempted, waiting for a CPU */
 	TL_WAIT,	/* blocked */
 	TL_WAIT_FORK,	/* forked, not run yet */
-	TL_EXIT,	/* exiting (after sched_process_exit, still running) */
+	TL_EXIT,	/* exiting, still running (LTTV's; kflow has none: not written) */
 	TL_ZOMBIE,	/* exited, not freed */
 	TL_IDLE,	/* a CPU running its idle task */
 	TL_STATE_COUNT
@@ -43,6 +43,7 @@ struct tl_mark {
 	int64_t t;
 	uint32_t name; /* string id */
 	uint32_t args; /* string id of its fields as text, 0: none (after TL_MARK_ARGS_MAX marks) */
+	uint32_t count; /* events it stands for: 1, more once merged (tl_compact_marks) */
 };
 
 /* Marks whose fields the page shows on hover (the first ones of the trace: the page's size). */
@@ -87,11 +88,28 @@ long tl_decimate(const struct tl_change *ch, size_t n, int64_t span, int k, stru
 void tl_encode_changes(struct strbuf *raw, const struct tl_change *ch, size_t n, int coarse);
 /*
  * Marks of level k: (delta t, name, count) per bucket's first mark; k < 0:
- * every mark, (delta t, name, count 1, args).
+ * every mark, (delta t, name, count, args).
  */
 size_t tl_encode_marks(struct strbuf *raw, const struct tl_mark *mk, size_t n, int64_t span, int k);
 /* Spans sorted by begin: (delta begin, duration, name, depth). */
 void tl_encode_spans(struct strbuf *raw, const struct tl_span *sp, size_t n);
+/*
+ * Bounding a row while it streams: its changes ch[0..n), known until end
+ * (the end of the last interval; times relative), merged in buckets of w ns
+ * (aligned on multiples of w; the last one cut at end), each bucket the
+ * state that covers most of it (and the detail of that state's longest
+ * piece), runs merged. The last bucket, merged as far as it is known, is
+ * merged again with what follows at the next call (approximately: its
+ * merged state counts as one piece). In place: the new count, -1 when
+ * memory ran out.
+ */
+long tl_compact(struct tl_change *ch, size_t n, int64_t end, int64_t w);
+/*
+ * The same for marks mk[0..n) (in time order): one per bucket of w ns, the
+ * bucket's first (its time, name, fields), counting the others. In place:
+ * the new count.
+ */
+size_t tl_compact_marks(struct tl_mark *mk, size_t n, int64_t w);
 /* Whether a state's changes carry a detail. */
 int tl_state_has_detail(enum tl_state s);
 

@@ -8,24 +8,6 @@
 
 #include "analysis/timeline-impl.h"
 
-static void *grow(void *v, size_t *cap, size_t need, size_t size, int *failed)
-{
-	size_t c = *cap ? *cap : 16;
-	void *n;
-
-	if (need <= *cap)
-		return v;
-	while (c < need)
-		c *= 2;
-	n = realloc(v, c * size);
-	if (!n) {
-		*failed = 1;
-		return NULL;
-	}
-	*cap = c;
-	return n;
-}
-
 void tl_strings_init(struct tl_strings *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -65,7 +47,7 @@ uint32_t tl_intern(struct tl_strings *s, const char *str)
 			return id;
 		h++;
 	}
-	v = grow(s->v, &s->cap, s->n + 1, sizeof(*v), &failed);
+	v = an_grow(s->v, &s->cap, s->n + 1, sizeof(*v), &failed);
 	if (!v)
 		return UINT32_MAX;
 	s->v = v;
@@ -115,7 +97,7 @@ static struct tl_row *row_get(struct tl_model *m, struct an_idmap *map, enum tl_
 
 	if (i != AN_IDMAP_NONE)
 		return m->rows[i];
-	v = grow(m->rows, &m->caprows, m->nrows + 1, sizeof(*v), &m->failed);
+	v = an_grow(m->rows, &m->caprows, m->nrows + 1, sizeof(*v), &m->failed);
 	if (!v)
 		return NULL;
 	m->rows = v;
@@ -128,8 +110,6 @@ static struct tl_row *row_get(struct tl_model *m, struct an_idmap *map, enum tl_
 	r->kind = kind;
 	r->id = (int64_t)key;
 	r->pid = -1;
-	r->on_cpu = -1;
-	r->current = -1;
 	r->order = m->nrows;
 	m->rows[m->nrows++] = r;
 	return r;
@@ -164,6 +144,7 @@ void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, ui
 			if (r->nch >= 2 && r->ch[r->nch - 2].state == s &&
 			    r->ch[r->nch - 2].detail == detail) {
 				r->nch--;
+				m->nchanges--;
 				return;
 			}
 			c->state = (uint8_t)s;
@@ -172,19 +153,94 @@ void tl_set(struct tl_model *m, struct tl_row *r, int64_t t, enum tl_state s, ui
 		}
 	} else if (s == TL_UNKNOWN)
 		return;
-	c = grow(r->ch, &r->capch, r->nch + 1, sizeof(*c), &m->failed);
+	c = an_grow(r->ch, &r->capch, r->nch + 1, sizeof(*c), &m->failed);
 	if (!c)
 		return;
 	r->ch = c;
 	c = &r->ch[r->nch++];
+	m->nchanges++;
 	c->t = t;
 	c->state = (uint8_t)s;
 	c->detail = detail;
 }
 
+void tl_model_bound(struct tl_model *m)
+{
+	int64_t span = m->t1 - m->t0, w;
+
+	if (!m->max_changes || m->nchanges <= m->max_changes || m->failed)
+		return;
+	/* the width so far first (it merges what came since), doubled until the rows fit */
+	w = m->dropped ? m->dropped : span / (int64_t)m->max_changes;
+	if (w < 1)
+		w = 1;
+	for (;;) {
+		size_t total = 0;
+
+		for (size_t i = 0; i < m->nrows; i++) {
+			struct tl_row *r = m->rows[i];
+			long n;
+
+			if (!r->nch)
+				continue;
+			if (r->merged == r->nch && r->merged_w == w) {
+				total += r->nch;
+				continue;
+			}
+			if ((n = tl_compact(r->ch, r->nch, r->last_end - m->t0, w)) < 0) {
+				m->failed = 1;
+				return;
+			}
+			r->nch = r->merged = (size_t)n;
+			r->merged_w = w;
+			total += r->nch;
+			/* the memory given back (the array had grown by doubling) */
+			if (r->capch > 64 && r->nch < r->capch / 4) {
+				struct tl_change *v = realloc(r->ch, r->capch / 2 * sizeof(*v));
+
+				if (v) {
+					r->ch = v;
+					r->capch /= 2;
+				}
+			}
+		}
+		m->nchanges = total;
+		m->dropped = w;
+		if (total <= m->max_changes / 2 || w > span)
+			break;
+		w *= 2;
+	}
+}
+
+/* The marks' bound (tl_model_bound's, for marks): merged per bucket of a width doubled until
+ * they fit in half. */
+static void bound_marks(struct tl_model *m)
+{
+	int64_t span = m->t1 - m->t0;
+	int64_t w = m->marks_dropped ? m->marks_dropped : span / (int64_t)m->max_changes;
+
+	if (w < 1)
+		w = 1;
+	for (;;) {
+		size_t total = 0;
+
+		for (size_t i = 0; i < m->nrows; i++) {
+			struct tl_row *r = m->rows[i];
+
+			r->nmarks = tl_compact_marks(r->marks, r->nmarks, w);
+			total += r->nmarks;
+		}
+		m->nmark_recs = total;
+		m->marks_dropped = w;
+		if (total <= m->max_changes / 2 || w > span)
+			break;
+		w *= 2;
+	}
+}
+
 void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name, uint32_t args)
 {
-	struct tl_mark *v = grow(r->marks, &r->capmarks, r->nmarks + 1, sizeof(*v), &m->failed);
+	struct tl_mark *v = an_grow(r->marks, &r->capmarks, r->nmarks + 1, sizeof(*v), &m->failed);
 
 	if (!v)
 		return;
@@ -192,8 +248,12 @@ void tl_add_mark(struct tl_model *m, struct tl_row *r, int64_t t, uint32_t name,
 	v[r->nmarks].t = t - m->t0;
 	v[r->nmarks].name = name;
 	v[r->nmarks].args = args;
+	v[r->nmarks].count = 1;
 	r->nmarks++;
+	r->mark_total++;
 	m->marks++;
+	if (m->max_changes && ++m->nmark_recs > m->max_changes)
+		bound_marks(m);
 }
 
 static int cmp_spans(const void *a, const void *b)
@@ -213,7 +273,7 @@ void tl_model_finish(struct tl_model *m)
 		/* spans still open end with the trace */
 		while (r->nopen) {
 			struct tl_span *v =
-			    grow(r->spans, &r->capspans, r->nspans + 1, sizeof(*v), &m->failed);
+			    an_grow(r->spans, &r->capspans, r->nspans + 1, sizeof(*v), &m->failed);
 
 			if (!v)
 				break;

@@ -23,7 +23,15 @@ struct an_timeline_options {
 	const struct an_span_pair *spans; /* --span BEGIN,END */
 	size_t nspans;
 	const char *title; /* the page's title (NULL: the first path) */
+	/*
+	 * the rows' state changes kept, and marks (memory and the page's size
+	 * grow with them): beyond, the finest detail is merged (the page says
+	 * how much); 0: TL_MAX_CHANGES
+	 */
+	size_t max_changes;
 };
+
+#define TL_MAX_CHANGES 1000000
 
 /*
  * Writes the page for the traces under paths to out. o: the time range

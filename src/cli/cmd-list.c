@@ -459,8 +459,7 @@ static void print_kernel_events(const struct trax_msg *m, bool syscalls, bool fi
 				printf("      %s [%s-bit]\n", name, bits);
 			else
 				printf("      %s [%d-bit]\n", name, (int)sizeof(long) * 8);
-		}
-		else
+		} else
 			printf("      %s (loglevel: TRACE_EMERG (0)) (type: tracepoint)\n", name);
 		if (fields)
 			print_fields(cli_record_get(m, rec, "fields"));

@@ -37,6 +37,11 @@ void usage_timeline(FILE *f)
 	      "  --limit=N             rows of the stats tables' top lists (default 20)\n"
 	      "  --no-intersection     also the events outside the time range all the\n"
 	      "                        streams of a trace cover\n"
+	      "  --max-changes=N       the rows' state changes kept (default 1000000),\n"
+	      "                        and marks: beyond, what lasts less than a width\n"
+	      "                        is merged into the state covering most of it,\n"
+	      "                        marks closer are one (the page says so); memory\n"
+	      "                        and the page's size stay bounded\n"
 	      "  -h, --help            print this help\n",
 	      f);
 }
@@ -121,13 +126,21 @@ int cmd_timeline(int argc, char **argv)
 static int timeline(int argc, char **argv, struct timeline_args *a)
 {
 	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},	{"span", required_argument, NULL, 's'},
-	    {"title", required_argument, NULL, 'T'},	{"begin", required_argument, NULL, 'b'},
-	    {"end", required_argument, NULL, 'e'},	{"gmt", no_argument, NULL, 'g'},
-	    {"tid", required_argument, NULL, 't'},	{"pid", required_argument, NULL, 'p'},
-	    {"procname", required_argument, NULL, 'n'}, {"cpu", required_argument, NULL, 'c'},
-	    {"limit", required_argument, NULL, 'l'},	{"no-intersection", no_argument, NULL, 'I'},
-	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"span", required_argument, NULL, 's'},
+	    {"title", required_argument, NULL, 'T'},
+	    {"begin", required_argument, NULL, 'b'},
+	    {"end", required_argument, NULL, 'e'},
+	    {"gmt", no_argument, NULL, 'g'},
+	    {"tid", required_argument, NULL, 't'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"procname", required_argument, NULL, 'n'},
+	    {"cpu", required_argument, NULL, 'c'},
+	    {"limit", required_argument, NULL, 'l'},
+	    {"no-intersection", no_argument, NULL, 'I'},
+	    {"max-changes", required_argument, NULL, 'M'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct an_options *o = &a->o;
 	const char *output = NULL;
@@ -207,6 +220,19 @@ static int timeline(int argc, char **argv, struct timeline_args *a)
 		case 'I':
 			o->intersect = 0;
 			break;
+		case 'M': {
+			char *end;
+			long long v;
+
+			errno = 0;
+			v = strtoll(optarg, &end, 10);
+			if (end == optarg || *end || errno || v < 2)
+				return cli_usage_error(
+				    "Wrong value in --max-changes parameter: %s (2 or more)",
+				    optarg);
+			a->to.max_changes = (size_t)v;
+			break;
+		}
 		case 'h':
 			usage_timeline(stdout);
 			return CLI_OK;

@@ -1662,7 +1662,8 @@ void kdomain_describe(const struct kdomain *kd,
 	if (kd->npids) {
 		/* {-1} is "none": given as an empty set */
 		bool none = kd->npids == 1 && kd->pids[0] == -1;
-		struct kdomain_item it = {.kind = "pid", .ids = kd->pids, .nids = none ? 0 : kd->npids};
+		struct kdomain_item it = {
+		    .kind = "pid", .ids = kd->pids, .nids = none ? 0 : kd->npids};
 
 		fn(arg, &it);
 	}
@@ -1739,7 +1740,8 @@ long kdomain_list(bool syscalls,
 			const char *name = ksyscalls_name(s, i), *bits = i < nat ? word : "32";
 			bool both = false;
 
-			for (unsigned int j = i < nat ? nat : 0; j < (i < nat ? all : nat) && !both; j++)
+			for (unsigned int j = i < nat ? nat : 0; j < (i < nat ? all : nat) && !both;
+			     j++)
 				both = !strcmp(name, ksyscalls_name(s, j));
 			if (both && i >= nat)
 				continue; /* listed with its 64-bit twin */

@@ -78,3 +78,10 @@ char *larena_strndup(struct lxml_arena *a, const char *s, size_t n)
 	}
 	return d;
 }
+
+void lmsg_one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
+}

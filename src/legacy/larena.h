@@ -16,4 +16,11 @@ void *larena_alloc(struct lxml_arena *a, size_t size);
 /* a NUL-terminated copy of n bytes of s */
 char *larena_strndup(struct lxml_arena *a, const char *s, size_t n);
 
+/*
+ * Error messages of the legacy readers quote names and values from the
+ * files they read: control characters (a newline in a quoted attribute)
+ * become '?', so that a message stays one line.
+ */
+void lmsg_one_line(char *msg);
+
 #endif /* TRAX_LEGACY_LARENA_H */

@@ -33,8 +33,10 @@ struct lconv {
 
 static int merr(char *err, size_t errlen, const char *format, size_t pos, const char *what)
 {
-	if (errlen)
+	if (errlen) {
 		snprintf(err, errlen, "marker format \"%s\", at %zu: %s", format, pos, what);
+		lmsg_one_line(err);
+	}
 	return -1;
 }
 
@@ -104,7 +106,8 @@ static int parse_conversion(char ch, struct lconv *c)
 	}
 }
 
-/* The trace type after '#' (at *p, advanced): [n] then 1 2 4 8 or a C qualifier, then a conversion. */
+/* The trace type after '#' (at *p, advanced): [n] then 1 2 4 8 or a C qualifier, then a conversion.
+ */
 static int parse_trace_type(const char **p, struct lconv *tt)
 {
 	const char *s = *p;
@@ -130,7 +133,8 @@ static int parse_trace_type(const char **p, struct lconv *tt)
 	return 0;
 }
 
-/* The C type after '%' (at *p, advanced): flags, width/precision (ignored), qualifier, conversion. */
+/* The C type after '%' (at *p, advanced): flags, width/precision (ignored), qualifier, conversion.
+ */
 static int parse_c_type(const char **p, struct lconv *c)
 {
 	const char *s = *p;
@@ -247,16 +251,19 @@ struct lmarker_type *lmarker_parse(const char *format, char *err, size_t errlen)
 		} else if (*s == ' ' || *s == '\t' || *s == '\n') {
 			s++;
 		} else {
-			/* a word: the name of the next field is the first word after the previous one */
+			/* a word: the name of the next field is the first word after the previous
+			 * one */
 			const char *w = s;
 
-			while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '%' && *s != '#')
+			while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '%' &&
+			       *s != '#')
 				s++;
 			if (!name) {
 				name = w;
 				name_len = s - w;
 				/* "len=%d", "len:%d": the punctuation is no part of the name */
-				while (name_len && (name[name_len - 1] == '=' || name[name_len - 1] == ':'))
+				while (name_len &&
+				       (name[name_len - 1] == '=' || name[name_len - 1] == ':'))
 					name_len--;
 				if (!name_len)
 					name = NULL;

@@ -87,16 +87,16 @@ struct ltt_cursor {
 	struct ltrace_file *f;
 	size_t file;
 	/* where the walk is; the format reader owns these */
-	size_t block;	 /* index into f->blocks of the current block */
-	bool in_block;	 /* block's header was read, events pending */
-	uint64_t pos;	 /* file offset of the next event header */
-	uint64_t end;	 /* file offset where the current block's events end */
-	uint64_t tsc;	 /* the current extended TSC */
-	bool failed;	 /* the error was set: next returns -1 */
-	char err[512];	 /* "" when none */
-	char *warn;	 /* pending warnings, '\n'-separated, NULL when none */
+	size_t block;  /* index into f->blocks of the current block */
+	bool in_block; /* block's header was read, events pending */
+	uint64_t pos;  /* file offset of the next event header */
+	uint64_t end;  /* file offset where the current block's events end */
+	uint64_t tsc;  /* the current extended TSC */
+	bool failed;   /* the error was set: next returns -1 */
+	char err[512]; /* "" when none */
+	char *warn;    /* pending warnings, '\n'-separated, NULL when none */
 	size_t warn_len;
-	char *warn_out;	 /* what ltt_cursor_warning last returned */
+	char *warn_out; /* what ltt_cursor_warning last returned */
 	void *priv;
 };
 
@@ -185,7 +185,7 @@ void ltrace_blocks_sort(struct ltrace_file *f);
 
 /* Sets f->tail_error (one line; the first one set wins). */
 void ltrace_file_tail_error(struct ltrace_file *f, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /*
  * Adds a class (names copied; channel and facility may be NULL) with the
@@ -204,10 +204,10 @@ void ltrace_warn(struct ltt_trace *t, const char *fmt, ...) __attribute__((forma
  * from then on. Returns -1 for `return ltrace_cursor_fail(...)`.
  */
 int ltrace_cursor_fail(struct ltt_cursor *c, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* A cursor warning, "PATH: offset OFF: what", queued for ltt_cursor_warning. */
 void ltrace_cursor_warn(struct ltt_cursor *c, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * The extension of a bits-wide TSC t (32: seed 000 heartbeats, 27: seed

@@ -455,8 +455,8 @@ void ltrace_cursor_warn(struct ltt_cursor *c, uint64_t off, const char *fmt, ...
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	if (!msg || asprintf(&line, "%s: offset %llu: %s\n", c->f->path,
-			     (unsigned long long)off, msg) < 0) {
+	if (!msg || asprintf(&line, "%s: offset %llu: %s\n", c->f->path, (unsigned long long)off,
+			     msg) < 0) {
 		free(msg);
 		return;
 	}
@@ -482,8 +482,8 @@ static uint64_t scaled(uint64_t delta, unsigned __int128 mul, uint64_t div)
 int64_t ltrace_tsc_ns(const struct ltt_trace_info *info, uint64_t tsc)
 {
 	unsigned __int128 unit = info->format == LTT_FORMAT_COMPACT ? 1000000000u : 1000000u;
-	__int128 base = (__int128)info->start_time_sec * 1000000000 +
-			(__int128)info->start_time_usec * 1000;
+	__int128 base =
+	    (__int128)info->start_time_sec * 1000000000 + (__int128)info->start_time_usec * 1000;
 	__int128 ns = base;
 
 	if (info->start_freq) {
@@ -502,6 +502,54 @@ int64_t ltrace_tsc_ns(const struct ltt_trace_info *info, uint64_t tsc)
 
 /* The trace. */
 
+struct refusal {
+	const char *dir;
+	char *err;
+	size_t errlen;
+};
+
+static int refusal_one(void *arg, const char *relpath, const char *group, int cpu)
+{
+	struct refusal *r = arg;
+	uint8_t head[128];
+	struct ltrace_magic m;
+	char *path = NULL;
+	long n;
+
+	(void)group;
+	(void)cpu;
+	if (asprintf(&path, "%s/%s", r->dir, relpath) < 0)
+		return 0;
+	n = ltrace_read_head(path, head, sizeof(head));
+	if (n > 0 && ltrace_find_magic(head, (size_t)n, &m) == 0) {
+		if (m.offset == 40 && m.major != 0)
+			snprintf(r->err, r->errlen,
+				 "%s: trace version %u.%u (LTTng marker era) not supported", path,
+				 m.major, m.minor);
+		else
+			snprintf(
+			    r->err, r->errlen,
+			    "%s: trace version %u.%u: the directory lacks what that format needs "
+			    "(control/ and eventdefs/, or a metadata tracefile)",
+			    path, m.major, m.minor);
+		free(path);
+		return 1;
+	}
+	free(path);
+	return 0;
+}
+
+/* Why dir is no trace we read: the first tracefile's version, else no magic. */
+static void describe_refusal(const char *dir, char *err, size_t errlen)
+{
+	struct refusal r = {.dir = dir, .err = err, .errlen = errlen};
+	char werr[256];
+
+	if (ltrace_walk(dir, refusal_one, &r, werr, sizeof(werr)) <= 0)
+		snprintf(err, errlen,
+			 "%s: not an LTT trace (no tracefile with the magic 0x00D6B7ED)", dir);
+}
+
 struct ltt_trace *ltt_trace_open(const char *dir, char *err, size_t errlen)
 {
 	enum ltt_format fmt = ltt_probe_dir(dir);
@@ -509,8 +557,7 @@ struct ltt_trace *ltt_trace_open(const char *dir, char *err, size_t errlen)
 	int rc;
 
 	if (fmt == LTT_FORMAT_NONE) {
-		snprintf(err, errlen, "%s: not an LTT trace (no tracefile with the magic 0x00D6B7ED)",
-			 dir);
+		describe_refusal(dir, err, errlen);
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));

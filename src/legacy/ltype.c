@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LTYPE_MAX_DEPTH 64  /* typerefs may loop: a struct holding itself */
+#include "legacy/larena.h"
+
+#define LTYPE_MAX_DEPTH 64    /* typerefs may loop: a struct holding itself */
 #define LTYPE_MAX_EMPTY 65536 /* elements of no bytes (empty structs) a walk may repeat */
 
 unsigned ltt_type_scalar_size(const struct ltt_type *t, const struct ltt_abi *abi)
@@ -68,7 +70,7 @@ struct walk {
 };
 
 static int fail(struct walk *w, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int fail(struct walk *w, const char *name, const char *fmt, ...)
 {
@@ -82,11 +84,14 @@ static int fail(struct walk *w, const char *name, const char *fmt, ...)
 		return -1;
 	n = snprintf(w->err, w->errlen, "field %s at offset %zu: ", name ? name : "(element)",
 		     w->off);
-	if (n < 0 || (size_t)n >= w->errlen)
+	if (n < 0 || (size_t)n >= w->errlen) {
+		lmsg_one_line(w->err);
 		return -1;
+	}
 	va_start(ap, fmt);
 	vsnprintf(w->err + n, w->errlen - n, fmt, ap);
 	va_end(ap);
+	lmsg_one_line(w->err);
 	return -1;
 }
 
@@ -223,9 +228,8 @@ static int walk_scalar(struct walk *w, const char *name, const struct ltt_type *
 		for (size_t i = 0; i < t->nlabels && !label; i++)
 			if ((uint64_t)t->labels[i].value == v)
 				label = t->labels[i].name;
-		return s && s->enumeration
-			       ? call(s->enumeration(w->arg, name, t, size, v, label))
-			       : 0;
+		return s && s->enumeration ? call(s->enumeration(w->arg, name, t, size, v, label))
+					   : 0;
 	}
 	return s && s->integer ? call(s->integer(w->arg, name, t, size, v)) : 0;
 }
@@ -292,8 +296,8 @@ static int walk_union(struct walk *w, const char *name, const struct ltt_type *t
 		if (read_uint(w, name, t->typecode_size, w->abi->big_endian, &code))
 			return -1;
 		if (code >= t->nfields)
-			return fail(w, name, "union code %" PRIu64 " out of range (%zu members)", code,
-				    t->nfields);
+			return fail(w, name, "union code %" PRIu64 " out of range (%zu members)",
+				    code, t->nfields);
 		if (s && s->begin_union && s->begin_union(w->arg, name, t, code))
 			return -2;
 		if ((r = walk_type(w, t->fields[code].name, t->fields[code].type)))
@@ -359,8 +363,8 @@ static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
 		align_to(w, a);
 		if (!lt || (lt->kind != LTT_UNSIGNED && lt->kind != LTT_SIGNED))
 			r = fail(w, name, "a sequence whose length is not an integer");
-		else if ((align_to(w, ls), read_uint(w, name, ls,
-						     lt->network || w->abi->big_endian, &n)))
+		else if ((align_to(w, ls),
+			  read_uint(w, name, ls, lt->network || w->abi->big_endian, &n)))
 			r = -1;
 		else if (lt->kind == LTT_SIGNED && (int64_t)sign_extend(n, ls) < 0)
 			r = fail(w, name, "a negative sequence length");

@@ -9,7 +9,10 @@
 
 #include "legacy/lv0-impl.h"
 
-#define U32(n) {.name = n, .type = &core_u32}
+#define U32(n)                                                                                     \
+	{                                                                                          \
+		.name = n, .type = &core_u32                                                       \
+	}
 
 static struct ltt_type core_u32 = {
     .kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 4, .base = 10};
@@ -46,7 +49,10 @@ static struct ltt_field heartbeat_04_fields[] = {
 };
 static struct ltt_field heartbeat_full_fields[] = {{.name = "tsc", .type = &core_u64}};
 
-#define STRUCT_OF(f) {.kind = LTT_STRUCT, .fields = f, .nfields = sizeof(f) / sizeof(f[0])}
+#define STRUCT_OF(f)                                                                               \
+	{                                                                                          \
+		.kind = LTT_STRUCT, .fields = f, .nfields = sizeof(f) / sizeof(f[0])               \
+	}
 static struct ltt_type load_04 = STRUCT_OF(load_04_fields);
 static struct ltt_type load_07 = STRUCT_OF(load_07_fields);
 static struct ltt_type unload = STRUCT_OF(unload_fields);
@@ -86,8 +92,8 @@ int lv0_core_init(struct ltt_trace *t, struct lv0_trace *lt, uint8_t minor,
 		if (!core->classes[i])
 			return -1;
 	}
-	core->heartbeat_full =
-	    ltrace_add_class(t, "core.time_heartbeat_full", NULL, "core", 0, 3, &heartbeat_full, abi);
+	core->heartbeat_full = ltrace_add_class(t, "core.time_heartbeat_full", NULL, "core", 0, 3,
+						&heartbeat_full, abi);
 	return core->heartbeat_full ? 0 : -1;
 }
 

@@ -41,8 +41,8 @@ static bool said_before(struct lv0_cursor *lc, uint8_t fac, uint8_t ev)
 	return r;
 }
 
-static struct ltt_class *class_of(const struct lv0_trace *lt, const struct lv0_raw *r,
-				  char *why, size_t whylen)
+static struct ltt_class *class_of(const struct lv0_trace *lt, const struct lv0_raw *r, char *why,
+				  size_t whylen)
 {
 	const struct lv0_facility *fac = &lt->fac[r->facility];
 
@@ -71,8 +71,8 @@ static struct ltt_class *class_of(const struct lv0_trace *lt, const struct lv0_r
  * (below 0xFFFF) they must agree, else the fallback of a realignment after
  * strings (then the class keeps that rule). -1 with why set when neither.
  */
-static long payload_len(struct ltt_class *cls, const struct ltt_cursor *c,
-			const struct lv0_raw *r, char *why, size_t whylen)
+static long payload_len(struct ltt_class *cls, const struct ltt_cursor *c, const struct lv0_raw *r,
+			char *why, size_t whylen)
 {
 	const uint8_t *p = c->f->data + r->payload_off;
 	char err[256] = "";

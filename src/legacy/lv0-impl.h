@@ -14,12 +14,12 @@
 
 /* One tracefile's header facts (block 0; every block must agree). */
 struct lv0_file {
-	unsigned magic_off;  /* 56 or 72 (0.4), 40 (0.7) */
-	unsigned hdr_size;   /* where the block's events start (before alignment) */
-	uint8_t minor;	     /* 4 or 7 */
-	bool big_endian;     /* the file's byte order */
-	bool has_heartbeat;  /* 32-bit event TSCs */
-	uint8_t alignment;   /* 0, 4 or 8 */
+	unsigned magic_off; /* 56 or 72 (0.4), 40 (0.7) */
+	unsigned hdr_size;  /* where the block's events start (before alignment) */
+	uint8_t minor;	    /* 4 or 7 */
+	bool big_endian;    /* the file's byte order */
+	bool has_heartbeat; /* 32-bit event TSCs */
+	uint8_t alignment;  /* 0, 4 or 8 */
 	bool float_big_endian;
 	uint32_t block_size; /* buf_size of block 0 */
 };

@@ -153,8 +153,14 @@ static int read_trace_hdr(const uint8_t *b, const struct ltrace_magic *m, const 
 		info->start_time_sec = ltrace_u64(h + 50, be);
 		info->start_time_usec = ltrace_u64(h + 58, be);
 	}
+	/*
+	 * Seed 000 calls it a flag ("trace alignment is activated"): 1 means
+	 * aligned on the architecture size; the 2006 kernel wrote that size.
+	 */
+	if (info->alignment == 1 && (info->arch_size == 4 || info->arch_size == 8))
+		info->alignment = info->arch_size;
 	if (info->alignment != 0 && info->alignment != 4 && info->alignment != 8) {
-		snprintf(err, errlen, "%s: has_alignment %u is not 0, 4 or 8", path,
+		snprintf(err, errlen, "%s: has_alignment %u is not 0, 1, 4 or 8", path,
 			 info->alignment);
 		return -1;
 	}
@@ -208,7 +214,8 @@ static int add_tracefile(void *arg, const char *relpath, const char *group, int 
 	read_block_hdr(f->data, m.offset, m.big_endian, &bh);
 	lf.block_size = bh.buf_size;
 	if (bh.buf_size < lf.hdr_size) {
-		snprintf(ls->err, ls->errlen, "%s: offset 0: block 0: buf_size %u is smaller than its headers (%u)",
+		snprintf(ls->err, ls->errlen,
+			 "%s: offset 0: block 0: buf_size %u is smaller than its headers (%u)",
 			 f->path, bh.buf_size, lf.hdr_size);
 		return ls->rc = -1;
 	}
@@ -228,12 +235,12 @@ static int add_tracefile(void *arg, const char *relpath, const char *group, int 
 		struct block_hdr h;
 
 		if (f->size - off < lf.block_size) {
-			ltrace_file_tail_error(f,
-					       "%s: offset %llu: block %llu truncated: %llu of its %u "
-					       "bytes present",
-					       f->path, (unsigned long long)off,
-					       (unsigned long long)nb,
-					       (unsigned long long)(f->size - off), lf.block_size);
+			ltrace_file_tail_error(
+			    f,
+			    "%s: offset %llu: block %llu truncated: %llu of its %u "
+			    "bytes present",
+			    f->path, (unsigned long long)off, (unsigned long long)nb,
+			    (unsigned long long)(f->size - off), lf.block_size);
 			break;
 		}
 		if (ltrace_find_magic(f->data + off, lf.hdr_size, &bm) < 0 ||
@@ -246,11 +253,12 @@ static int add_tracefile(void *arg, const char *relpath, const char *group, int 
 		}
 		read_block_hdr(f->data + off, lf.magic_off, lf.big_endian, &h);
 		if (h.buf_size != lf.block_size) {
-			ltrace_file_tail_error(f,
-					       "%s: offset %llu: block %llu: buf_size %u differs from "
-					       "block 0's %u",
-					       f->path, (unsigned long long)off,
-					       (unsigned long long)nb, h.buf_size, lf.block_size);
+			ltrace_file_tail_error(
+			    f,
+			    "%s: offset %llu: block %llu: buf_size %u differs from "
+			    "block 0's %u",
+			    f->path, (unsigned long long)off, (unsigned long long)nb, h.buf_size,
+			    lf.block_size);
 			break;
 		}
 		b = ltrace_add_block(f);
@@ -383,7 +391,8 @@ static const struct ltt_facility *find_description(struct ltt_trace *t, struct l
 found:
 	free(dpath);
 	if (!d)
-		ltrace_warn(t, "%s: no description of facility %s in %s/eventdefs (its events cannot "
+		ltrace_warn(t,
+			    "%s: no description of facility %s in %s/eventdefs (its events cannot "
 			    "be decoded)",
 			    why[0] ? why : "no such facility", fac->name, t->dir);
 	else if (d->checksum && d->checksum != fac->checksum)
@@ -491,8 +500,8 @@ static int add_classes(struct ltt_trace *t, struct lv0_trace *lt)
 		fac->desc = find_description(t, lt, fac);
 		if (!fac->desc)
 			continue;
-		fac->classes = calloc(fac->desc->nevents ? fac->desc->nevents : 1,
-				      sizeof(*fac->classes));
+		fac->classes =
+		    calloc(fac->desc->nevents ? fac->desc->nevents : 1, sizeof(*fac->classes));
 		if (!fac->classes)
 			return -1;
 		fac->nevents = fac->desc->nevents;

@@ -69,7 +69,7 @@ struct lparser {
 static const char lxml_wrapper[] = "";
 
 static void perr(struct lparser *P, size_t pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void perr(struct lparser *P, size_t pos, const char *fmt, ...)
 {
@@ -93,11 +93,14 @@ static void perr(struct lparser *P, size_t pos, const char *fmt, ...)
 	if (!P->errlen)
 		return;
 	n = snprintf(P->err, P->errlen, "%s:%u:%u: ", P->file, line, col);
-	if (n < 0 || (size_t)n >= P->errlen)
+	if (n < 0 || (size_t)n >= P->errlen) {
+		lmsg_one_line(P->err);
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(P->err + n, P->errlen - n, fmt, ap);
 	va_end(ap);
+	lmsg_one_line(P->err);
 }
 
 static void *palloc(struct lparser *P, size_t size)
@@ -172,7 +175,8 @@ static char *decode_text(struct lparser *P, const char *s, size_t n)
 	static const struct {
 		const char *ent;
 		char c;
-	} ents[] = {{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
+	} ents[] = {
+	    {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
 	char *d = palloc(P, n + 1);
 	size_t o = 0;
 
@@ -467,10 +471,9 @@ static void unexpected(struct lparser *P, const struct ltok *t, const char *wher
 static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open);
 
 static const char *const type_elements[] = {
-	"int",	   "uint",   "int_fixed", "uint_fixed", "char",   "uchar",   "short",
-	"ushort",  "long",   "ulong",	  "pointer",	"size_t", "ssize_t", "off_t",
-	"float",   "string", "enum",	  "array",	"sequence", "struct", "union",
-	"typeref",
+    "int",  "uint",  "int_fixed", "uint_fixed", "char",	   "uchar",   "short", "ushort",
+    "long", "ulong", "pointer",	  "size_t",	"ssize_t", "off_t",   "float", "string",
+    "enum", "array", "sequence",  "struct",	"union",   "typeref",
 };
 
 static bool is_type_element(const char *name)
@@ -575,7 +578,8 @@ static int add_label(struct lparser *P, struct ltt_type *t, size_t *cap, const c
 	return push(P, &t->labels, &t->nlabels, cap, sizeof(l), &l);
 }
 
-static int parse_label_value(struct lparser *P, const struct ltok *open, const char *v, int64_t *out)
+static int parse_label_value(struct lparser *P, const struct ltok *open, const char *v,
+			     int64_t *out)
 {
 	char *end;
 	long long x;
@@ -627,8 +631,9 @@ static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 					break;
 				const char *name = larena_strndup(P->a, s, n);
 
-				if (!name || add_label(P, t, &cap, name, nextval++))
+				if (!name || add_label(P, t, &cap, name, nextval))
 					return NULL;
+				nextval = (int64_t)((uint64_t)nextval + 1);
 				s += n;
 			}
 		} else if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "description")) {
@@ -646,7 +651,7 @@ static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 				return NULL;
 			if (add_label(P, t, &cap, name, value))
 				return NULL;
-			nextval = value + 1;
+			nextval = (int64_t)((uint64_t)value + 1); /* wraps, no overflow */
 			if (!tok.empty) { /* <label ...> <description>..</description> [</label>] */
 				struct ltok *n;
 
@@ -749,7 +754,15 @@ static struct ltt_type *parse_array(struct lparser *P, const struct ltok *open, 
 		return NULL;
 	if (lengthsize && !(t->length_type = unsigned_of_size(P, open, lengthsize)))
 		return NULL;
-	if (parse_type_children(P, open, kids, want, &n))
+	/*
+	 * An array or sequence needs its children: a "/" on its tag is a
+	 * slip (poly/stack_arch_i386.xml: <sequence custom_write/> then the
+	 * two types and </sequence>), the children are read all the same.
+	 */
+	struct ltok o = *open;
+
+	o.empty = false;
+	if (parse_type_children(P, &o, kids, want, &n))
 		return NULL;
 	if (n != want) {
 		perr(P, open->pos, "<%s> needs %s", open->name,
@@ -858,7 +871,8 @@ static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open)
 			if (parse_size(P, open, tcs, false, &sz))
 				t = NULL;
 			else if (sz.size_ref != LTT_SIZE_FIXED) {
-				perr(P, open->pos, "<union>: typecodesize '%s' is not 1, 2, 4 or 8", tcs);
+				perr(P, open->pos, "<union>: typecodesize '%s' is not 1, 2, 4 or 8",
+				     tcs);
 				t = NULL;
 			} else {
 				t->typecode_size = sz.size;
@@ -923,8 +937,8 @@ static int parse_event(struct lparser *P, const struct ltok *open, struct ltt_fa
 			if (!(single = parse_type(P, &tok)))
 				return -1;
 		} else {
-			if (tok.kind == LTOK_OPEN && (is_type_element(tok.name) ||
-						      !strcmp(tok.name, "field")))
+			if (tok.kind == LTOK_OPEN &&
+			    (is_type_element(tok.name) || !strcmp(tok.name, "field")))
 				perr(P, tok.pos, "event '%s': a second payload type <%s>", ev.name,
 				     tok.name);
 			else
@@ -1042,8 +1056,8 @@ static void resolve(struct lparser *P)
 int lxml_parse(const char *text, size_t len, const char *file, struct ltt_facility **out, size_t *n,
 	       char *err, size_t errlen)
 {
-	struct lparser P = {.s = text, .len = len, .file = file ? file : "<xml>", .err = err,
-			    .errlen = errlen};
+	struct lparser P = {
+	    .s = text, .len = len, .file = file ? file : "<xml>", .err = err, .errlen = errlen};
 	struct ltok tok;
 
 	*out = NULL;

@@ -8,7 +8,7 @@
  * inside their file, whose payloads decode within their length, and whose
  * walk ends (0, or -1 with a message).
  *
- * FUZZ-SOURCES: src/legacy/*.c
+ * FUZZ-SOURCES: src/legacy/l*.c
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define CHECK_ABORT
 #include "check.h"
@@ -26,13 +27,14 @@
 
 static char dir[64];
 
-static const char xml[] = "<facility name=\"test\">\n"
-			  " <event name=\"small\"><field name=\"a\"><uint size=\"4\"/></field>"
-			  "<field name=\"s\"><string/></field></event>\n"
-			  " <event name=\"big\"><field name=\"v\"><uint size=\"8\"/></field></event>\n"
-			  " <event name=\"seq\"><field name=\"q\"><sequence><uint size=\"1\"/>"
-			  "<uint size=\"2\"/></sequence></field></event>\n"
-			  "</facility>\n";
+static const char xml[] =
+    "<facility name=\"test\">\n"
+    " <event name=\"small\"><field name=\"a\"><uint size=\"4\"/></field>"
+    "<field name=\"s\"><string/></field></event>\n"
+    " <event name=\"big\"><field name=\"v\"><uint size=\"8\"/></field></event>\n"
+    " <event name=\"seq\"><field name=\"q\"><sequence><uint size=\"1\"/>"
+    "<uint size=\"2\"/></sequence></field></event>\n"
+    "</facility>\n";
 
 static void write_file(const char *name, const void *p, size_t len)
 {
@@ -101,7 +103,9 @@ static void setup(void)
 {
 	char sub[96];
 
-	snprintf(dir, sizeof(dir), "/tmp/fuzz_legacy_v0.XXXXXX");
+	/* in memory when it can: the files are rewritten for every input */
+	snprintf(dir, sizeof(dir), "%s/fuzz_legacy_v0.XXXXXX",
+		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
 	if (!mkdtemp(dir))
 		abort();
 	snprintf(sub, sizeof(sub), "%s/control", dir);
@@ -142,9 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(ev.payload >= f->data && ev.len <= f->size &&
 			      ev.payload + ev.len <= f->data + f->size);
 			CHECK(ev.offset < f->size);
-			long used = ltt_payload_decode(ev.cls->payload, &ev.cls->abi, ev.payload,
-						       ev.len, (size_t)(ev.payload - f->data) % 4096,
-						       NULL, NULL, perr, sizeof(perr));
+			long used = ltt_payload_decode(
+			    ev.cls->payload, &ev.cls->abi, ev.payload, ev.len,
+			    (size_t)(ev.payload - f->data) % 4096, NULL, NULL, perr, sizeof(perr));
 			(void)used;
 			CHECK(++n <= f->size / 8 + 1, "more events than headers fit");
 			ltt_cursor_warning(c);

@@ -10,6 +10,9 @@
 #  - a user-space trace of the conformance corpus (session-rotation): as
 #    many marks as events (`trax view --count`), the state dump's start/end
 #    pairs as spans (--span);
+#  - the bound (--max-changes): the page's note, its data check, its rows'
+#    changes within the bound, its size a fraction of the full page's; the
+#    marks' bound on the user-space trace (the marks still count every event);
 #  - the mouse: synthetic wheel, drag and hover events (page#selftest);
 #  - the page is self-contained: no src=, href= or url( to fetch;
 #  - the errors: no -o, an unwritable page, a path without traces (no page
@@ -83,6 +86,21 @@ case $(attr hover) in "CPU 0 | at +"*) ;; *) fail "kernel: hovering CPU 0 shows:
 grep -q 'Per event' kernel.dom || fail "kernel: no stats table"
 kload=$(attr load-ms) krender=$(attr render-ms) kdraw=$(attr zoom-redraw-ms)
 
+# 1b. the bound: at most 2000 state changes kept (--max-changes): the
+# page says what was dropped, its data still checks, its rows hold no more
+# than the bound, and it is a fraction of the full page
+"$TRAX" timeline --max-changes=2000 "$K" -o "$TEST_TMP/bound.html" 2>err.txt || fail "trax timeline --max-changes failed: $(cat err.txt)"
+browse "$TEST_TMP/bound.html" bound
+[ "$(attr check)" = ok ] || fail "bound: the page's data check: $(attr check)"
+[ "$(attr dropped)" -gt 0 ] || fail "bound: nothing dropped ($(attr dropped))"
+grep -q "<div id=\"note\">Detail dropped: the rows had more than 2000 state changes" bound.dom || fail "bound: no note on the page"
+[ "$(attr rows)" = $((cpus + threads)) ] || fail "bound: $(attr rows) rows, $((cpus + threads)) without the bound"
+nch=$(grep -o '"nch":[0-9]*' bound.html | awk -F: '{s += $2} END {print s}')
+[ "$nch" -le 2000 ] || fail "bound: $nch state changes on the page, more than 2000"
+full=$(wc -c <kernel.html) bound=$(wc -c <bound.html)
+[ "$bound" -lt 120000 ] && [ $((bound * 2)) -lt "$full" ] || fail "bound: the page is $bound bytes (the full one $full)"
+grep -q '"dropped":0,' kernel.html || fail "kernel: detail dropped under the default bound"
+
 # 2. a user-space trace: every event a mark, spans from a pair of events
 U=$CONF/ctf/succeed/session-rotation
 "$TRAX" timeline --no-intersection --span lttng_ust_statedump:start,lttng_ust_statedump:end \
@@ -95,6 +113,13 @@ n=$("$TRAX" view --count "$U" | sed 's/ events//')
 [ "$(attr cpus)" = 0 ] || fail "ust: $(attr cpus) CPU rows in a user-space trace"
 [ "$(attr rows)" -ge 1 ] || fail "ust: no row"
 grep -q 'trax timeline: session-rotation' ust.dom || fail "ust: no title"
+# the marks' bound: at most 10 kept, each standing for its bucket's events
+"$TRAX" timeline --no-intersection --max-changes=10 "$U" -o "$TEST_TMP/ustb.html" 2>err.txt || fail "trax timeline (ust, bound) failed: $(cat err.txt)"
+browse "$TEST_TMP/ustb.html" ustb
+[ "$(attr check)" = ok ] || fail "ust bound: the page's data check: $(attr check)"
+[ "$(attr marks)" = "$n" ] || fail "ust bound: marks for $(attr marks) events, $n events"
+[ "$(attr marks-dropped)" -gt 0 ] || fail "ust bound: no mark merged"
+grep -q "marks of each" ustb.dom || fail "ust bound: no note on the page"
 
 # 3. errors
 rc=0
@@ -105,10 +130,14 @@ rc=0
 "$TRAX" timeline "$K" -o /nonexistent/dir/x.html 2>err.txt || rc=$?
 [ $rc = 1 ] || fail "an unwritable page: exit status $rc, 1 expected"
 grep -q "/nonexistent/dir/x.html" err.txt || fail "an unwritable page: $(cat err.txt)"
+rc=0
+"$TRAX" timeline --max-changes=1 "$K" -o "$TEST_TMP/x.html" 2>err.txt || rc=$?
+[ $rc = 2 ] || fail "--max-changes=1: exit status $rc, 2 expected"
+grep -q -- "--max-changes" err.txt || fail "--max-changes=1: $(cat err.txt)"
 mkdir empty
 rc=0
 "$TRAX" timeline "$TEST_TMP/empty" -o "$TEST_TMP/none.html" 2>err.txt || rc=$?
 [ $rc = 1 ] || fail "no trace: exit status $rc, 1 expected"
 [ ! -e none.html ] || fail "no trace: a page left behind"
 
-ok "kernel: $cpus CPUs, $threads threads (load $kload ms, first frame $krender ms, zoomed frame $kdraw ms); user space: $n marks, 2 spans; screenshots in $ART"
+ok "kernel: $cpus CPUs, $threads threads (load $kload ms, first frame $krender ms, zoomed frame $kdraw ms); bounded to 2000 changes: $nch, $bound bytes (full $full); user space: $n marks, 2 spans; screenshots in $ART"

@@ -661,6 +661,13 @@ class TraceV0(Trace):
             t_ = s["tsc"] + 10 + k
             byfile.setdefault(f.get("load_in", "control/facilities_0"), []).append(
                 Ev(name, t_, t, v, self.core_abi, ids))
+            if f.get("reload_in"):  # a second load of a set slot: listed, changes nothing (1.5)
+                t, v, ids, name = self.core_load(f)
+                byfile.setdefault(f["reload_in"], []).append(Ev(name, t_ + 100, t, v, self.core_abi, ids))
+            if f.get("unload_at"):  # facility_unload: u32 id, ignored by readers
+                byfile.setdefault("control/facilities_0", []).append(
+                    Ev("core.facility_unload", f["unload_at"], STRUCT(("id", I(4))), {"id": f["id"]},
+                       self.core_abi, (0, 1)))
         for path, evs in spec["files"].items():
             for e in evs:
                 tsc, cls, vals = e[0], e[1], e[2]
@@ -671,7 +678,7 @@ class TraceV0(Trace):
                 fname, ename = cls.split(".", 1)
                 f = facs[fname]
                 eid, t = f["evmap"][ename]
-                ev = Ev(cls, tsc, t, vals, f["abi"], (opts.get("facility_id", f["id"]), eid))
+                ev = Ev(cls, tsc, t, vals, f["abi"], (opts.get("facility_id", f["id"]), opts.get("event_id", eid)))
                 if "size" in opts:
                     ev.size_override = opts["size"]
                 byfile.setdefault(path, []).append(ev)
@@ -1044,7 +1051,9 @@ def scenarios():
     facs = [seed_facility(3, ABI64), gen_facility(4, ABI64)]
     facs[1]["load_in"] = "control/facilities_1"
     facs[1]["state_dump"] = True
+    facs[0]["reload_in"] = "control/facilities_1"
     files = v0_events(facs, ["cpu_0", "cpu_1"], st["tsc"], 0x7FFFFFFF, 2)
+    facs[0]["unload_at"] = max(e[0] for e in files["cpu_0"]) + 1
     S["v07-le-aligned8-hb"] = ({"fmt": "v0", "minor": 7, "be": False, "align": 8, "hb": True, "arch_size": 8,
                                 "buf_size": 2048, "fwo": 0, "load_pad4": True, "start": st, "facilities": facs,
                                 "files": files},
@@ -1246,6 +1255,18 @@ def damaged(out):
     finish(name, tr, root, lines, meta,
            {"kind": "unknown facility", "file": "cpu_0", "offset": bad_ev.offset, "facility_id": 42,
             "events_before": len(before), "fatal": False},
+           lambda d: not (d["file"] == "cpu_0" and d["offset"] == bad_ev.offset))
+    base = _damage_v0_base()
+    evs = base["files"]["cpu_0"]
+    k = len(evs) // 3
+    evs[k] = evs[k][:3] + ({"event_id": 200},)
+    name = "dmg-v07-unknown-event"
+    tr, root, lines, meta = write_scenario(out, name, base, "an event of facility 1 (seedfac) with event id 200")
+    bad_ev = next(e for blk in tr.files["cpu_0"].blocks for e in blk[3] if e.ids[1] == 200)
+    before = [d for d in lines if d["file"] == "cpu_0" and d["offset"] < bad_ev.offset]
+    finish(name, tr, root, lines, meta,
+           {"kind": "unknown event id", "file": "cpu_0", "offset": bad_ev.offset, "facility_id": 1,
+            "event_id": 200, "events_before": len(before), "fatal": False},
            lambda d: not (d["file"] == "cpu_0" and d["offset"] == bad_ev.offset))
     base = _damage_v2_base(3)
     evs = base["files"]["cpu_0"]

@@ -190,9 +190,8 @@ static void test_alignment(void)
 	expect("aligned 8", &mixed, &a8_le, b8, sizeof(b8), 0, 24,
 	       "a=0x11/1 b=0x44332211/4 c=0x6655/2 d=0x8877665544332211/8 ");
 	/* Aligned on 4: d on min(4, 8) = 4: @12..20: 20 bytes */
-	static const uint8_t b4[20] = {0x11, 0xee, 0xee, 0xee, 0x11, 0x22, 0x33,
-				       0x44, 0x55, 0x66, 0xee, 0xee, 0x01, 0x02,
-				       0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
+	static const uint8_t b4[20] = {0x11, 0xee, 0xee, 0xee, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
+				       0xee, 0xee, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
 	expect("aligned 4", &mixed, &a4_le, b4, sizeof(b4), 0, 20,
 	       "a=0x11/1 b=0x44332211/4 c=0x6655/2 d=0x807060504030201/8 ");
 	/* Packed: a@0 b@1..5 c@5..7 d@7..15 */
@@ -256,12 +255,13 @@ static void test_signs_and_orders(void)
 {
 	/* packed: a=0x80 -> -128, b=0x8000 -> -32768, c=0xfffffffe -> -2, d=5 */
 	static const uint8_t le[15] = {0x80, 0x00, 0x80, 0xfe, 0xff, 0xff, 0xff, 0x05,
-				       0,    0,    0,    0,    0,    0,    0};
+				       0,    0,	   0,	 0,    0,    0,	   0};
 	expect("sign extension", &signs, &packed_le, le, sizeof(le), 0, 15,
 	       "a=-128/1 b=-32768/2 c=-2/4 d=5/8 ");
 	/* positive values stay positive: 0x7f, 0x7fff */
 	static const uint8_t pos[15] = {0x7f, 0xff, 0x7f, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-	expect("no sign", &signs, &packed_le, pos, sizeof(pos), 0, 15, "a=127/1 b=32767/2 c=1/4 d=0/8 ");
+	expect("no sign", &signs, &packed_le, pos, sizeof(pos), 0, 15,
+	       "a=127/1 b=32767/2 c=1/4 d=0/8 ");
 
 	/* network order in a little-endian trace, and in a big-endian one: the same bytes */
 	static struct ltt_field nf[] = {{"host", &u16}, {"net", &net16}};
@@ -275,9 +275,9 @@ static void test_signs_and_orders(void)
 	static struct ltt_field ff[] = {{"f", &f32}, {"d", &f64}};
 	static struct ltt_type ft = STRUCT(ff);
 	static const uint8_t fle[16] = {0x00, 0x00, 0xc0, 0x3f, 0xee, 0xee, 0xee, 0xee,
-					0,    0,    0,    0,    0,    0,    0,    0x40};
+					0,    0,    0,	  0,	0,    0,    0,	  0x40};
 	static const uint8_t fbe[16] = {0x3f, 0xc0, 0x00, 0x00, 0xee, 0xee, 0xee, 0xee,
-					0x40, 0,    0,    0,    0,    0,    0,    0};
+					0x40, 0,    0,	  0,	0,    0,    0,	  0};
 	static const struct ltt_abi le_fbe = {4, 8, 8, 8, 8, false, true, false};
 
 	expect("floats LE", &ft, &a8_le, fle, 16, 0, 16, "f=1.5/4 d=2/8 ");
@@ -297,14 +297,15 @@ static void test_strings(void)
 	 * try): s "ab" @0..3, v on 4 @4..8, t "x" @8..10, w on 2 @10..12.
 	 */
 	static const uint8_t plain[12] = {'a', 'b', 0, 0xee, 1, 0, 0, 0, 'x', 0, 2, 0};
-	expect("string, no realign", &strs, &a8_le, plain, 12, 0, 12, "s='ab' v=0x1/4 t='x' w=0x2/2 ");
+	expect("string, no realign", &strs, &a8_le, plain, 12, 0, 12,
+	       "s='ab' v=0x1/4 t='x' w=0x2/2 ");
 	/*
 	 * The genevent fallback (realign_after_string): the item after a
 	 * string on the arch size 8: v @8..12, t @12..14, w @16..18.
 	 */
 	static const struct ltt_abi rs = {4, 8, 8, 8, 8, false, false, true};
-	static const uint8_t re[18] = {'a', 'b', 0,   0xee, 0xee, 0xee, 0xee, 0xee, 1,
-				       0,   0,   0,   'x',  0,    0xee, 0xee, 2,    0};
+	static const uint8_t re[18] = {'a', 'b', 0, 0xee, 0xee, 0xee, 0xee, 0xee, 1,
+				       0,   0,	 0, 'x',  0,	0xee, 0xee, 2,	  0};
 	expect("string, realign", &strs, &rs, re, 18, 0, 18, "s='ab' v=0x1/4 t='x' w=0x2/2 ");
 	/* packed, either rule: nothing moves: v @3..7, t @7..9, w @9..11 */
 	static const struct ltt_abi prs = {4, 4, 4, 4, 0, false, false, true};
@@ -317,7 +318,8 @@ static void test_strings(void)
 	expect("empty string", &et, &a4_le, em, 8, 0, 8, "s='' v=0x7/4 ");
 
 	expect_error("no NUL", &et, &a4_le, (const uint8_t *)"abc", 3, 0, "without its NUL");
-	expect_error("string then nothing", &et, &a4_le, (const uint8_t *)"ab", 3, 0, "past the end");
+	expect_error("string then nothing", &et, &a4_le, (const uint8_t *)"ab", 3, 0,
+		     "past the end");
 }
 
 static void test_sequences_arrays(void)
@@ -331,7 +333,8 @@ static void test_sequences_arrays(void)
 	expect("sequence", &st, &a4_le, b, 14, 0, 14, "x=0x9/1 q[3 _=0x1/2 _=0x2/2 _=0x3/2 ] ");
 	/* packed: length @1..5, elements @5..11 */
 	static const uint8_t bp[11] = {9, 2, 0, 0, 0, 0x34, 0x12, 0x78, 0x56, 0xee, 0xee};
-	expect("sequence packed", &st, &packed_le, bp, 11, 0, 9, "x=0x9/1 q[2 _=0x1234/2 _=0x5678/2 ] ");
+	expect("sequence packed", &st, &packed_le, bp, 11, 0, 9,
+	       "x=0x9/1 q[2 _=0x1234/2 _=0x5678/2 ] ");
 	/* a length past the payload: an error, found before any loop */
 	static const uint8_t huge[8] = {9, 0xee, 0xee, 0xee, 0xff, 0xff, 0xff, 0x7f};
 	expect_error("sequence too long", &st, &a4_le, huge, 8, 0, "past the end");
@@ -371,7 +374,7 @@ static void test_unions(void)
 	/* selector of 1 byte: 0 -> u32 a, 1 -> string b */
 	static struct ltt_field uf[] = {{"a", &u32}, {"b", &str}};
 	static struct ltt_type sel = {
-		.kind = LTT_UNION, .fields = uf, .nfields = 2, .typecode_size = 1};
+	    .kind = LTT_UNION, .fields = uf, .nfields = 2, .typecode_size = 1};
 	static struct ltt_field wf[] = {{"u", &sel}, {"z", &u8}};
 	static struct ltt_type w = STRUCT(wf);
 	/* code 1 @0, b "hi" @1..4, z @4 */
@@ -413,7 +416,8 @@ static void test_nested(void)
 	b8[8] = 2;
 	memcpy(b8 + 16, "\x03\0\0\0\0\0\0\0", 8);
 	b8[24] = 4;
-	expect("nested aligned 8", &o, &a8_le, b8, 25, 0, 25, "a=0x1/1 s{ b=0x2/1 c=0x3/8 } d=0x4/1 ");
+	expect("nested aligned 8", &o, &a8_le, b8, 25, 0, 25,
+	       "a=0x1/1 s{ b=0x2/1 c=0x3/8 } d=0x4/1 ");
 	/* aligned 4: s on 4 @4: b@4, c on 4 @8..16, d@16: 17 bytes */
 	uint8_t b4[17];
 
@@ -422,7 +426,8 @@ static void test_nested(void)
 	b4[4] = 2;
 	memcpy(b4 + 8, "\x03\0\0\0\0\0\0\0", 8);
 	b4[16] = 4;
-	expect("nested aligned 4", &o, &a4_le, b4, 17, 0, 17, "a=0x1/1 s{ b=0x2/1 c=0x3/8 } d=0x4/1 ");
+	expect("nested aligned 4", &o, &a4_le, b4, 17, 0, 17,
+	       "a=0x1/1 s{ b=0x2/1 c=0x3/8 } d=0x4/1 ");
 
 	/* a typeref to the struct decodes as the struct; an undeclared one fails */
 	static struct ltt_type ref = {.kind = LTT_TYPEREF, .name = "inner", .ref = &in};
@@ -459,7 +464,7 @@ static void test_enums_bounds_stop(void)
 	static struct ltt_type e = {.kind = LTT_ENUM, .size = 1, .labels = l, .nlabels = 2};
 	static struct ltt_label sl[] = {{"NEG", -1}, {"ZERO", 0}};
 	static struct ltt_type se = {
-		.kind = LTT_ENUM, .size_ref = LTT_SIZE_INT, .labels = sl, .nlabels = 2};
+	    .kind = LTT_ENUM, .size_ref = LTT_SIZE_INT, .labels = sl, .nlabels = 2};
 	static struct ltt_field f[] = {{"e", &e}, {"x", &e}, {"s", &se}};
 	static struct ltt_type t = STRUCT(f);
 	/* e=5 HIGH, x=3 no label, s (int, aligned 4 @4) = 0xffffffff: signed labels: -1 NEG */
@@ -553,7 +558,8 @@ static void test_markers(void)
 				P = LTT_SIZE_POINTER, Z = LTT_SIZE_SIZE_T;
 
 	/* the conversions of 2.5, one field each */
-	expect_marker("pid %d comm %s", (struct mfield[]){{"pid", S, I, 0, 10, false}, {"comm", STR, F, 0, 0, false}},
+	expect_marker("pid %d comm %s",
+		      (struct mfield[]){{"pid", S, I, 0, 10, false}, {"comm", STR, F, 0, 0, false}},
 		      2);
 	expect_marker("a %i b %u c %o d %x e %X",
 		      (struct mfield[]){{"a", S, I, 0, 10, false},
@@ -562,8 +568,8 @@ static void test_markers(void)
 					{"d", U, I, 0, 16, false},
 					{"e", U, I, 0, 16, false}},
 		      5);
-	expect_marker("ch %c ip %p", (struct mfield[]){{"ch", U, F, 1, 10, false}, {"ip", U, P, 0, 16, false}},
-		      2);
+	expect_marker("ch %c ip %p",
+		      (struct mfield[]){{"ch", U, F, 1, 10, false}, {"ip", U, P, 0, 16, false}}, 2);
 	/* qualifiers: h 2, hh 1, l long, ll/L 8, z/Z size_t, t pointer */
 	expect_marker("a %hd b %hhu c %ld d %llu e %Lx f %zu g %Zd h %td",
 		      (struct mfield[]){{"a", S, F, 2, 10, false},

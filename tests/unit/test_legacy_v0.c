@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "legacy/legacy.h"
+#include "legacy/ltrace-impl.h"
 
 /* ---- the builder: one tracefile in memory ---- */
 
@@ -28,9 +29,10 @@ struct tb {
 	uint8_t buf[BSIZE * 8];
 	size_t len;
 	bool be, hb;
-	uint8_t minor;	    /* 4 or 7 */
-	unsigned magic_off; /* 0.4: 56 or 72; 0.7: 40 */
-	unsigned align;	    /* has_alignment: 0, 4, 8 */
+	uint8_t minor;	     /* 4 or 7 */
+	unsigned magic_off;  /* 0.4: 56 or 72; 0.7: 40 */
+	unsigned align;	     /* has_alignment: 0, 4, 8 */
+	unsigned align_flag; /* written instead of align when set (seed 000's flag: 1) */
 	uint8_t arch_size;
 	uint8_t flight;
 	uint32_t freq_scale;
@@ -95,7 +97,7 @@ static void tb_block(struct tb *b, uint64_t begin_tsc)
 	put(b, m + 18, b->minor, 1);
 	put(b, m + 19, b->flight, 1);
 	put(b, m + 20, b->hb, 1);
-	put(b, m + 21, b->align, 1);
+	put(b, m + 21, b->align_flag ? b->align_flag : b->align, 1);
 	if (b->minor == 7) {
 		put(b, m + 22, b->freq_scale, 4);
 		put(b, m + 26, START_KHZ, 8);
@@ -141,8 +143,7 @@ static void tb_event_sized(struct tb *b, uint64_t tsc, uint8_t fac, uint8_t ev, 
 	b->len += len;
 }
 
-static void tb_event(struct tb *b, uint64_t tsc, uint8_t fac, uint8_t ev, const void *p,
-		     size_t len)
+static void tb_event(struct tb *b, uint64_t tsc, uint8_t fac, uint8_t ev, const void *p, size_t len)
 {
 	tb_event_sized(b, tsc, fac, ev, p, len, (unsigned)len);
 }
@@ -399,8 +400,8 @@ static void test_07_le_packed_hb(void)
 	CHECK(seen_mix);
 	CHECK(ltt_trace_warning(t, 0) == NULL, "%s", ltt_trace_warning(t, 0));
 
-	size_t n = read_file(t, "control/facilities_0", g, 16, &rc, err, sizeof(err), warn,
-			     sizeof(warn));
+	size_t n =
+	    read_file(t, "control/facilities_0", g, 16, &rc, err, sizeof(err), warn, sizeof(warn));
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(n, 2);
 	CHECK(!strcmp(g[0].name, "core.facility_load"), "%s", g[0].name);
@@ -445,8 +446,12 @@ out:
 	remove_dir(dir);
 }
 
-/* 0.7, big-endian, aligned on 8, 64-bit TSCs, freq_scale 0 (read as 1). */
-static void test_07_be_aligned(void)
+/*
+ * 0.7, big-endian, aligned on 8, 64-bit TSCs, freq_scale 0 (read as 1);
+ * with flag, has_alignment is 1 (seed 000: "alignment is activated"),
+ * which means the arch size (8): the same layout.
+ */
+static void test_07_be_aligned(bool flag)
 {
 	char *dir = make_trace_dir();
 	struct tb b;
@@ -457,8 +462,9 @@ static void test_07_be_aligned(void)
 	static const uint8_t mix[] = {7, 0, 0, 0, 1, 2, 3, 4};
 	static const uint8_t big[] = {1, 2, 3, 4, 5, 6, 7, 8};
 
-	check_part = "0.7 BE aligned 8";
+	check_part = flag ? "0.7 BE has_alignment 1" : "0.7 BE aligned 8";
 	tb_init(&b, 7, true, false, 8);
+	b.align_flag = flag ? 1 : 0;
 	b.freq_scale = 0;
 	write_facilities(dir, &b, NULL, 8);
 	tb_block(&b, 5000);
@@ -746,8 +752,8 @@ static void test_fault(enum fault f, const char *name)
 		CHECK_EQ(rc, 0);
 		CHECK_EQ(n, 3);
 		snprintf(want, sizeof(want), "%s/eventdefs/nodesc.xml", dir);
-		CHECK(ltt_trace_warning(t, 0) && strstr(ltt_trace_warning(t, 0), want),
-		      "%s", ltt_trace_warning(t, 0));
+		CHECK(ltt_trace_warning(t, 0) && strstr(ltt_trace_warning(t, 0), want), "%s",
+		      ltt_trace_warning(t, 0));
 		snprintf(want, sizeof(want),
 			 "%s/cpu_0: offset %zu: facility nodesc (id 2) has no description: event "
 			 "id 0: skipped\n",
@@ -777,16 +783,61 @@ static void test_refused(void)
 	write_file(dir, "control/facilities_0", b.buf, BSIZE);
 	CHECK(ltt_trace_open(dir, oerr, sizeof(oerr)) == NULL);
 	snprintf(want, sizeof(want),
-		 "%s/control/facilities_0: trace version 0.3 not supported (0.4 and 0.7 are)",
+		 "%s/control/facilities_0: trace version 0.3 not supported (0.4 and 0.7 are)", dir);
+	CHECK(!strcmp(oerr, want), "\"%s\" != \"%s\"", oerr, want);
+	/* the marker era: 0.7's place of the magic with major 2 */
+	tb_init(&b, 7, false, true, 0);
+	tb_block(&b, 900);
+	tb_end(&b, 1000, true);
+	b.buf[40 + 17] = 2;
+	b.buf[40 + 18] = 0;
+	write_file(dir, "control/facilities_0", b.buf, BSIZE);
+	CHECK(ltt_probe_dir(dir) == LTT_FORMAT_NONE);
+	CHECK(ltt_trace_open(dir, oerr, sizeof(oerr)) == NULL);
+	snprintf(want, sizeof(want),
+		 "%s/control/facilities_0: trace version 2.0 (LTTng marker era) not supported",
 		 dir);
 	CHECK(!strcmp(oerr, want), "\"%s\" != \"%s\"", oerr, want);
 	remove_dir(dir);
 }
 
+/* The common layer's arithmetic (ltrace-impl.h): 1.7 / 2.4 and the TSC extension. */
+static void test_arithmetic(void)
+{
+	struct ltt_trace_info in = {.format = LTT_FORMAT_LTTV,
+				    .start_freq = 3000000,
+				    .freq_scale = 3,
+				    .start_tsc = 1000,
+				    .start_time_sec = 10,
+				    .start_time_usec = 7};
+
+	check_part = "arithmetic";
+	/* 10 s + 7 us + (1001 cycles x 1e6 x 3 / 3e6 kHz) = 1001 ns */
+	CHECK_EQ(ltrace_tsc_ns(&in, 2001), 10000007000 + 1001);
+	/* 2 cycles before the start: -floor(2 x 1e6 x 3 / 3e6) = -2 */
+	CHECK_EQ(ltrace_tsc_ns(&in, 998), 10000007000 - 2);
+	in.freq_scale = 1;
+	CHECK_EQ(ltrace_tsc_ns(&in, 999), 10000007000); /* -floor(1/3) = 0 */
+	/* no 64-bit overflow: 2^64-1 - 1000 cycles at 3 GHz = 6148914691236516871 ns */
+	CHECK_EQ(ltrace_tsc_ns(&in, UINT64_MAX), 10000007000 + 6148914691236516871);
+	in.format = LTT_FORMAT_COMPACT; /* Hz */
+	in.start_freq = 1000000000;
+	CHECK_EQ(ltrace_tsc_ns(&in, 1000 + 123456789), 10000007000 + 123456789);
+	in.start_time_sec = UINT64_MAX; /* saturates */
+	CHECK(ltrace_tsc_ns(&in, 0) == INT64_MAX);
+	CHECK_EQ(ltrace_tsc_extend(0x1FFFFFFF0, 0x10, 32), 0x200000010);
+	CHECK_EQ(ltrace_tsc_extend(0x1FFFFFFF0, 0xFFFFFFF8, 32), 0x1FFFFFFF8);
+	CHECK_EQ(ltrace_tsc_extend(0x0FFFFFF0, 0x5, 27), 0x10000005);
+	CHECK_EQ(ltrace_u32((const uint8_t *)"\x01\x02\x03\x04", true), 0x01020304);
+	CHECK_EQ(ltrace_u64((const uint8_t *)"\x01\x02\x03\x04\x05\x06\x07\x08", false),
+		 0x0807060504030201);
+}
+
 int main(void)
 {
 	test_07_le_packed_hb();
-	test_07_be_aligned();
+	test_07_be_aligned(false);
+	test_07_be_aligned(true);
 	test_04(false);
 	test_04(true);
 	test_flight();
@@ -799,5 +850,6 @@ int main(void)
 	test_fault(F_SIZE_MISMATCH, "size mismatch");
 	test_fault(F_NO_XML, "no eventdefs file");
 	test_refused();
+	test_arithmetic();
 	return CHECK_RESULT();
 }

@@ -340,8 +340,9 @@ static void hex_fixture(const char *name)
 	snprintf(dir, sizeof(dir), "%s/hex/%s", work, name);
 	snprintf(expect, sizeof(expect), "%s/tests/data/legacy/hex/%s/expect.jsonl", TRAX_SRC_DIR,
 		 name);
-	snprintf(cmd, sizeof(cmd), "python3 %s/tests/legacy/hex2bin.py %s/tests/data/legacy/hex/%s %s",
-		 TRAX_SRC_DIR, TRAX_SRC_DIR, name, dir);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 %s/tests/legacy/hex2bin.py %s/tests/data/legacy/hex/%s %s", TRAX_SRC_DIR,
+		 TRAX_SRC_DIR, name, dir);
 	CHECK(system(cmd) == 0, "%s", cmd);
 	compare(name, dir, expect, NULL);
 }
@@ -349,10 +350,12 @@ static void hex_fixture(const char *name)
 int main(void)
 {
 	static const char *const scenarios[] = {
-	    "v04-le-packed-hb",	      "v04-be-aligned4-nohb",	  "v07-le-aligned8-hb",
-	    "v07-be-packed-nohb",     "v07-be-aligned4-flight",	  "dmg-v04-magic",
-	    "dmg-v07-magic",	      "dmg-v07-truncated",	  "dmg-v07-overrun",
-	    "dmg-v07-unknown-facility", "dmg-v07-xml-seed",	  "dmg-v07-xml-genevent",
+	    "v04-le-packed-hb",	      "v04-be-aligned4-nohb",
+	    "v07-le-aligned8-hb",     "v07-be-packed-nohb",
+	    "v07-be-aligned4-flight", "dmg-v04-magic",
+	    "dmg-v07-magic",	      "dmg-v07-truncated",
+	    "dmg-v07-overrun",	      "dmg-v07-unknown-facility",
+	    "dmg-v07-xml-seed",	      "dmg-v07-xml-genevent",
 	};
 	char cmd[1024];
 

@@ -105,32 +105,46 @@ static const struct shipped {
 	const char *path, *facility;
 	size_t nevents, nnamed;
 } shipped[] = {
-	{"ltt-control/block.xml", "block", 2, 0},
-	{"ltt-control/compact.xml", "compact", 7, 0},
-	{"ltt-control/core.xml", "core", 5, 0},
-	{"ltt-control/fs.xml", "fs", 18, 0},
-	{"ltt-control/fs_data.xml", "fs_data", 2, 0},
-	{"ltt-control/ipc.xml", "ipc", 3, 0},
-	{"ltt-control/kernel.xml", "kernel", 30, 4},
-	{"ltt-control/kernel_arch_i386.xml", "kernel_arch", 6, 1},
-	{"ltt-control/kernel_process.xml", "process", 0, 0},
-	{"ltt-control/list.xml", "list", 7, 5},
-	{"ltt-control/locking.xml", "locking", 6, 0},
-	{"ltt-control/memory.xml", "memory", 7, 0},
-	{"ltt-control/mm.xml", "mm", 8, 0},
-	{"ltt-control/net.xml", "net", 8, 0},
-	{"ltt-control/network.xml", "network", 2, 0},
-	{"ltt-control/process.xml", "process", 8, 1},
-	{"ltt-control/socket.xml", "socket", 4, 0},
-	{"ltt-control/stack.xml", "stack", 3, 0},
-	{"ltt-control/stack_arch_i386.xml", "stack_arch", 5, 0},
-	{"ltt-control/stack_arch_x86_64.xml", "stack_arch", 7, 0},
-	{"ltt-control/statedump.xml", "statedump", 7, 4},
-	{"ltt-control/timer.xml", "timer", 4, 1},
-	{"ltt-control/user_generic.xml", "user_generic", 6, 0},
-	{"ltt-control/xen.xml", "xen", 6, 0},
-	{"poly/core-0.6.9.xml", "core", 4, 1},
-	{"poly/process.xml", "process", 9, 1},
+    {"ltt-control/block.xml", "block", 2, 0},
+    {"ltt-control/compact.xml", "compact", 7, 0},
+    {"ltt-control/core.xml", "core", 5, 0},
+    {"ltt-control/fs.xml", "fs", 18, 0},
+    {"ltt-control/fs_data.xml", "fs_data", 2, 0},
+    {"ltt-control/ipc.xml", "ipc", 3, 0},
+    {"ltt-control/kernel.xml", "kernel", 30, 4},
+    {"ltt-control/kernel_arch_i386.xml", "kernel_arch", 6, 1},
+    {"ltt-control/kernel_process.xml", "process", 0, 0},
+    {"ltt-control/list.xml", "list", 7, 5},
+    {"ltt-control/locking.xml", "locking", 6, 0},
+    {"ltt-control/memory.xml", "memory", 7, 0},
+    {"ltt-control/mm.xml", "mm", 8, 0},
+    {"ltt-control/net.xml", "net", 8, 0},
+    {"ltt-control/network.xml", "network", 2, 0},
+    {"ltt-control/process.xml", "process", 8, 1},
+    {"ltt-control/socket.xml", "socket", 4, 0},
+    {"ltt-control/stack.xml", "stack", 3, 0},
+    {"ltt-control/stack_arch_i386.xml", "stack_arch", 5, 0},
+    {"ltt-control/stack_arch_x86_64.xml", "stack_arch", 7, 0},
+    {"ltt-control/statedump.xml", "statedump", 7, 4},
+    {"ltt-control/timer.xml", "timer", 4, 1},
+    {"ltt-control/user_generic.xml", "user_generic", 6, 0},
+    {"ltt-control/xen.xml", "xen", 6, 0},
+    {"poly/core-0.6.9.xml", "core", 4, 1},
+    {"poly/core.xml", "core", 4, 1},
+    {"poly/fs.xml", "fs", 11, 0},
+    {"poly/ipc.xml", "ipc", 4, 0},
+    {"poly/kernel.xml", "kernel", 10, 2},
+    {"poly/locking.xml", "locking", 4, 0},
+    {"poly/memory.xml", "memory", 6, 0},
+    {"poly/network.xml", "network", 2, 0},
+    {"poly/network_ip_interface.xml", "network_ip_interface", 2, 0},
+    {"poly/process.xml", "process", 9, 1},
+    {"poly/s390_kernel.xml", "s390_kernel", 1, 0},
+    {"poly/socket.xml", "socket", 4, 0},
+    {"poly/stack_arch_i386.xml", "stack_arch", 2, 0},
+    {"poly/statedump.xml", "statedump", 5, 0},
+    {"poly/timer.xml", "timer", 3, 1},
+    {"poly/user_generic.xml", "user_generic", 3, 0},
 };
 
 static void test_every_file(void)
@@ -194,7 +208,8 @@ static void test_genevent_fields(void)
 	const struct ltt_event_type *ev;
 	const struct ltt_type *t;
 
-	/* kernel_arch_i386: syscall_entry (syscall_id: typeref to an enum of int size; address: ulong) */
+	/* kernel_arch_i386: syscall_entry (syscall_id: typeref to an enum of int size; address:
+	 * ulong) */
 	f = load("ltt-control/kernel_arch_i386.xml", &n);
 	if (f) {
 		ev = event(f, "syscall_entry");
@@ -216,7 +231,8 @@ static void test_genevent_fields(void)
 		t = field(ev->payload, "pid");
 		CHECK(t && t->kind == LTT_SIGNED && t->size_ref == LTT_SIZE_LONG);
 		t = field(ev->payload, "function");
-		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_POINTER && t->base == 16);
+		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_POINTER &&
+		      t->base == 16);
 		CHECK(!strcmp(f->events[0].name, "trap_entry")); /* event id 0: file order */
 		CHECK(!strcmp(f->events[5].name, "kthread_create"));
 		lxml_free(f, n);
@@ -227,7 +243,8 @@ static void test_genevent_fields(void)
 	if (f) {
 		ev = event(f, "vprintk");
 		t = field(ev->payload, "loglevel");
-		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_FIXED && t->size == 1);
+		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_FIXED &&
+		      t->size == 1);
 		t = field(ev->payload, "text");
 		CHECK(t && t->kind == LTT_SEQUENCE);
 		CHECK(t && t->length_type->kind == LTT_UNSIGNED &&
@@ -236,7 +253,8 @@ static void test_genevent_fields(void)
 		CHECK(t && t->is_char);
 		ev = event(f, "irq_entry");
 		t = ltt_type_resolve(field(ev->payload, "mode"));
-		CHECK(t && t->kind == LTT_ENUM && t->nlabels == 2 && !strcmp(label(t, 1), "kernel"));
+		CHECK(t && t->kind == LTT_ENUM && t->nlabels == 2 &&
+		      !strcmp(label(t, 1), "kernel"));
 		lxml_free(f, n);
 	}
 
@@ -248,7 +266,8 @@ static void test_genevent_fields(void)
 		CHECK(ev->payload->fields[0].type->kind == LTT_STRING);
 		for (size_t i = 1; i < ev->payload->nfields; i++) {
 			t = ev->payload->fields[i].type;
-			CHECK(t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_FIXED && t->size == 4);
+			CHECK(t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_FIXED &&
+			      t->size == 4);
 		}
 		CHECK(!strcmp(ev->payload->fields[7].name, "has_alignment"));
 		CHECK(ev->description && !strcmp(ev->description, "Facility is loaded"));
@@ -310,6 +329,37 @@ static void test_seed_era_files(void)
 		CHECK(!strcmp(ev->payload->fields[6].name, "alignment"));
 		lxml_free(f, n);
 	}
+	/* poly/kernel.xml: syscall_entry (uint size=1, pointer), unquoted label values */
+	f = load("poly/kernel.xml", &n);
+	if (f) {
+		const struct ltt_event_type *ev = event(f, "syscall_entry");
+
+		CHECK(ev == &f->events[0]);
+		CHECK_EQ(ev->payload->nfields, 2);
+		t = field(ev->payload, "syscall_id");
+		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_FIXED &&
+		      t->size == 1);
+		t = field(ev->payload, "address");
+		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_POINTER);
+		t = ltt_type_resolve(field(event(f, "tasklet_entry")->payload, "priority"));
+		CHECK(t && t->kind == LTT_ENUM && !strcmp(label(t, 1), "HIGH"));
+		lxml_free(f, n);
+	}
+	/* poly/stack_arch_i386.xml: <sequence custom_write/> followed by its two types */
+	f = load("poly/stack_arch_i386.xml", &n);
+	if (f) {
+		t = field(event(f, "kernel_dump")->payload, "eip");
+		CHECK(t && t->kind == LTT_SEQUENCE && t->length_type->size_ref == LTT_SIZE_INT &&
+		      t->elem->size_ref == LTT_SIZE_LONG);
+		lxml_free(f, n);
+	}
+	/* poly/network_ip_interface.xml: the bare "network" attribute */
+	f = load("poly/network_ip_interface.xml", &n);
+	if (f) {
+		t = field(event(f, "dev_up")->payload, "addr");
+		CHECK(t && t->network && t->size == 4);
+		lxml_free(f, n);
+	}
 	/* poly/process.xml: signal_name is used before it is declared */
 	f = load("poly/process.xml", &n);
 	if (f) {
@@ -321,26 +371,26 @@ static void test_seed_era_files(void)
 
 /* A file of the seed's grammar (seed 000 text), written here: no shipped file has its unions. */
 static const char seed_text[] =
-	"<facility name=seed>\n"
-	"  <description>Seed grammar &amp; more</description>\n"
-	"  <event name=ev per_tracefile>\n"
-	"    <description>one struct</description>\n"
-	"    <struct>\n"
-	"      <field name=kind><description>k</description><enum size=1> ZERO ONE\n"
-	"        TWO </enum></field>\n"
-	"      <field name=u><union typecodesize=2>\n"
-	"        <field name=a><uint size=short/></field>\n"
-	"        <field name=b><string/></field>\n"
-	"      </union></field>\n"
-	"      <field name=q><sequence lengthsize=1><int size=medium/></sequence></field>\n"
-	"      <field name=arr><array size=3><float size=long/></array></field>\n"
-	"      <field name=l><int size=long format=\"%ld\"/></field>\n"
-	"      <field name=t><typeref name=later/></field>\n"
-	"    </struct>\n"
-	"  </event>\n"
-	"  <event name=second><uint size=8/></event>\n"
-	"  <type name=later><struct><field name=x><float size=medium/></field></struct></type>\n"
-	"</facility>\n";
+    "<facility name=seed>\n"
+    "  <description>Seed grammar &amp; more</description>\n"
+    "  <event name=ev per_tracefile>\n"
+    "    <description>one struct</description>\n"
+    "    <struct>\n"
+    "      <field name=kind><description>k</description><enum size=1> ZERO ONE\n"
+    "        TWO </enum></field>\n"
+    "      <field name=u><union typecodesize=2>\n"
+    "        <field name=a><uint size=short/></field>\n"
+    "        <field name=b><string/></field>\n"
+    "      </union></field>\n"
+    "      <field name=q><sequence lengthsize=1><int size=medium/></sequence></field>\n"
+    "      <field name=arr><array size=3><float size=long/></array></field>\n"
+    "      <field name=l><int size=long format=\"%ld\"/></field>\n"
+    "      <field name=t><typeref name=later/></field>\n"
+    "    </struct>\n"
+    "  </event>\n"
+    "  <event name=second><uint size=8/></event>\n"
+    "  <type name=later><struct><field name=x><float size=medium/></field></struct></type>\n"
+    "</facility>\n";
 
 static void test_seed_grammar(void)
 {
@@ -401,19 +451,19 @@ static void test_seed_grammar(void)
 
 /* Comments of three kinds, entities, quotes, loose tags, several facilities. */
 static const char loose_text[] =
-	"<?xml version=\"1.0\"?>\n"
-	"<!-- an XML comment -->\n"
-	"/* a C comment */\n"
-	"// a line comment\n"
-	"<facility name='a&lt;b'>\n"
-	"  <event name=\"e\" scope=\"trace\" scope=\"tracefile\">\n"
-	"    <description>x &gt; 0 // not a comment</description>\n"
-	"    <field name=\"u\"><union><field name=\"i\"><int_fixed size=\"4\"></field>\n"
-	"      <field name=\"c\"><char></char></field></union></field>\n"
-	"    <field name=\"n\"><ushort network/></field>\n"
-	"  </event>\n"
-	"</facility>\n"
-	"<facility name=second><event name=only/></facility>\n";
+    "<?xml version=\"1.0\"?>\n"
+    "<!-- an XML comment -->\n"
+    "/* a C comment */\n"
+    "// a line comment\n"
+    "<facility name='a&lt;b'>\n"
+    "  <event name=\"e\" scope=\"trace\" scope=\"tracefile\">\n"
+    "    <description>x &gt; 0 // not a comment</description>\n"
+    "    <field name=\"u\"><union><field name=\"i\"><int_fixed size=\"4\"></field>\n"
+    "      <field name=\"c\"><char></char></field></union></field>\n"
+    "    <field name=\"n\"><ushort network/></field>\n"
+    "  </event>\n"
+    "</facility>\n"
+    "<facility name=second><event name=only/></facility>\n";
 
 static void test_loose(void)
 {
@@ -459,9 +509,11 @@ static void test_errors(void)
 	expect_error("<facility name=x>\n/* never closed", "t.xml:2:1: unterminated comment");
 	expect_error("<facility name=x>\n<type name=t><uint size=3/></type></facility>",
 		     "t.xml:2:14: <uint>: size '3' is not 1, 2, 4, 8, short, medium or long");
-	expect_error("<facility name=x>\n<event name=e/>\n", "t.xml:3:1: end of file inside <facility>");
-	expect_error("<facility name=x><type name=u><union typecodesize=1></union></type></facility>",
-		     "t.xml:1:31: <union> with a selector has no fields");
+	expect_error("<facility name=x>\n<event name=e/>\n",
+		     "t.xml:3:1: end of file inside <facility>");
+	expect_error(
+	    "<facility name=x><type name=u><union typecodesize=1></union></type></facility>",
+	    "t.xml:1:31: <union> with a selector has no fields");
 	expect_error("<facility name=x><event name=e><field name=f></field></event></facility>",
 		     "t.xml:1:32: field 'f' has no type");
 	expect_error("<facility name=x><type name=s><sequence><uint/></sequence></type></facility>",
@@ -472,14 +524,16 @@ static void test_errors(void)
 	expect_error("\n\nhello", "t.xml:3:1: expected <facility>");
 	expect_error("<facility name=x><event name=e></field></facility>",
 		     "t.xml:1:32: unexpected </field> in <event>");
-	expect_error("<facility name=x>\n<type name=a><string/></type>\n<type name=a><string/></type>",
-		     "t.xml:3:1: type 'a' declared twice");
+	expect_error(
+	    "<facility name=x>\n<type name=a><string/></type>\n<type name=a><string/></type>",
+	    "t.xml:3:1: type 'a' declared twice");
 	expect_error("<facility name=x><event name=e><struct/><struct/></event></facility>",
 		     "t.xml:1:41: event 'e': a second payload type <struct>");
 	expect_error("<facility name=x><type name=f><float/></type></facility>",
 		     "t.xml:1:31: <float> without size");
-	expect_error("<facility name=x><type name=e><enum><label value=1/></enum></type></facility>",
-		     "t.xml:1:37: <label> without name");
+	expect_error(
+	    "<facility name=x><type name=e><enum><label value=1/></enum></type></facility>",
+	    "t.xml:1:37: <label> without name");
 	expect_error("<facility name=x><type name=e><enum><label name=a value=z/></enum></type>",
 		     "t.xml:1:37: <label>: value 'z' is not an integer");
 	expect_error("<facility name=\"x>", "t.xml:1:16: unterminated attribute value");

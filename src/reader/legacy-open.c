@@ -98,13 +98,24 @@ static const char *base_name(const char *path, char *buf, size_t size)
 	return *s && strcmp(s, ".") && strcmp(s, "..") ? s : "trace";
 }
 
+/* Room for entry n of *v; -1 on no memory. */
+static int grow(char ***v, size_t n)
+{
+	char **nv = realloc(*v, (n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -1;
+	*v = nv;
+	return 0;
+}
+
 int trax_reader_legacy_convert(struct trax_reader *r, char *open_err, size_t errlen)
 {
 	for (size_t i = 0; i < r->npaths; i++) {
 		struct ltt_convert_stats st = {.warn = on_warning};
 		const char *tmp = getenv("TMPDIR");
 		char dir[PATH_MAX], out[PATH_MAX + 256], name[256], err[1024];
-		char **v, *copy;
+		char *copy;
 		int rc;
 
 		if (ltt_probe_dir(r->paths[i]) == LTT_FORMAT_NONE)
@@ -119,19 +130,19 @@ int trax_reader_legacy_convert(struct trax_reader *r, char *open_err, size_t err
 				 dir);
 			return -1;
 		}
-		v = realloc(r->legacy_dirs, (r->nlegacy_dirs + 1) * sizeof(*v));
-		copy = strdup(dir);
-		if (v)
-			r->legacy_dirs = v;
-		if (!v || !copy) {
-			free(copy);
+		snprintf(out, sizeof(out), "%s/%s", dir,
+			 base_name(r->paths[i], name, sizeof(name)));
+		if (grow(&r->legacy_dirs, r->nlegacy_dirs) ||
+		    grow(&r->legacy_from, r->nlegacy_dirs) ||
+		    grow(&r->legacy_to, r->nlegacy_dirs) ||
+		    !(r->legacy_dirs[r->nlegacy_dirs] = strdup(dir))) {
 			remove_tree(dir);
 			snprintf(open_err, errlen, "out of memory");
 			return -1;
 		}
-		r->legacy_dirs[r->nlegacy_dirs++] = copy;
-		snprintf(out, sizeof(out), "%s/%s", dir,
-			 base_name(r->paths[i], name, sizeof(name)));
+		r->legacy_from[r->nlegacy_dirs] = NULL;
+		r->legacy_to[r->nlegacy_dirs] = NULL;
+		r->nlegacy_dirs++;
 		rc = ltt_convert(r->paths[i], out, &st, err, sizeof(err));
 		if (rc == -2) {
 			snprintf(open_err, errlen, "%s", err);
@@ -144,8 +155,10 @@ int trax_reader_legacy_convert(struct trax_reader *r, char *open_err, size_t err
 			snprintf(open_err, errlen, "out of memory");
 			return -1;
 		}
-		free(r->paths[i]);
+		/* the legacy path is kept (legacy_from) for trax_reader_trace_path() */
+		r->legacy_from[r->nlegacy_dirs - 1] = r->paths[i];
 		r->paths[i] = copy;
+		r->legacy_to[r->nlegacy_dirs - 1] = copy;
 	}
 	return 0;
 }
@@ -155,10 +168,21 @@ void trax_reader_legacy_cleanup(struct trax_reader *r)
 	for (size_t i = 0; i < r->nlegacy_dirs; i++) {
 		remove_tree(r->legacy_dirs[i]);
 		free(r->legacy_dirs[i]);
+		free(r->legacy_from[i]);
 	}
 	free(r->legacy_dirs);
-	r->legacy_dirs = NULL;
+	free(r->legacy_from);
+	free(r->legacy_to);
+	r->legacy_dirs = r->legacy_from = r->legacy_to = NULL;
 	r->nlegacy_dirs = 0;
+}
+
+const char *trax_reader_legacy_origin(const struct trax_reader *r, const char *dir)
+{
+	for (size_t i = 0; dir && i < r->nlegacy_dirs; i++)
+		if (r->legacy_to[i] && !strcmp(r->legacy_to[i], dir))
+			return r->legacy_from[i];
+	return dir;
 }
 
 int trax_reader_at_end(struct trax_reader *r)

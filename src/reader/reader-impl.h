@@ -31,6 +31,8 @@ struct trax_reader {
 	char error[1200];
 	/* legacy traces converted to CTF (legacy-open.c) */
 	char **legacy_dirs; /* the private directories they were converted in */
+	char **legacy_from; /* [i]: the legacy path converted in legacy_dirs[i] */
+	char **legacy_to;   /* [i]: the CTF trace made of it */
 	size_t nlegacy_dirs;
 	char legacy_error[1024]; /* the conversion's error, given after the last event */
 };
@@ -54,6 +56,8 @@ int trax_reader_load_again(const struct trax_reader *r, struct ctf_stream_set *s
 int trax_reader_legacy_convert(struct trax_reader *r, char *open_err, size_t errlen);
 /* Removes the converted copies. */
 void trax_reader_legacy_cleanup(struct trax_reader *r);
+/* The legacy path a trace directory was converted from, or dir itself. */
+const char *trax_reader_legacy_origin(const struct trax_reader *r, const char *dir);
 /*
  * At the end of the events: 0, or -1 with r's error set (sticky) when a
  * legacy trace's conversion stopped on an error.

@@ -328,7 +328,10 @@ TRAX_EXPORT size_t trax_reader_trace_count(const struct trax_reader *r)
 
 TRAX_EXPORT const char *trax_reader_trace_path(const struct trax_reader *r, size_t trace)
 {
-	return r && trace < r->ss.ntraces ? r->ss.traces[trace].dir->path : NULL;
+	/* a converted legacy trace: the path given, not its private copy */
+	return r && trace < r->ss.ntraces
+		   ? trax_reader_legacy_origin(r, r->ss.traces[trace].dir->path)
+		   : NULL;
 }
 
 TRAX_EXPORT size_t trax_reader_env_count(const struct trax_reader *r, size_t trace)

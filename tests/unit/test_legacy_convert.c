@@ -6,9 +6,11 @@
  * statistics, warnings and the error line; then the reader given the
  * legacy directory itself: the same events, then the error.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -198,29 +200,55 @@ static void test_convert(const char *tmp)
 }
 
 /* The reader given the legacy directory: converted on the fly, the error after the events. */
+/* How many entries dir holds (-1: none, it cannot be read). */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
 static void test_reader_converts(const char *tmp)
 {
-	char dir[512], conv[600];
+	char dir[512], tmpdir[512];
 	const char *paths[1] = {dir};
 	struct trax_reader *r;
+	uint64_t n = 0;
 
 	snprintf(dir, sizeof(dir), "%s/legacy", tmp);
+	snprintf(tmpdir, sizeof(tmpdir), "%s/tmpdir", tmp);
 	CHECK(legacy_fake_make_dir(dir) == 0);
+	CHECK(mkdir(tmpdir, 0700) == 0);
+	setenv("TMPDIR", tmpdir, 1);
 	r = trax_reader_open(paths, 1);
 	CHECK(r != NULL, "%s", trax_reader_error(NULL));
 	if (!r)
 		return;
+	CHECK_EQ(entries(tmpdir), 1); /* its private copy */
 	CHECK_EQ(trax_reader_trace_count(r), 1);
 	CHECK(trax_reader_env_string(r, 0, "legacy_format") &&
 	      !strcmp(trax_reader_env_string(r, 0, "legacy_format"), "lttv"));
-	snprintf(conv, sizeof(conv), "%s", trax_reader_trace_path(r, 0));
+	/* the path given, not the copy's */
+	CHECK(!strcmp(trax_reader_trace_path(r, 0), dir), "%s", trax_reader_trace_path(r, 0));
 	check_events(r, -1, LEGACY_FAKE_ERROR);
 	/* the error stays; a seek reads them again, and the error comes again after them */
 	CHECK_EQ(trax_reader_seek_ns(r, 0), 0);
 	check_events(r, -1, LEGACY_FAKE_ERROR);
+	/* counting: the error too */
+	CHECK_EQ(trax_reader_seek_ns(r, 0), 0);
+	CHECK_EQ(trax_reader_count(r, &n), -1);
+	CHECK(!strcmp(trax_reader_error(r), LEGACY_FAKE_ERROR), "%s", trax_reader_error(r));
 	trax_reader_close(r);
 	/* the converted copy is gone */
-	CHECK(access(conv, F_OK) != 0, "%s left behind", conv);
+	CHECK_EQ(entries(tmpdir), 0);
+	unsetenv("TMPDIR");
 }
 
 int main(void)

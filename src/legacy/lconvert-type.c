@@ -147,13 +147,23 @@ static bool is_char_elem(const struct ltt_type *e, const struct ltt_abi *abi)
 	return e && e->is_char && e->kind == LTT_SIGNED && ltt_type_scalar_size(e, abi) == 1;
 }
 
+/*
+ * An integer's bytes in the CTF record: its size, within 1..8 (a
+ * malformed description's 0 or 16 must still give a record its
+ * description reads: the sink writes the same count).
+ */
+static unsigned clamp_bytes(unsigned size)
+{
+	return size < 1 ? 1 : size > 8 ? 8 : size;
+}
+
 static struct ctfw_integer int_of(const struct ltt_type *t, const struct ltt_abi *abi,
 				  bool is_signed)
 {
-	unsigned size = ltt_type_scalar_size(t, abi);
+	unsigned size = clamp_bytes(ltt_type_scalar_size(t, abi));
 	unsigned base = t->base == 16 || t->base == 8 || t->base == 2 ? t->base : 10;
 
-	return ctfw_integer((size ? size : 1) * 8, is_signed, base);
+	return ctfw_integer(size * 8, is_signed, base);
 }
 
 static void fill_type(struct lconv_arena *a, struct ctfw_type *out, const struct ltt_type *t,
@@ -195,7 +205,8 @@ static void add_member(struct lconv_arena *a, struct field_list *l, const char *
 			return;
 		f->name = tag;
 		f->type.kind = CTFW_TYPE_ENUM;
-		f->type.enumeration.container = ctfw_integer(r->typecode_size * 8u, false, 10);
+		f->type.enumeration.container =
+		    ctfw_integer(clamp_bytes(r->typecode_size) * 8u, false, 10);
 		f->type.enumeration.mappings = m;
 		f->type.enumeration.nr_mappings = (unsigned int)r->nfields;
 		f = list_add(l);
@@ -368,10 +379,13 @@ static uint8_t *buf_grow(struct lconv_buf *b, size_t n)
 	return b->p + b->len - n;
 }
 
-/* size bytes of v in the host's byte order (the CTF trace's). */
+/* size bytes of v (size clamped as int_of does) in the host's byte order (the CTF trace's). */
 static int put_uint(struct lconv_buf *b, unsigned size, uint64_t v)
 {
-	uint8_t *p = buf_grow(b, size);
+	uint8_t *p;
+
+	size = clamp_bytes(size);
+	p = buf_grow(b, size);
 
 	if (!p)
 		return -1;

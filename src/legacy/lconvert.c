@@ -271,7 +271,7 @@ static int convert_file(struct conv *c, size_t i, char *msg, size_t msglen)
 			ctfw_stream_file_flush(&f, ev.ns > 0 ? (uint64_t)ev.ns : 0);
 		}
 		c->rec.len = 0;
-		n = ltt_payload_decode(ev.cls->payload, &ev.cls->abi, ev.payload, ev.len, 0,
+		n = ltt_payload_decode(ev.cls->payload, &ev.cls->abi, ev.payload, ev.len, ev.base,
 				       &lconv_sink, &sc, derr, sizeof(derr));
 		if (n < 0 || c->rec.failed) {
 			char line[700];

@@ -293,7 +293,8 @@ static int convert_file(struct conv *c, size_t i, char *msg, size_t msglen)
 			c->st->skipped++;
 			continue;
 		}
-		memcpy(p, c->rec.p, c->rec.len);
+		if (c->rec.len) /* (an event without fields: no buffer yet) */
+			memcpy(p, c->rec.p, c->rec.len);
 		c->st->events++;
 		if (c->st->progress && (c->st->events & 0xffff) == 0)
 			c->st->progress(c->st->arg, base + ev.offset, c->total);

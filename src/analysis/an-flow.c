@@ -2,9 +2,9 @@
  * an-flow.c - `trax analyze flow`: per thread, the sequence of its states
  * over time as LTTV's control-flow view computed them (kflow.h), one line
  * (or JSON object) per interval. By default each interval is printed when
- * it closes, so memory does not grow with the trace; --group keeps them to
- * print them per thread (memory: one record per interval). Formats of
- * trax's own: docs/analyses.md, "flow".
+ * it closes, so memory does not grow with the trace; --group keeps them in
+ * a spool (spool.h: bounded memory, the rest on disk) sorted by thread to
+ * print them per thread. Formats of trax's own: docs/analyses.md, "flow".
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,13 +12,20 @@
 
 #include "analysis/an-impl.h"
 #include "analysis/kflow.h"
+#include "analysis/spool.h"
 #include "analysis/table.h"
 
-/* A thread's intervals, kept with --group. */
+/* A thread with intervals, with --group. */
 struct fl_row {
 	const struct kflow_thread *t;
-	struct kflow_interval *iv;
-	size_t n, cap;
+	size_t n; /* its intervals */
+};
+
+/* An interval kept with --group: printed by tid, then row, then in order of closing. */
+struct fl_kept {
+	int64_t tid;
+	uint64_t row, seq;
+	struct kflow_interval iv;
 };
 
 struct flow {
@@ -30,8 +37,9 @@ struct flow {
 	size_t nthreads;  /* threads with intervals */
 	struct fl_row *rows;
 	size_t nrows, cap_rows;
-	struct strbuf sb; /* a line */
-	int64_t tsec;	  /* the second whose text is in tbuf */
+	struct an_spool *kept; /* --group: fl_kept */
+	struct strbuf sb;      /* a line */
+	int64_t tsec;	       /* the second whose text is in tbuf */
 	char tbuf[64];
 	size_t tlen;
 	int failed;
@@ -295,13 +303,20 @@ static void on_interval(void *ctx, const struct kflow_thread *ct, const struct k
 		fl->nthreads++;
 	if (fl->group) {
 		struct fl_row *r = row_of(fl, t);
-		struct kflow_interval *v =
-		    r ? an_grow(r->iv, &r->cap, r->n + 1, sizeof(*v), &fl->failed) : NULL;
+		struct fl_kept k;
 
-		if (!v)
+		if (!r)
 			return;
-		r->iv = v;
-		r->iv[r->n++] = *iv;
+		memset(&k, 0, sizeof(k));
+		k.tid = t->tid;
+		k.row = t->slot;
+		k.seq = fl->printed;
+		k.iv = *iv;
+		if (an_spool_add(fl->kept, &k)) {
+			fl->failed = 1;
+			snprintf(fl->run->err, fl->run->errlen, "%s", an_spool_error(fl->kept));
+		}
+		r->n++;
 		fl->printed++;
 		return;
 	}
@@ -336,6 +351,17 @@ static int on_event(void *an, const struct trax_event *ev, const struct kev_clas
 	return kflow_event(&fl->kf, ev, c, ts) || fl->failed ? -1 : 0;
 }
 
+static int cmp_kept(const void *a, const void *b)
+{
+	const struct fl_kept *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 static void *create(struct an_run *run)
 {
 	struct flow *fl = calloc(1, sizeof(*fl));
@@ -349,6 +375,11 @@ static void *create(struct an_run *run)
 	fl->tsec = -1;
 	strbuf_init(&fl->sb);
 	kflow_init(&fl->kf, on_interval, fl);
+	if (fl->group && !(fl->kept = an_spool_new(sizeof(struct fl_kept), cmp_kept))) {
+		kflow_free(&fl->kf);
+		free(fl);
+		return NULL;
+	}
 	return fl;
 }
 
@@ -356,19 +387,11 @@ static void destroy(void *an)
 {
 	struct flow *fl = an;
 
-	for (size_t i = 0; i < fl->nrows; i++)
-		free(fl->rows[i].iv);
+	an_spool_free(fl->kept);
 	free(fl->rows);
 	kflow_free(&fl->kf);
 	strbuf_free(&fl->sb);
 	free(fl);
-}
-
-static int cmp_rows(const void *a, const void *b)
-{
-	const struct fl_row *x = a, *y = b;
-
-	return x->t->tid < y->t->tid ? -1 : x->t->tid > y->t->tid;
 }
 
 static void json_thread(struct flow *fl, const struct kflow_thread *t)
@@ -394,6 +417,7 @@ static int report(void *an)
 	struct an_run *run = fl->run;
 	FILE *out = run->out;
 	int64_t begin = run->period_begin, end = run->last_ts;
+	const struct fl_row *cur = NULL;
 
 	if (!run->started) {
 		if (fl->json)
@@ -405,7 +429,9 @@ static int report(void *an)
 	}
 	kflow_finish(&fl->kf, end);
 	if (fl->failed || fl->kf.failed || fl->sb.failed) {
-		snprintf(run->err, run->errlen, "out of memory");
+		snprintf(run->err, run->errlen, "%s",
+			 fl->kept && *an_spool_error(fl->kept) ? an_spool_error(fl->kept)
+							       : "out of memory");
 		return AN_FAIL;
 	}
 	if (!fl->group) {
@@ -437,42 +463,49 @@ static int report(void *an)
 		}
 		return fl->sb.failed ? AN_FAIL : AN_OK;
 	}
-	/* --group: per thread, by tid */
-	if (fl->nrows > 1)
-		qsort(fl->rows, fl->nrows, sizeof(*fl->rows), cmp_rows);
+	/* --group: per thread, by tid (then in order of appearance), each in order */
 	if (fl->json)
 		fputs("{\"analysis\": \"flow\", \"threads\": [", out);
 	else
 		an_print_timerange(run, begin, end);
-	for (size_t i = 0; i < fl->nrows; i++) {
-		const struct fl_row *r = &fl->rows[i];
+	if (an_spool_rewind(fl->kept)) {
+		snprintf(run->err, run->errlen, "%s", an_spool_error(fl->kept));
+		return AN_FAIL;
+	}
+	for (const struct fl_kept *k; (k = an_spool_next(fl->kept));) {
+		const struct fl_row *r = &fl->rows[k->row];
+		int first = r != cur;
 
-		if (fl->json) {
+		if (first && cur && fl->json)
+			fputs("]}", out);
+		if (first && fl->json) {
 			strbuf_reset(&fl->sb);
-			if (i)
-				strbuf_puts(&fl->sb, ",\n");
-			else
-				strbuf_puts(&fl->sb, "\n");
+			strbuf_puts(&fl->sb, cur ? ",\n" : "\n");
 			json_thread(fl, r->t);
 			strbuf_puts(&fl->sb, ", \"intervals\": [");
-			for (size_t k = 0; k < r->n; k++) {
-				if (k)
-					strbuf_puts(&fl->sb, ",\n");
-				else
-					strbuf_puts(&fl->sb, "\n");
-				json_interval(fl, r->t, &r->iv[k]);
-			}
-			strbuf_puts(&fl->sb, "]}");
-			if (fl->sb.buf)
-				fputs(fl->sb.buf, out);
+		} else if (first) {
+			fprintf(out, "\n%s (tid %" PRId64, r->t->comm, r->t->tid);
+			if (r->t->pid >= 0)
+				fprintf(out, ", pid %" PRId64, r->t->pid);
+			fprintf(out, "): %zu intervals\n", r->n);
+		}
+		cur = r;
+		if (!fl->json) {
+			text_line(fl, NULL, &k->iv);
 			continue;
 		}
-		fprintf(out, "\n%s (tid %" PRId64, r->t->comm, r->t->tid);
-		if (r->t->pid >= 0)
-			fprintf(out, ", pid %" PRId64, r->t->pid);
-		fprintf(out, "): %zu intervals\n", r->n);
-		for (size_t k = 0; k < r->n; k++)
-			text_line(fl, NULL, &r->iv[k]);
+		if (!first)
+			strbuf_reset(&fl->sb);
+		strbuf_puts(&fl->sb, first ? "\n" : ",\n");
+		json_interval(fl, r->t, &k->iv);
+		if (fl->sb.buf)
+			fwrite(fl->sb.buf, 1, fl->sb.len, out);
+	}
+	if (cur && fl->json)
+		fputs("]}", out);
+	if (*an_spool_error(fl->kept)) {
+		snprintf(run->err, run->errlen, "%s", an_spool_error(fl->kept));
+		return AN_FAIL;
 	}
 	if (fl->json) {
 		fputs("\n], ", out);

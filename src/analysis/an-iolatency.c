@@ -11,8 +11,9 @@
  * not see is dropped) and their names over time (for the file names of
  * --top and --log, looked up as lttng-analyses does, oddities included).
  *
- * Memory: constant per call for --stats; --freq keeps the durations,
- * --top and --log the requests (as lttng-analyses; they print them).
+ * Memory: constant per call for --stats; --freq keeps the durations and
+ * --log the requests in spools (spool.h: bounded memory, the rest on
+ * disk), --top the --limit + 1 slowest requests of each kind (topk.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -20,8 +21,12 @@
 
 #include "analysis/an-impl.h"
 #include "analysis/durstats.h"
+#include "analysis/grow.h"
 #include "analysis/ksys.h"
+#include "analysis/pyfmt.h"
+#include "analysis/spool.h"
 #include "analysis/table.h"
+#include "analysis/topk.h"
 
 /* The sample standard deviation (count >= 2), as Python's statistics.stdev. */
 static double stdev_of(const struct an_durstats *d)
@@ -34,17 +39,18 @@ static double stdev_of(const struct an_durstats *d)
 
 #define NONE	     AN_IDMAP_NONE
 #define TOMB	     (AN_IDMAP_NONE - 1)
-#define FREQ_BUCKETS 20 /* --freq-resolution's default */
+#define FREQ_BUCKETS 20	   /* --freq-resolution's default */
+#define TOPK_MAX     65536 /* --limit beyond: the top calls sorted in a spool */
 
 enum { CAT_OPEN, CAT_READ, CAT_WRITE, CAT_SYNC, NCAT };
 
 static const char *const cat_row[NCAT] = {"Open", "Read", "Write", "Sync"};
 static const char *const cat_sub[NCAT] = {"open", "read", "write", "sync"};
 
-/* A growable array of durations (for --freq). */
-struct durs {
-	int64_t *v;
-	size_t n, cap;
+/* A duration kept for --freq: of a kind of call (< NCAT) or of disk group - NCAT. */
+struct io_dur {
+	int64_t dur;
+	uint64_t group;
 };
 
 /* What lttng-analyses' IoAnalysis keeps of a thread or process (ProcessIOStats). */
@@ -78,7 +84,6 @@ struct io_disk {
 	int64_t dev;
 	uint32_t name;
 	struct an_durstats d;
-	struct durs durs;
 };
 
 struct iolat {
@@ -93,9 +98,10 @@ struct iolat {
 	struct io_fdstat *fdstats;
 	size_t nfdstats, fscap;
 	struct an_durstats cat[NCAT];
-	struct durs catdurs[NCAT];
-	struct io_req *reqs;
-	size_t nreqs, reqcap;
+	struct an_spool *durs; /* --freq, --html: io_dur */
+	struct an_spool *log;  /* --log: io_req, by begin */
+	struct an_topk top[NCAT];
+	struct an_spool *topall[NCAT]; /* --top, --limit 0 or >= TOPK_MAX: by duration */
 	uint64_t seq;
 	struct io_disk *disks;
 	size_t ndisks, dcap;
@@ -103,29 +109,20 @@ struct iolat {
 	int failed;
 };
 
-static int grow(void **v, size_t *cap, size_t n, size_t sz)
+/* Adds rec to sp; a failure (memory, disk) fails the run, saying why. */
+static void spool_add(struct iolat *io, struct an_spool *sp, const void *rec)
 {
-	size_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	if (!(p = realloc(*v, c * sz)))
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
+	if (!an_spool_add(sp, rec))
+		return;
+	io->failed = 1;
+	snprintf(io->run->err, io->run->errlen, "%s", an_spool_error(sp));
 }
 
-static void durs_add(struct iolat *io, struct durs *d, int64_t v)
+static void durs_add(struct iolat *io, uint64_t group, int64_t v)
 {
-	if (grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v))) {
-		io->failed = 1;
-		return;
-	}
-	d->v[d->n++] = v;
+	struct io_dur x = {v, group};
+
+	spool_add(io, io->durs, &x);
 }
 
 /* period_data.tids[t]: created as ProcessIOStats.new_from_process(t) when new. */
@@ -136,7 +133,7 @@ static struct io_rec *rec_get(struct iolat *io, const struct kthread *t)
 
 	if (i != NONE)
 		return &io->recs[i];
-	if (grow((void **)&io->recs, &io->rcap, io->nrecs + 1, sizeof(*r)) ||
+	if (an_grow_in((void **)&io->recs, &io->rcap, io->nrecs + 1, sizeof(*r)) ||
 	    an_idmap_put(&io->recmap, (uint64_t)t->tid, (uint32_t)io->nrecs)) {
 		io->failed = 1;
 		return NULL;
@@ -198,8 +195,8 @@ static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t f
 	struct io_fdstat *f;
 
 	if (!c) {
-		if (grow((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds)) ||
-		    grow((void **)&io->chains, &io->chcap, io->nchains + 1, sizeof(*c))) {
+		if (an_grow_in((void **)&r->fds, &r->fdcap, r->nfds + 1, sizeof(*r->fds)) ||
+		    an_grow_in((void **)&io->chains, &io->chcap, io->nchains + 1, sizeof(*c))) {
 			io->failed = 1;
 			return;
 		}
@@ -208,8 +205,8 @@ static void fd_append(struct iolat *io, struct io_rec *r, int64_t fd, uint32_t f
 		memset(c, 0, sizeof(*c));
 		fd_set_chain(io, r, fd, (uint32_t)io->nchains++);
 	}
-	if (grow((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f)) ||
-	    grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v))) {
+	if (an_grow_in((void **)&io->fdstats, &io->fscap, io->nfdstats + 1, sizeof(*f)) ||
+	    an_grow_in((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v))) {
 		io->failed = 1;
 		return;
 	}
@@ -276,7 +273,7 @@ static void on_parent_proc(void *ctx, struct kthread *t, struct kthread *parent)
 		if (!mine)
 			continue;
 		if (!theirs) {
-			if (grow((void **)&p->fds, &p->fdcap, p->nfds + 1, sizeof(*p->fds))) {
+			if (an_grow_in((void **)&p->fds, &p->fdcap, p->nfds + 1, sizeof(*p->fds))) {
 				io->failed = 1;
 				return;
 			}
@@ -322,6 +319,68 @@ static int cat_of(int op)
 	}
 }
 
+/* --top's order: the longest first; ties by thread, then in order of exit */
+static int cmp_duration(const void *a, const void *b)
+{
+	const struct io_req *x = a, *y = b;
+	int64_t dx = x->end - x->begin, dy = y->end - y->begin;
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	if (x->rec != y->rec)
+		return x->rec < y->rec ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* --log's order: by entry; ties by thread, then in order of exit */
+static int cmp_begin(const void *a, const void *b)
+{
+	const struct io_req *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	if (x->rec != y->rec)
+		return x->rec < y->rec ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The spools and top lists the options ask for: 0, -1 when out of memory. */
+static int make_lists(struct iolat *io)
+{
+	const struct an_options *o = io->run->o;
+
+	if ((o->freq || o->html) && !(io->durs = an_spool_new(sizeof(struct io_dur), NULL)))
+		return -1;
+	if (o->log && !(io->log = an_spool_new(sizeof(struct io_req), cmp_begin)))
+		return -1;
+	if (!o->top_list)
+		return 0;
+	for (int c = 0; c < NCAT; c++) {
+		/* lttng-iolatencytop prints --limit + 1 rows: kept in a heap, unless many */
+		if (o->limit > 0 && o->limit < TOPK_MAX) {
+			if (an_topk_init(&io->top[c], sizeof(struct io_req), (size_t)o->limit + 1,
+					 cmp_duration))
+				return -1;
+		} else if (!(io->topall[c] = an_spool_new(sizeof(struct io_req), cmp_duration)))
+			return -1;
+	}
+	return 0;
+}
+
+static void keep_req(struct iolat *io, const struct io_req *q)
+{
+	int cat = cat_of(q->op);
+
+	if (io->log)
+		spool_add(io, io->log, q);
+	if (cat < 0 || !io->run->o->top_list)
+		return;
+	if (io->topall[cat])
+		spool_add(io, io->topall[cat], q);
+	else
+		an_topk_add(&io->top[cat], q);
+}
+
 static void on_io_exit(void *ctx, struct kthread *t, struct kthread *parent,
 		       const struct ksys_call *call)
 {
@@ -345,26 +404,23 @@ static void on_io_exit(void *ctx, struct kthread *t, struct kthread *parent,
 	if (cat >= 0) {
 		an_durstats_add(&io->cat[cat], dur);
 		if (io->keep_durs)
-			durs_add(io, &io->catdurs[cat], dur);
+			durs_add(io, (uint64_t)cat, dur);
 	}
 	if (io->keep_reqs) {
-		struct io_req *q;
+		struct io_req q;
 
-		if (grow((void **)&io->reqs, &io->reqcap, io->nreqs + 1, sizeof(*q))) {
-			io->failed = 1;
-			return;
-		}
-		q = &io->reqs[io->nreqs++];
-		q->begin = call->begin;
-		q->end = call->end;
-		q->size = call->size;
-		q->fd = call->fd;
-		q->name = call->name;
-		q->rec = ri;
-		q->op = (uint8_t)call->op;
-		q->has_size = (uint8_t)call->has_size;
-		q->has_fd = (uint8_t)call->has_fd;
-		q->seq = io->seq++;
+		memset(&q, 0, sizeof(q));
+		q.begin = call->begin;
+		q.end = call->end;
+		q.size = call->size;
+		q.fd = call->fd;
+		q.name = call->name;
+		q.rec = ri;
+		q.op = (uint8_t)call->op;
+		q.has_size = (uint8_t)call->has_size;
+		q.has_fd = (uint8_t)call->has_fd;
+		q.seq = io->seq++;
+		keep_req(io, &q);
 	}
 comm:
 	memcpy(r->comm, t->comm, sizeof(r->comm));
@@ -376,7 +432,7 @@ static struct io_disk *disk_get(struct iolat *io, int64_t dev, uint32_t name)
 	for (size_t i = 0; i < io->ndisks; i++)
 		if (io->disks[i].dev == dev)
 			return &io->disks[i];
-	if (grow((void **)&io->disks, &io->dcap, io->ndisks + 1, sizeof(*io->disks))) {
+	if (an_grow_in((void **)&io->disks, &io->dcap, io->ndisks + 1, sizeof(*io->disks))) {
 		io->failed = 1;
 		return NULL;
 	}
@@ -399,7 +455,7 @@ static void on_block_complete(void *ctx, int64_t dev, uint32_t diskname, int64_t
 		return;
 	an_durstats_add(&d->d, dur);
 	if (io->keep_durs)
-		durs_add(io, &d->durs, dur);
+		durs_add(io, NCAT + (uint64_t)(d - io->disks), dur);
 }
 
 static void on_block_device(void *ctx, int64_t dev, uint32_t diskname)
@@ -421,6 +477,30 @@ static const struct ksys_hooks sys_hooks = {
     .block_device = on_block_device,
 };
 
+static void destroy(void *an)
+{
+	struct iolat *io = an;
+
+	for (size_t i = 0; i < io->nrecs; i++)
+		free(io->recs[i].fds);
+	free(io->recs);
+	free(io->fdstats);
+	for (size_t i = 0; i < io->nchains; i++)
+		free(io->chains[i].v);
+	free(io->chains);
+	an_spool_free(io->durs);
+	an_spool_free(io->log);
+	for (int c = 0; c < NCAT; c++) {
+		an_topk_free(&io->top[c]);
+		an_spool_free(io->topall[c]);
+	}
+	free(io->disks);
+	an_idmap_free(&io->recmap);
+	an_idmap_free(&io->fdmap);
+	ksys_free(&io->sys);
+	free(io);
+}
+
 static void *create(struct an_run *run)
 {
 	struct iolat *io = calloc(1, sizeof(*io));
@@ -435,30 +515,11 @@ static void *create(struct an_run *run)
 	io->keep_durs = run->o->freq || run->o->html;
 	io->keep_reqs = run->o->top_list || run->o->log;
 	ksys_init(&io->sys, &run->st, &sys_hooks, io);
+	if (make_lists(io)) {
+		destroy(io);
+		return NULL;
+	}
 	return io;
-}
-
-static void destroy(void *an)
-{
-	struct iolat *io = an;
-
-	for (size_t i = 0; i < io->nrecs; i++)
-		free(io->recs[i].fds);
-	free(io->recs);
-	free(io->fdstats);
-	for (size_t i = 0; i < io->nchains; i++)
-		free(io->chains[i].v);
-	free(io->chains);
-	free(io->reqs);
-	for (int c = 0; c < NCAT; c++)
-		free(io->catdurs[c].v);
-	for (size_t i = 0; i < io->ndisks; i++)
-		free(io->disks[i].durs.v);
-	free(io->disks);
-	an_idmap_free(&io->recmap);
-	an_idmap_free(&io->fdmap);
-	ksys_free(&io->sys);
-	free(io);
 }
 
 static int state_event(void *an, const struct trax_event *ev, const struct kev_class *c, int64_t ts)
@@ -484,27 +545,10 @@ static void us3(char *buf, size_t len, double ns)
 	snprintf(buf, len, "%0.03f", ns / 1000);
 }
 
-/* '{:<14} {:>14} {:>14} {:>14} {:>14} {:>14}' */
 static void stats_line(FILE *f, const char *a, const char *b, const char *c, const char *d,
 		       const char *e, const char *g)
 {
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	an_pad_left(&sb, a, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, b, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, c, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, d, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, e, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, g, 14);
-	if (sb.buf)
-		fprintf(f, "%s\n", sb.buf);
-	strbuf_free(&sb);
+	an_pyfmt_line(f, "{:<14} {:>14} {:>14} {:>14} {:>14} {:>14}", a, b, c, d, e, g);
 }
 
 static void stats_row(struct iolat *io, struct an_mi *mi, const char *obj, int is_disk,
@@ -591,55 +635,46 @@ static void report_stats(struct iolat *io, struct an_mi *mi, int64_t begin, int6
 }
 
 /*
- * The buckets of one histogram: 20 from min to max (lttng-iolatencyfreq's
- * arithmetic, in doubles: µs), for --freq and --html. 1, or 0 when there is
- * none (no duration, or all the same: a step of 0); *lo, *hi the extremes (ns).
+ * lttng-iolatencyfreq's histogram of a sequence of durations: FREQ_BUCKETS
+ * buckets from their minimum to their maximum, in µs, in doubles (the
+ * maximum goes in the last bucket).
  */
-static int freq_bins(const struct durs *d, uint64_t *counts, double *mn, double *step, int64_t *lo,
-		     int64_t *hi)
+struct io_freq {
+	double mn, step;
+	uint64_t counts[FREQ_BUCKETS];
+};
+
+/* Empty buckets for durations from lo to hi: 0, -1 when lo == hi (no histogram). */
+static int freq_init(struct io_freq *h, int64_t lo, int64_t hi)
 {
-	double mx;
-
-	memset(counts, 0, FREQ_BUCKETS * sizeof(*counts));
-	*lo = *hi = 0;
-	if (!d->n)
-		return 0;
-	for (size_t i = 0; i < d->n; i++) {
-		if (!i || d->v[i] < *lo)
-			*lo = d->v[i];
-		if (!i || d->v[i] > *hi)
-			*hi = d->v[i];
-	}
-	*mn = (double)*lo / 1000;
-	mx = (double)*hi / 1000;
-	*step = (mx - *mn) / FREQ_BUCKETS;
-	if (*step == 0)
-		return 0;
-	for (size_t i = 0; i < d->n; i++) {
-		double v = (double)d->v[i] / 1000, x = (v - *mn) / *step;
-		int64_t k = (int64_t)x;
-
-		if (k > FREQ_BUCKETS - 1)
-			k = FREQ_BUCKETS - 1;
-		counts[k]++;
-	}
-	return 1;
+	memset(h, 0, sizeof(*h));
+	h->mn = (double)lo / 1000;
+	h->step = ((double)hi / 1000 - h->mn) / FREQ_BUCKETS;
+	return h->step == 0 ? -1 : 0;
 }
 
-/* One histogram, as lttng-iolatencyfreq prints it. */
+static void freq_add(struct io_freq *h, int64_t dur)
+{
+	double x = ((double)dur / 1000 - h->mn) / h->step;
+	int64_t k = (int64_t)x;
+
+	if (k > FREQ_BUCKETS - 1)
+		k = FREQ_BUCKETS - 1;
+	h->counts[k]++;
+}
+
+/* One histogram as lttng-iolatencyfreq prints it. */
 static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
-			    const struct durs *d, int64_t begin, int64_t end)
+			    const struct io_freq *h, int64_t begin, int64_t end)
 {
 	FILE *f = io->run->out;
-	uint64_t counts[FREQ_BUCKETS], maxc = 0;
-	double mn = 0, step = 0;
-	int64_t lo, hi;
+	const uint64_t *counts = h->counts;
+	double mn = h->mn, step = h->step;
+	uint64_t maxc = 0;
 	struct strbuf title;
 	char cs[32];
 	int w = 0;
 
-	if (!freq_bins(d, counts, &mn, &step, &lo, &hi))
-		return;
 	for (int k = 0; k < FREQ_BUCKETS; k++) {
 		if (counts[k] > maxc)
 			maxc = counts[k];
@@ -682,17 +717,62 @@ static void report_one_freq(struct iolat *io, struct an_mi *mi, const char *sub,
 	strbuf_free(&title);
 }
 
-static void report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
+/*
+ * The histograms of the kinds of calls, then of the disks (NCAT + ndisks),
+ * from one pass over the durations (the bounds are the statistics'), for
+ * --freq and --html; ok[g]: it has one (durations not all equal). NULL on
+ * error (*okp then NULL too).
+ */
+static struct io_freq *count_freqs(struct iolat *io, char **okp)
 {
-	char sub[300], name[256];
+	size_t n = NCAT + io->ndisks;
+	struct io_freq *h = calloc(n, sizeof(*h));
+	char *ok = calloc(n, 1);
+	const struct io_dur *x;
 
-	for (int c = 0; c < NCAT; c++)
-		report_one_freq(io, mi, cat_sub[c], &io->catdurs[c], begin, end);
-	for (size_t i = 0; i < io->ndisks; i++) {
-		disk_name(io, &io->disks[i], name, sizeof(name));
-		snprintf(sub, sizeof(sub), "disk: %s", name);
-		report_one_freq(io, mi, sub, &io->disks[i].durs, begin, end);
+	*okp = NULL;
+	if (!h || !ok || an_spool_rewind(io->durs))
+		goto fail;
+	for (size_t g = 0; g < n; g++) {
+		const struct an_durstats *d = g < NCAT ? &io->cat[g] : &io->disks[g - NCAT].d;
+
+		ok[g] = d->count && !freq_init(&h[g], d->min, d->max);
 	}
+	while ((x = an_spool_next(io->durs)))
+		if (x->group < n && ok[x->group])
+			freq_add(&h[x->group], x->dur);
+	if (*an_spool_error(io->durs))
+		goto fail;
+	*okp = ok;
+	return h;
+fail:
+	free(h);
+	free(ok);
+	return NULL;
+}
+
+/* The histograms (kinds of calls, then disks): 0, -1 on error. */
+static int report_freq(struct iolat *io, struct an_mi *mi, int64_t begin, int64_t end)
+{
+	char *ok, sub[300], name[256];
+	struct io_freq *h = count_freqs(io, &ok);
+
+	if (!h)
+		return -1;
+	for (size_t g = 0; g < NCAT + io->ndisks; g++) {
+		if (!ok[g])
+			continue;
+		if (g < NCAT) {
+			report_one_freq(io, mi, cat_sub[g], &h[g], begin, end);
+			continue;
+		}
+		disk_name(io, &io->disks[g - NCAT], name, sizeof(name));
+		snprintf(sub, sizeof(sub), "disk: %s", name);
+		report_one_freq(io, mi, sub, &h[g], begin, end);
+	}
+	free(h);
+	free(ok);
+	return 0;
 }
 
 /* _get_fd_by_timestamp(): lttng-analyses' search, which misses when it meets the open one late */
@@ -804,7 +884,6 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 		an_mi_row_end(mi);
 		strbuf_free(&sb);
 	} else {
-		struct strbuf sb;
 		char b[64], e[64], range[160], dur[48], size[48], tid[32];
 		int md = an_multi_day(run);
 
@@ -826,69 +905,33 @@ static void log_row(struct iolat *io, struct an_mi *mi, const struct io_req *q, 
 		snprintf(tid, sizeof(tid), "%lld", (long long)r->tid);
 		if (oor > 0)
 			*starred = 1;
-		strbuf_init(&sb);
-		an_pad_left(&sb, range, 40);
-		strbuf_puts(&sb, " ");
-		an_pad_left(&sb, ksys_str(&io->sys, q->name), 16);
-		strbuf_puts(&sb, " ");
-		an_pad_right(&sb, dur, 16);
-		strbuf_puts(&sb, " ");
-		an_pad_right(&sb, size, 11);
-		strbuf_puts(&sb, "  ");
-		an_pad_left(&sb, r->comm, 24);
-		strbuf_puts(&sb, " ");
-		an_pad_left(&sb, tid, 8);
-		strbuf_puts(&sb, " ");
-		an_pad_left(&sb, buf, 14);
-		if (sb.buf)
-			fprintf(run->out, "%s\n", sb.buf);
-		strbuf_free(&sb);
+		an_pyfmt_line(run->out, "{:<40} {:<16} {:>16} {:>11}  {:<24} {:<8} {:<14}", range,
+			      ksys_str(&io->sys, q->name), dur, size, r->comm, tid, buf);
 	}
 }
 
-static int cmp_duration(const void *a, const void *b)
-{
-	const struct io_req *x = *(const struct io_req *const *)a,
-			    *y = *(const struct io_req *const *)b;
-	int64_t dx = x->end - x->begin, dy = y->end - y->begin;
-
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	if (x->rec != y->rec)
-		return x->rec < y->rec ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_begin(const void *a, const void *b)
-{
-	const struct io_req *x = *(const struct io_req *const *)a,
-			    *y = *(const struct io_req *const *)b;
-
-	if (x->begin != y->begin)
-		return x->begin < y->begin ? -1 : 1;
-	if (x->rec != y->rec)
-		return x->rec < y->rec ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* A list of requests (top: sorted by duration; log: by entry), as _print_log() prints it. */
-static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int top, int cat,
-			int64_t begin, int64_t end, struct io_req **v)
+/*
+ * A list of requests (top: by duration; log: by entry), as _print_log()
+ * prints it, from a top list (t) or a spool (sp, read from its start):
+ * 0, -1 when the spool could not be read back.
+ */
+static int report_list(struct iolat *io, struct an_mi *mi, const char *sub, int top,
+		       struct an_topk *t, struct an_spool *sp, int64_t begin, int64_t end)
 {
 	struct an_run *run = io->run;
-	size_t n = 0, rows;
+	size_t n = t ? t->n : (size_t)an_spool_count(sp);
+	const struct io_req *q;
 	int starred = 0;
 
-	for (size_t i = 0; i < io->nreqs; i++)
-		if (!top || cat_of(io->reqs[i].op) == cat)
-			v[n++] = &io->reqs[i];
 	if (!n)
-		return;
-	qsort(v, n, sizeof(*v), top ? cmp_duration : cmp_begin);
-	rows = n;
+		return 0;
+	if (t)
+		an_topk_sort(t);
+	else if (an_spool_rewind(sp))
+		return -1;
 	/* lttng-iolatencytop prints --limit + 1 rows */
-	if (top && run->o->limit > 0 && (size_t)run->o->limit + 1 < rows)
-		rows = (size_t)run->o->limit + 1;
+	if (top && run->o->limit > 0 && (size_t)run->o->limit + 1 < n)
+		n = (size_t)run->o->limit + 1;
 	if (run->o->json) {
 		char title[128];
 
@@ -898,38 +941,24 @@ static void report_list(struct iolat *io, struct an_mi *mi, const char *sub, int
 		} else
 			an_mi_table(mi, "log", NULL, begin, end);
 	} else {
-		struct strbuf h;
-
 		fprintf(run->out, "\n%s %s (usec)\n",
 			top ? "Top system call latencies" : "I/O operations log",
 			top ? sub : "None");
-		strbuf_init(&h);
-		an_pad_left(&h, "Begin", 20);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "End", 20);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Name", 16);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Duration (usec)", 23);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Size", 5);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Proc", 24);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "PID", 8);
-		strbuf_puts(&h, " ");
-		an_pad_left(&h, "Filename", 14);
-		if (h.buf)
-			fprintf(run->out, "%s\n", h.buf);
-		strbuf_free(&h);
+		an_pyfmt_line(run->out, "{:<20} {:<20} {:<16} {:<23} {:<5} {:<24} {:<8} {:<14}",
+			      "Begin", "End", "Name", "Duration (usec)", "Size", "Proc", "PID",
+			      "Filename");
 	}
-	for (size_t i = 0; i < rows; i++)
-		log_row(io, mi, v[i], &starred);
+	for (size_t i = 0; i < n && (t || (q = an_spool_next(sp)) != NULL); i++) {
+		if (t)
+			q = (const struct io_req *)(t->v + i * t->sz);
+		log_row(io, mi, q, &starred);
+	}
 	if (run->o->json)
 		an_mi_table_end(mi);
 	else if (starred)
 		fputs("*: Syscalls started and/or completed outside of the range specified\n",
 		      run->out);
+	return sp && *an_spool_error(sp) ? -1 : 0;
 }
 
 /* --stats, or none of --top, --log, --freq */
@@ -938,20 +967,29 @@ static int want_stats(const struct an_options *o)
 	return o->stats || !(o->top_list || o->log || o->freq);
 }
 
-/* The top tables (top) or the log: 0, or -1 when memory ran out. */
+/* The top tables (top) or the log: 0, or -1 on error. */
 static int report_lists(struct iolat *io, struct an_mi *mi, int top, int64_t begin, int64_t end)
 {
-	struct io_req **v = malloc((io->nreqs + 1) * sizeof(*v));
-
-	if (!v)
-		return -1;
 	if (!top)
-		report_list(io, mi, NULL, 0, -1, begin, end, v);
-	else
-		for (int c = 0; c < NCAT; c++)
-			report_list(io, mi, cat_sub[c], 1, c, begin, end, v);
-	free(v);
+		return report_list(io, mi, NULL, 0, NULL, io->log, begin, end);
+	for (int c = 0; c < NCAT; c++)
+		if (report_list(io, mi, cat_sub[c], 1, io->topall[c] ? NULL : &io->top[c],
+				io->topall[c], begin, end))
+			return -1;
 	return 0;
+}
+
+/* What failed: a spool's error, else memory. */
+static const char *failure(const struct iolat *io)
+{
+	struct an_spool *sp[2 + NCAT] = {io->durs, io->log};
+
+	for (int c = 0; c < NCAT; c++)
+		sp[2 + c] = io->topall[c];
+	for (int i = 0; i < 2 + NCAT; i++)
+		if (sp[i] && *an_spool_error(sp[i]))
+			return an_spool_error(sp[i]);
+	return "out of memory";
 }
 
 static int report(void *an)
@@ -963,7 +1001,7 @@ static int report(void *an)
 	int json = run->o->json;
 
 	if (io->failed || io->sys.failed) {
-		snprintf(run->err, run->errlen, "out of memory");
+		snprintf(run->err, run->errlen, "%s", failure(io));
 		return AN_FAIL;
 	}
 	if (!run->started) {
@@ -984,16 +1022,16 @@ static int report(void *an)
 			report_stats(io, &mi, begin, end);
 		if (run->o->top_list && report_lists(io, &mi, 1, begin, end))
 			goto oom;
-		if (run->o->freq)
-			report_freq(io, &mi, begin, end);
+		if (run->o->freq && report_freq(io, &mi, begin, end))
+			goto oom;
 	} else {
 		/* and its text order: statistics, top calls, histograms, log */
 		if (want_stats(run->o))
 			report_stats(io, &mi, begin, end);
 		if (run->o->top_list && report_lists(io, &mi, 1, begin, end))
 			goto oom;
-		if (run->o->freq)
-			report_freq(io, &mi, begin, end);
+		if (run->o->freq && report_freq(io, &mi, begin, end))
+			goto oom;
 		if (run->o->log && report_lists(io, &mi, 0, begin, end))
 			goto oom;
 	}
@@ -1004,32 +1042,30 @@ oom:
 	if (json)
 		an_mi_end(&mi);
 fail:
-	snprintf(run->err, run->errlen, "out of memory");
+	snprintf(run->err, run->errlen, "%s", failure(io));
 	return AN_FAIL;
 }
 
-/* --html: one histogram from freq_bins() (a single bin when all durations are equal). */
-static void html_hist(struct an_html *page, const char *key, const struct durs *d)
+/* --html: one histogram as --freq's (a single bin when all durations are equal: !ok). */
+static void html_hist(struct an_html *page, const char *key, const struct an_durstats *d,
+		      const struct io_freq *h, int ok)
 {
-	uint64_t counts[FREQ_BUCKETS];
 	struct an_html_bin bins[FREQ_BUCKETS];
-	double mn = 0, step = 0;
-	int64_t lo, hi;
 	char title[320];
-	size_t n = 0;
 
-	if (!d->n)
+	if (!d->count)
 		return;
 	snprintf(title, sizeof(title), "I/O request latency distribution [%s]", key);
-	if (!freq_bins(d, counts, &mn, &step, &lo, &hi)) {
-		bins[0] = (struct an_html_bin){(double)lo, (double)hi, d->n};
+	if (!ok) {
+		bins[0] = (struct an_html_bin){(double)d->min, (double)d->max, d->count};
 		an_html_hist(page, title, key, bins, 1, NULL, 0);
 		return;
 	}
 	for (int k = 0; k < FREQ_BUCKETS; k++)
-		bins[n++] = (struct an_html_bin){((double)k * step + mn) * 1000,
-						 ((double)(k + 1) * step + mn) * 1000, counts[k]};
-	an_html_hist(page, title, key, bins, n, NULL, 0);
+		bins[k] =
+		    (struct an_html_bin){((double)k * h->step + h->mn) * 1000,
+					 ((double)(k + 1) * h->step + h->mn) * 1000, h->counts[k]};
+	an_html_hist(page, title, key, bins, FREQ_BUCKETS, NULL, 0);
 }
 
 static void html_stat(struct an_html_stat *r, const char *label, const struct an_durstats *d)
@@ -1049,8 +1085,12 @@ static int html(void *an, struct an_html *page)
 {
 	struct iolat *io = an;
 	struct an_html_stat rows[NCAT], *drows;
-	char(*names)[256];
+	char(*names)[256], *ok;
+	struct io_freq *h = count_freqs(io, &ok);
 	size_t nd = 0;
+
+	if (!h)
+		return -1;
 
 	for (int c = 0; c < NCAT; c++)
 		html_stat(&rows[c], cat_row[c], &io->cat[c]);
@@ -1060,6 +1100,8 @@ static int html(void *an, struct an_html *page)
 	if (!drows || !names) {
 		free(drows);
 		free(names);
+		free(h);
+		free(ok);
 		return -1;
 	}
 	for (size_t i = 0; i < io->ndisks; i++) {
@@ -1072,16 +1114,18 @@ static int html(void *an, struct an_html *page)
 	if (nd)
 		an_html_stats(page, "Disk latency statistics", "Name", drows, nd);
 	for (int c = 0; c < NCAT; c++)
-		html_hist(page, cat_sub[c], &io->catdurs[c]);
+		html_hist(page, cat_sub[c], &io->cat[c], &h[c], ok[c]);
 	for (size_t i = 0; i < io->ndisks; i++) {
 		char key[300];
 
 		disk_name(io, &io->disks[i], names[0], sizeof(names[0]));
 		snprintf(key, sizeof(key), "disk: %s", names[0]);
-		html_hist(page, key, &io->disks[i].durs);
+		html_hist(page, key, &io->disks[i].d, &h[NCAT + i], ok[NCAT + i]);
 	}
 	free(drows);
 	free(names);
+	free(h);
+	free(ok);
 	return 0;
 }
 

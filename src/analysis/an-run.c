@@ -343,7 +343,8 @@ int an_run_def(const struct an_def *def, const void *extra, const struct an_opti
 		goto out;
 	}
 	if (st == 2) {
-		status = fail(&run, AN_FAIL, "out of memory");
+		/* an analysis failing on an event may have said why (a spool's disk error) */
+		status = err[0] ? AN_FAIL : fail(&run, AN_FAIL, "out of memory");
 		goto out;
 	}
 	if (run.def->needs && !(run.kev.kinds_seen & run.def->needs)) {

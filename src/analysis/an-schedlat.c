@@ -128,8 +128,10 @@ static void on_switch(void *ctx, const struct kswitch *sw)
 		    .cpu = (int32_t)sw->cpu,
 		};
 
-		if (fwrite(&x, sizeof(x), 1, sl->samples) != 1)
+		if (an_spool_add(sl->samples, &x)) {
 			sl->failed = 1;
+			snprintf(sl->run->err, sl->run->errlen, "%s", an_spool_error(sl->samples));
+		}
 		sl->nsamples++;
 	}
 }
@@ -159,9 +161,9 @@ static void *create(struct an_run *run)
 		/* lttng-analyses: float microseconds times 1000, compared with integer ns */
 		sl->min_ns = run->o->min_us * 1000;
 		sl->max_ns = run->o->max_us * 1000;
-		/* the lists need every sample: on disk, not in memory */
+		/* the lists need every sample: in a spool (bounded memory, the rest on disk) */
 		if ((run->o->top_list || run->o->log || run->o->freq || run->o->html) &&
-		    !(sl->samples = tmpfile())) {
+		    !(sl->samples = an_spool_new(sizeof(struct sl_sample), NULL))) {
 			free(sl);
 			return NULL;
 		}
@@ -177,8 +179,7 @@ static void destroy(void *an)
 		free(sl->threads[i].prios);
 		free(sl->threads[i].counts);
 	}
-	if (sl->samples)
-		fclose(sl->samples);
+	an_spool_free(sl->samples);
 	free(sl->threads);
 	free(sl->groups);
 	free(sl);
@@ -420,7 +421,7 @@ static int report(void *an)
 			 run->def->record_hint);
 		return AN_FAIL;
 	}
-	if (sl->failed || (sl->samples && fflush(sl->samples)))
+	if (sl->failed)
 		goto oom;
 	if (!run->started) {
 		if (o->json)
@@ -476,14 +477,20 @@ static int report(void *an)
 	goto done;
 fail:
 	status = AN_FAIL;
-	snprintf(run->err, run->errlen, "out of memory, or the samples could not be read back");
+	if (sl->samples && *an_spool_error(sl->samples))
+		snprintf(run->err, run->errlen, "%s", an_spool_error(sl->samples));
+	else
+		snprintf(run->err, run->errlen, "out of memory");
 done:
 	strbuf_free(&sb);
 	strbuf_free(&pl);
 	free(order);
 	return status;
 oom:
-	snprintf(run->err, run->errlen, "out of memory, or the samples could not be written");
+	if (sl->samples && *an_spool_error(sl->samples))
+		snprintf(run->err, run->errlen, "%s", an_spool_error(sl->samples));
+	else
+		snprintf(run->err, run->errlen, "out of memory");
 	free(order);
 	return AN_FAIL;
 }

@@ -14,8 +14,10 @@
 #include "analysis/an-impl.h"
 #include "analysis/durstats.h"
 #include "analysis/errname.h"
+#include "analysis/grow.h"
 #include "analysis/ksys.h"
 #include "analysis/loghist.h"
+#include "analysis/pyfmt.h"
 #include "analysis/pyround.h"
 #include "analysis/table.h"
 
@@ -89,22 +91,6 @@ struct sysstats {
 	int failed;
 };
 
-static int grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	size_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	if (!(p = realloc(*v, c * sz)))
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 static int64_t ret_class(int64_t ret)
 {
 	return ret >= 0 ? 0 : ret;
@@ -160,7 +146,8 @@ static void html_add(struct sysstats *ss, const struct ksys_call *call)
 	int64_t dur = call->end - call->begin;
 
 	if (i == AN_IDMAP_NONE) {
-		if (grow((void **)&ss->hists, &ss->hcap, ss->nhists + 1, sizeof(*ss->hists)) ||
+		if (an_grow_in((void **)&ss->hists, &ss->hcap, ss->nhists + 1,
+			       sizeof(*ss->hists)) ||
 		    an_idmap_put(&ss->hmap, call->name, (uint32_t)ss->nhists)) {
 			ss->failed = 1;
 			return;
@@ -188,7 +175,7 @@ static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call,
 		return;
 	ti = an_idmap_get(&ss->tmap, (uint64_t)t->tid);
 	if (ti == AN_IDMAP_NONE) {
-		if (grow((void **)&ss->threads, &ss->tcap, ss->nthreads + 1, sizeof(*th)) ||
+		if (an_grow_in((void **)&ss->threads, &ss->tcap, ss->nthreads + 1, sizeof(*th)) ||
 		    an_idmap_put(&ss->tmap, (uint64_t)t->tid, (uint32_t)ss->nthreads))
 			goto oom;
 		ti = (uint32_t)ss->nthreads;
@@ -204,7 +191,7 @@ static void on_exit_(void *ctx, struct kthread *t, const struct ksys_call *call,
 	key = ((uint64_t)ti << 32) | call->name;
 	ci = an_idmap_get(&ss->cmap, key);
 	if (ci == AN_IDMAP_NONE) {
-		if (grow((void **)&ss->calls, &ss->ccap, ss->ncalls + 1, sizeof(*c)) ||
+		if (an_grow_in((void **)&ss->calls, &ss->ccap, ss->ncalls + 1, sizeof(*c)) ||
 		    an_idmap_put(&ss->cmap, key, (uint32_t)ss->ncalls))
 			goto oom;
 		ci = (uint32_t)ss->ncalls++;
@@ -341,29 +328,10 @@ static char *py_us(char *buf, size_t len, double ns)
 	return an_py_float(buf, len, an_py_round3(ns / 1000));
 }
 
-/* '{:<38} {:>14} {:>14} {:>14} {:>12} {:>10}  {:<14}' */
 static void line(FILE *f, const char *a, const char *b, const char *c, const char *d, const char *e,
 		 const char *g, const char *h)
 {
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	an_pad_left(&sb, a, 38);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, b, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, c, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, d, 14);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, e, 12);
-	strbuf_puts(&sb, " ");
-	an_pad_right(&sb, g, 10);
-	strbuf_puts(&sb, "  ");
-	an_pad_left(&sb, h, 14);
-	if (sb.buf)
-		fprintf(f, "%s\n", sb.buf);
-	strbuf_free(&sb);
+	an_pyfmt_line(f, "{:<38} {:>14} {:>14} {:>14} {:>12} {:>10}  {:<14}", a, b, c, d, e, g, h);
 }
 
 static void subtitle(const struct sc_thread *t, struct strbuf *sb)

@@ -33,7 +33,7 @@ struct an_options {
 	char **procnames; /* --procname */
 	size_t nprocnames;
 	/* flow */
-	int group; /* --group: the intervals grouped per thread (kept in memory) */
+	int group; /* --group: the intervals grouped per thread (kept in a spool) */
 	/* spans */
 	const char *begin_event, *end_event; /* --begin-event, --end-event: full names */
 	const char *match; /* --match FIELD: pairs by its value (NULL: per thread) */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/grow.h"
+
 #define TOMB	     (AN_IDMAP_NONE - 1) /* a map value: the key's entry was removed */
 #define NONE	     AN_IDMAP_NONE
 #define PY_O_CLOEXEC 02000000 /* os.O_CLOEXEC on Linux */
@@ -140,23 +142,6 @@ static uint32_t intern(struct ksys *s, const char *str)
 	return id;
 }
 
-/* Grows *v (of *cap elements of size sz) to hold n: 0, or -1. */
-static int grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	size_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	if (!(p = realloc(*v, c * sz)))
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 /* The record of thread tid (created when new), NULL when memory ran out. */
 static struct ksys_thread *trec(struct ksys *s, int64_t tid)
 {
@@ -165,7 +150,7 @@ static struct ksys_thread *trec(struct ksys *s, int64_t tid)
 
 	if (i != NONE)
 		return &s->threads[i];
-	if (grow((void **)&s->threads, &s->tcap, s->nthreads + 1, sizeof(*s->threads)) ||
+	if (an_grow_in((void **)&s->threads, &s->tcap, s->nthreads + 1, sizeof(*s->threads)) ||
 	    an_idmap_put(&s->tids, (uint64_t)tid, (uint32_t)s->nthreads)) {
 		s->failed = 1;
 		return NULL;
@@ -203,7 +188,7 @@ static uint32_t fd_add(struct ksys *s, int64_t owner, int64_t fd, uint32_t filen
 		i = s->fd_free;
 		s->fd_free = s->fds[i].next;
 	} else {
-		if (grow((void **)&s->fds, &s->fdcap, s->nfds + 1, sizeof(*s->fds))) {
+		if (an_grow_in((void **)&s->fds, &s->fdcap, s->nfds + 1, sizeof(*s->fds))) {
 			s->failed = 1;
 			return NONE;
 		}
@@ -598,7 +583,7 @@ static struct ksys_disk *disk_get(struct ksys *s, int64_t dev)
 	for (size_t i = 0; i < s->ndisks; i++)
 		if (s->disks[i].dev == dev)
 			return &s->disks[i];
-	if (grow((void **)&s->disks, &s->dcap, s->ndisks + 1, sizeof(*s->disks))) {
+	if (an_grow_in((void **)&s->disks, &s->dcap, s->ndisks + 1, sizeof(*s->disks))) {
 		s->failed = 1;
 		return NULL;
 	}
@@ -669,7 +654,7 @@ static void on_rq_issue(struct ksys *s, const struct trax_event *ev, const struc
 			i = s->rq_free;
 			s->rq_free = s->rqs[i].next_free;
 		} else {
-			if (grow((void **)&s->rqs, &s->rqcap, s->nrqs + 1, sizeof(*s->rqs))) {
+			if (an_grow_in((void **)&s->rqs, &s->rqcap, s->nrqs + 1, sizeof(*s->rqs))) {
 				s->failed = 1;
 				return;
 			}

@@ -7,7 +7,8 @@
  * first; exactly --top rows), 20 buckets from the minimum to the
  * maximum of each group. Threads are named by what the state knows of
  * them at the end (lttng-analyses prints its thread objects then).
- * Memory: --top samples for the top, 20 counters per row for --freq.
+ * Memory: --top samples for the top, 20 counters per row for --freq; the
+ * text is written out as it grows (the log is as long as the samples).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,15 @@ static void row(struct schedlat *sl, const struct sl_sample *x, struct an_mi *mi
 	strbuf_puts(sb, "\n");
 }
 
+/* The text so far written out, once it is long: the log does not stay in memory. */
+static void flush_text(struct schedlat *sl, struct strbuf *sb)
+{
+	if (!sb || sb->len < 65536 || sb->failed)
+		return;
+	fwrite(sb->buf, 1, sb->len, sl->run->out);
+	strbuf_reset(sb);
+}
+
 int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 {
 	struct an_run *run = sl->run;
@@ -131,10 +141,11 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 	uint64_t want = run->o->top > 0 ? (uint64_t)run->o->top : 0;
 	size_t cap = top ? (size_t)(want < sl->nsamples ? want : sl->nsamples) : 0;
 	struct ranked *heap = NULL, cur;
+	const struct sl_sample *p;
 	size_t n = 0;
 	int multi = an_multi_day(run);
 
-	if (!sl->samples || fseek(sl->samples, 0, SEEK_SET))
+	if (!sl->samples || an_spool_rewind(sl->samples))
 		return -1;
 	if (top && cap && !(heap = malloc(cap * sizeof(*heap))))
 		return -1;
@@ -146,13 +157,11 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 			    "Wakeup               Switch                 Latency (us)   Priority  "
 			    "CPU   Wakee                      Waker                    \n");
 	}
-	for (uint64_t seq = 0; seq < sl->nsamples; seq++) {
-		if (fread(&cur.x, sizeof(cur.x), 1, sl->samples) != 1) {
-			free(heap);
-			return -1;
-		}
+	for (uint64_t seq = 0; (p = an_spool_next(sl->samples)); seq++) {
+		cur.x = *p;
 		if (!top) {
 			row(sl, &cur.x, mi, sb, multi);
+			flush_text(sl, sb);
 			continue;
 		}
 		if (!cap)
@@ -165,6 +174,10 @@ int sl_list(struct schedlat *sl, int top, struct an_mi *mi, struct strbuf *sb)
 			heap[0] = cur;
 			sift_down(heap, n, 0);
 		}
+	}
+	if (*an_spool_error(sl->samples)) {
+		free(heap);
+		return -1;
 	}
 	if (top) {
 		qsort(heap, n, sizeof(*heap), cmp_rank);
@@ -289,22 +302,21 @@ static int cmp_tid(const void *a, const void *b)
 int sl_freq_count(struct schedlat *sl)
 {
 	struct an_run *run = sl->run;
-	struct sl_sample x;
+	const struct sl_sample *p;
 
 	if (sl->counted)
 		return 0;
-	if (!sl->samples || fseek(sl->samples, 0, SEEK_SET))
+	if (!sl->samples || an_spool_rewind(sl->samples))
 		return -1;
 	for (size_t i = 0; i < sl->nthreads; i++)
 		if (sl->threads[i].lat.count && !sl->threads[i].counts &&
 		    !(sl->threads[i].counts = calloc(SL_FREQ_BUCKETS, sizeof(uint64_t))))
 			return -1;
-	for (uint64_t k = 0; k < sl->nsamples; k++) {
+	while ((p = an_spool_next(sl->samples))) {
+		struct sl_sample x = *p;
 		struct kthread *t;
 		struct sl_thread *r;
 
-		if (fread(&x, sizeof(x), 1, sl->samples) != 1)
-			return -1;
 		count(sl, &sl->total, sl->total_counts, x.sw - x.wakeup);
 		t = kstate_thread(&run->st, x.wakee);
 		r = t && t->slot < sl->nthreads ? &sl->threads[t->slot] : NULL;
@@ -318,6 +330,8 @@ int sl_freq_count(struct schedlat *sl)
 				break;
 			}
 	}
+	if (*an_spool_error(sl->samples))
+		return -1;
 	sl->counted = 1;
 	return 0;
 }

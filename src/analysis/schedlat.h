@@ -11,6 +11,7 @@
 
 #include "analysis/an-impl.h"
 #include "analysis/durstats.h"
+#include "analysis/spool.h"
 #include "analysis/table.h"
 #include "common/strbuf.h"
 
@@ -43,7 +44,7 @@ struct sl_group {
 	uint64_t counts[SL_FREQ_BUCKETS];
 };
 
-/* One latency, kept on disk for the lists (--top, --log, --freq). */
+/* One latency, kept in a spool for the lists (--top, --log, --freq). */
 struct sl_sample {
 	int64_t wakeup, sw;
 	int64_t wakee, waker; /* tids, waker -1: none */
@@ -60,7 +61,7 @@ struct schedlat {
 	struct an_durstats total;
 	uint64_t total_counts[SL_FREQ_BUCKETS];
 	double min_ns, max_ns;
-	FILE *samples; /* every sample, in order (a temporary file), for the lists */
+	struct an_spool *samples; /* every sample, in order (sl_sample), for the lists */
 	uint64_t nsamples;
 	int counted; /* the samples were counted in the buckets (sl_freq_count) */
 	int failed;

@@ -271,7 +271,6 @@ void an_mi_begin(struct an_mi *mi, FILE *f)
 {
 	memset(mi, 0, sizeof(*mi));
 	mi->f = f;
-	strbuf_init(&mi->doc);
 	strbuf_init(&mi->table);
 }
 
@@ -302,8 +301,24 @@ void an_mi_table(struct an_mi *mi, const char *cls, const char *title, int64_t b
 	strbuf_puts(sb, "}, \"data\": [");
 }
 
+/* What the table holds so far written out (the document streams: its tables can be long). */
+static void mi_flush(struct an_mi *mi)
+{
+	if (mi->table.failed)
+		return;
+	if (mi->table.len)
+		fwrite(mi->table.buf, 1, mi->table.len, mi->f);
+	strbuf_reset(&mi->table);
+}
+
 void an_mi_row(struct an_mi *mi)
 {
+	/* the table is written from its first row (one without rows is dropped) */
+	if (!mi->rows) {
+		fputs(mi->tables++ ? ", " : "{\"results\": [", mi->f);
+		mi_flush(mi);
+	} else if (mi->table.len >= 65536)
+		mi_flush(mi);
 	strbuf_puts(&mi->table, mi->rows ? ", [" : "[");
 	mi->rows++;
 	mi->cells = 0;
@@ -316,26 +331,24 @@ void an_mi_row_end(struct an_mi *mi)
 
 void an_mi_table_end(struct an_mi *mi)
 {
-	if (!mi->rows)
+	if (!mi->rows) {
+		strbuf_reset(&mi->table);
 		return;
+	}
 	strbuf_puts(&mi->table, "]}");
-	if (mi->tables++)
-		strbuf_puts(&mi->doc, ", ");
-	strbuf_add(&mi->doc, mi->table.buf, mi->table.len);
+	mi->failed |= mi->table.failed;
+	mi_flush(mi);
+	mi->rows = 0;
 }
 
 int an_mi_end(struct an_mi *mi)
 {
-	int bad = mi->doc.failed || mi->table.failed;
+	int bad = mi->failed || mi->table.failed;
 
 	if (!bad) {
-		fputs("{\"results\": [", mi->f);
-		if (mi->doc.len)
-			fwrite(mi->doc.buf, 1, mi->doc.len, mi->f);
-		fputs("]}\n", mi->f);
+		fputs(mi->tables ? "]}\n" : "{\"results\": []}\n", mi->f);
 		bad = fflush(mi->f) != 0 || ferror(mi->f);
 	}
-	strbuf_free(&mi->doc);
 	strbuf_free(&mi->table);
 	return bad ? -1 : 0;
 }

@@ -54,14 +54,16 @@ void an_bar_graph(FILE *f, const char *title, const char *label_header, const ch
 		  const struct an_bar *rows, size_t n);
 
 /*
- * The MI document. Tables are built one at a time and written when they
- * end, unless they have no row (lttng-analyses drops those).
+ * The MI document, written as it is made (a table from its first row on,
+ * in pieces of 64 KiB: memory does not grow with a long log); a table
+ * without rows is not written (lttng-analyses drops those). After a
+ * failure the document may be cut short: an_mi_end() says so.
  */
 struct an_mi {
 	FILE *f;
-	struct strbuf doc;   /* the results so far */
-	struct strbuf table; /* the table being built */
+	struct strbuf table; /* the table being built, not yet written */
 	size_t tables, rows, cells;
+	int failed;
 };
 
 void an_mi_begin(struct an_mi *mi, FILE *f);

@@ -13,8 +13,10 @@
 
 #include "legacy/larena.h"
 
-#define LTYPE_MAX_DEPTH 64    /* typerefs may loop: a struct holding itself */
-#define LTYPE_MAX_EMPTY 65536 /* elements of no bytes (empty structs) a walk may repeat */
+#define LTYPE_MAX_DEPTH	     64 /* typerefs may loop: a struct holding itself */
+#define LTYPE_BASE_STEPS     (1u << 20)
+#define LTYPE_STEPS_PER_BYTE 256
+#define LTYPE_MAX_EMPTY	     65536 /* elements of no bytes (empty structs) a walk may repeat */
 
 unsigned ltt_type_scalar_size(const struct ltt_type *t, const struct ltt_abi *abi)
 {
@@ -65,7 +67,12 @@ struct walk {
 	size_t errlen;
 	unsigned depth;
 	unsigned empty_elements; /* array elements that took no bytes, in the whole walk */
-	bool after_string;	 /* the last item read was a string */
+	/*
+	 * Types visited (walked or measured): typerefs make a DAG whose tree
+	 * may be exponential; a real payload visits at most a few per byte.
+	 */
+	size_t steps, max_steps;
+	bool after_string; /* the last item read was a string */
 	bool failed;
 };
 
@@ -101,28 +108,29 @@ static int fail(struct walk *w, const char *name, const char *fmt, ...)
  * length and element, a struct's or union's largest member (a selector
  * counts as a member). 0: an undeclared type or a loop inside.
  */
-static unsigned type_align(const struct ltt_type *t, const struct ltt_abi *abi, unsigned depth)
+static unsigned type_align(struct walk *w, const struct ltt_type *t, unsigned depth)
 {
+	const struct ltt_abi *abi = w->abi;
 	unsigned a = 1, m;
 
 	t = ltt_type_resolve(t);
-	if (!t || depth > LTYPE_MAX_DEPTH)
+	if (!t || depth > LTYPE_MAX_DEPTH || ++w->steps > w->max_steps)
 		return 0;
 	switch (t->kind) {
 	case LTT_STRING:
 		return 1;
 	case LTT_ARRAY:
-		return type_align(t->elem, abi, depth + 1);
+		return type_align(w, t->elem, depth + 1);
 	case LTT_SEQUENCE:
-		a = type_align(t->length_type, abi, depth + 1);
-		m = type_align(t->elem, abi, depth + 1);
+		a = type_align(w, t->length_type, depth + 1);
+		m = type_align(w, t->elem, depth + 1);
 		return a && m ? (a > m ? a : m) : 0;
 	case LTT_STRUCT:
 	case LTT_UNION:
 		if (t->typecode_size)
 			a = t->typecode_size;
 		for (size_t i = 0; i < t->nfields; i++) {
-			if (!(m = type_align(t->fields[i].type, abi, depth + 1)))
+			if (!(m = type_align(w, t->fields[i].type, depth + 1)))
 				return 0;
 			a = m > a ? m : a;
 		}
@@ -338,8 +346,11 @@ static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
 	t = rt;
 	if (w->depth >= LTYPE_MAX_DEPTH)
 		return fail(w, name, "types nested deeper than %d", LTYPE_MAX_DEPTH);
-	if (!(a = type_align(t, w->abi, 0)))
+	if (++w->steps > w->max_steps || !(a = type_align(w, t, 0))) {
+		if (w->steps > w->max_steps)
+			return fail(w, name, "a type of more parts than its payload could hold");
 		return fail(w, name, "a member's type is not declared, or holds itself");
+	}
 	w->depth++;
 	switch (t->kind) {
 	case LTT_SIGNED:
@@ -409,7 +420,8 @@ long ltt_payload_decode(const struct ltt_type *t, const struct ltt_abi *abi, con
 			 .sink = sink,
 			 .arg = arg,
 			 .err = err,
-			 .errlen = errlen};
+			 .errlen = errlen,
+			 .max_steps = LTYPE_BASE_STEPS + LTYPE_STEPS_PER_BYTE * len};
 	const struct ltt_type *rt = ltt_type_resolve(t);
 	int r;
 

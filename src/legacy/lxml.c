@@ -15,456 +15,15 @@
  */
 #include "legacy/ltt-type.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "legacy/larena.h"
-
-#define LXML_MAX_DEPTH 64 /* nested types: hostile files end here, not in the stack */
-#define LXML_MAX_ATTRS 16
-
-enum ltok_kind { LTOK_EOF, LTOK_OPEN, LTOK_CLOSE, LTOK_TEXT };
-
-struct lattr {
-	const char *name;
-	const char *value; /* "" for a bare attribute (per_tracefile) */
-};
-
-struct ltok {
-	enum ltok_kind kind;
-	size_t pos;	  /* where it starts, for messages */
-	const char *name; /* OPEN, CLOSE */
-	struct lattr attrs[LXML_MAX_ATTRS];
-	unsigned nattrs;
-	bool empty;	  /* OPEN written <x/> */
-	const char *text; /* TEXT, trimmed */
-};
-
-/* A typeref to resolve once its facility is complete. */
-struct lref {
-	struct ltt_type *t;
-	size_t facility;
-	struct lref *next;
-};
-
-struct lparser {
-	const char *s;
-	size_t len, pos;
-	const char *file;
-	char *err;
-	size_t errlen;
-	bool failed;
-	struct lxml_arena *a;
-	struct ltok peeked;
-	bool has_peeked;
-	unsigned depth;
-	struct lref *refs;
-	struct ltt_facility *fac; /* being built */
-	size_t nfac, capfac;
-};
+#include "legacy/lxml-lex.h"
 
 /* The marker of an event payload wrapped around a single non-struct type. */
 static const char lxml_wrapper[] = "";
-
-static void perr(struct lparser *P, size_t pos, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void perr(struct lparser *P, size_t pos, const char *fmt, ...)
-{
-	unsigned line = 1, col = 1;
-	va_list ap;
-	int n;
-
-	if (P->failed)
-		return;
-	P->failed = true;
-	if (pos > P->len)
-		pos = P->len;
-	for (size_t i = 0; i < pos; i++) {
-		if (P->s[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	if (!P->errlen)
-		return;
-	n = snprintf(P->err, P->errlen, "%s:%u:%u: ", P->file, line, col);
-	if (n < 0 || (size_t)n >= P->errlen) {
-		lmsg_one_line(P->err);
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(P->err + n, P->errlen - n, fmt, ap);
-	va_end(ap);
-	lmsg_one_line(P->err);
-}
-
-static void *palloc(struct lparser *P, size_t size)
-{
-	void *p = larena_alloc(P->a, size);
-
-	if (!p)
-		perr(P, P->pos, "out of memory");
-	return p;
-}
-
-/* Appends el to a growing arena array (the old copy stays in the arena). */
-static int push(struct lparser *P, void *arrp, size_t *n, size_t *cap, size_t elsize,
-		const void *el)
-{
-	char **arr = arrp;
-
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		char *na = palloc(P, ncap * elsize);
-
-		if (!na)
-			return -1;
-		if (*n)
-			memcpy(na, *arr, *n * elsize);
-		*arr = na;
-		*cap = ncap;
-	}
-	memcpy(*arr + *n * elsize, el, elsize);
-	(*n)++;
-	return 0;
-}
-
-/* ---- characters ---- */
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static bool is_name_start(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool is_name_char(char c)
-{
-	return is_name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == ':';
-}
-
-static bool at(const struct lparser *P, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return P->len - P->pos >= n && !memcmp(P->s + P->pos, lit, n);
-}
-
-/* Finds lit from P->pos; its offset, or len when absent. */
-static size_t find(const struct lparser *P, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	for (size_t i = P->pos; i + n <= P->len; i++)
-		if (!memcmp(P->s + i, lit, n))
-			return i;
-	return P->len;
-}
-
-/* An arena copy of s[0..n) with the five XML entities replaced. */
-static char *decode_text(struct lparser *P, const char *s, size_t n)
-{
-	static const struct {
-		const char *ent;
-		char c;
-	} ents[] = {
-	    {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
-	char *d = palloc(P, n + 1);
-	size_t o = 0;
-
-	if (!d)
-		return NULL;
-	for (size_t i = 0; i < n;) {
-		size_t k;
-
-		for (k = 0; k < sizeof(ents) / sizeof(ents[0]); k++) {
-			size_t el = strlen(ents[k].ent);
-
-			if (n - i >= el && !memcmp(s + i, ents[k].ent, el))
-				break;
-		}
-		if (k < sizeof(ents) / sizeof(ents[0])) {
-			d[o++] = ents[k].c;
-			i += strlen(ents[k].ent);
-		} else {
-			d[o++] = s[i++];
-		}
-	}
-	d[o] = 0;
-	return d;
-}
-
-static char *decode_trimmed(struct lparser *P, const char *s, size_t n)
-{
-	while (n && is_space(*s)) {
-		s++;
-		n--;
-	}
-	while (n && is_space(s[n - 1]))
-		n--;
-	return decode_text(P, s, n);
-}
-
-/* ---- tokens ---- */
-
-/* Skips blanks and the three kinds of comments between tags. */
-static int skip_blank(struct lparser *P)
-{
-	for (;;) {
-		while (P->pos < P->len && is_space(P->s[P->pos]))
-			P->pos++;
-		const char *open = NULL, *close = NULL;
-
-		if (at(P, "<!--"))
-			open = "<!--", close = "-->";
-		else if (at(P, "/*"))
-			open = "/*", close = "*/";
-		else if (at(P, "//"))
-			open = "//", close = "\n";
-		if (!open)
-			return 0;
-		size_t start = P->pos, end;
-
-		P->pos += strlen(open);
-		end = find(P, close);
-		if (end == P->len) {
-			if (close[0] == '\n') {
-				P->pos = P->len;
-				return 0;
-			}
-			perr(P, start, "unterminated comment");
-			return -1;
-		}
-		P->pos = end + strlen(close);
-	}
-}
-
-static const char *lex_name(struct lparser *P)
-{
-	size_t start = P->pos;
-
-	if (P->pos >= P->len || !is_name_start(P->s[P->pos])) {
-		perr(P, P->pos, "expected a name");
-		return NULL;
-	}
-	while (P->pos < P->len && is_name_char(P->s[P->pos]))
-		P->pos++;
-	return larena_strndup(P->a, P->s + start, P->pos - start);
-}
-
-static void skip_spaces(struct lparser *P)
-{
-	while (P->pos < P->len && is_space(P->s[P->pos]))
-		P->pos++;
-}
-
-static int lex_attr_value(struct lparser *P, struct lattr *at_)
-{
-	size_t start = P->pos;
-
-	if (P->pos < P->len && (P->s[P->pos] == '"' || P->s[P->pos] == '\'')) {
-		char q = P->s[P->pos++];
-		const char *end = memchr(P->s + P->pos, q, P->len - P->pos);
-
-		if (!end) {
-			perr(P, start, "unterminated attribute value");
-			return -1;
-		}
-		at_->value = decode_text(P, P->s + P->pos, end - (P->s + P->pos));
-		P->pos = end - P->s + 1;
-	} else {
-		while (P->pos < P->len && !is_space(P->s[P->pos]) && P->s[P->pos] != '>' &&
-		       P->s[P->pos] != '<' && !at(P, "/>"))
-			P->pos++;
-		if (P->pos == start) {
-			perr(P, start, "expected an attribute value");
-			return -1;
-		}
-		at_->value = decode_text(P, P->s + start, P->pos - start);
-	}
-	return at_->value ? 0 : -1;
-}
-
-static int lex_tag(struct lparser *P, struct ltok *t)
-{
-	P->pos++; /* '<' */
-	if (P->pos < P->len && P->s[P->pos] == '/') {
-		P->pos++;
-		t->kind = LTOK_CLOSE;
-		if (!(t->name = lex_name(P)))
-			return -1;
-		skip_spaces(P);
-		if (!at(P, ">")) {
-			perr(P, P->pos, "expected '>' to end </%s>", t->name);
-			return -1;
-		}
-		P->pos++;
-		return 0;
-	}
-	t->kind = LTOK_OPEN;
-	if (!(t->name = lex_name(P)))
-		return -1;
-	for (;;) {
-		skip_spaces(P);
-		if (at(P, "/>")) {
-			P->pos += 2;
-			t->empty = true;
-			return 0;
-		}
-		if (at(P, ">")) {
-			P->pos++;
-			return 0;
-		}
-		if (P->pos >= P->len) {
-			perr(P, t->pos, "unterminated <%s>", t->name);
-			return -1;
-		}
-		if (t->nattrs == LXML_MAX_ATTRS) {
-			perr(P, P->pos, "more than %d attributes", LXML_MAX_ATTRS);
-			return -1;
-		}
-		struct lattr *a = &t->attrs[t->nattrs++];
-
-		if (!(a->name = lex_name(P)))
-			return -1;
-		skip_spaces(P);
-		if (at(P, "=")) {
-			P->pos++;
-			skip_spaces(P);
-			if (lex_attr_value(P, a))
-				return -1;
-		} else {
-			a->value = "";
-		}
-	}
-}
-
-static int next(struct lparser *P, struct ltok *t)
-{
-	if (P->has_peeked) {
-		*t = P->peeked;
-		P->has_peeked = false;
-		return 0;
-	}
-	for (;;) {
-		memset(t, 0, sizeof(*t));
-		if (skip_blank(P))
-			return -1;
-		t->pos = P->pos;
-		if (P->pos >= P->len) {
-			t->kind = LTOK_EOF;
-			return 0;
-		}
-		if (at(P, "<?") || (at(P, "<!") && !at(P, "<!--"))) {
-			/* the XML declaration, a DOCTYPE: nothing to read */
-			size_t end = find(P, at(P, "<?") ? "?>" : ">");
-
-			if (end == P->len) {
-				perr(P, t->pos, "unterminated declaration");
-				return -1;
-			}
-			P->pos = end + (P->s[end] == '?' ? 2 : 1);
-			continue;
-		}
-		if (P->s[P->pos] == '<')
-			return lex_tag(P, t);
-		/* text up to the next tag or comment */
-		size_t start = P->pos;
-
-		while (P->pos < P->len && P->s[P->pos] != '<' && !at(P, "/*") && !at(P, "//"))
-			P->pos++;
-		t->kind = LTOK_TEXT;
-		t->text = decode_trimmed(P, P->s + start, P->pos - start);
-		return t->text ? 0 : -1;
-	}
-}
-
-static int peek(struct lparser *P, struct ltok **t)
-{
-	if (!P->has_peeked) {
-		if (next(P, &P->peeked))
-			return -1;
-		P->has_peeked = true;
-	}
-	*t = &P->peeked;
-	return 0;
-}
-
-static const char *attr(const struct ltok *t, const char *name)
-{
-	for (unsigned i = 0; i < t->nattrs; i++)
-		if (!strcmp(t->attrs[i].name, name))
-			return t->attrs[i].value;
-	return NULL;
-}
-
-/* After a leaf element written without "/": its closing tag, if there. */
-static int end_leaf(struct lparser *P, const struct ltok *open)
-{
-	struct ltok *n;
-
-	if (open->empty)
-		return 0;
-	if (peek(P, &n))
-		return -1;
-	if (n->kind == LTOK_CLOSE && !strcmp(n->name, open->name))
-		P->has_peeked = false;
-	return 0;
-}
-
-/* The text of <description> (open), up to its closing tag, raw. */
-static const char *read_description(struct lparser *P, const struct ltok *open)
-{
-	size_t end, close;
-
-	if (open->empty)
-		return "";
-	if (P->has_peeked) { /* cannot happen: descriptions are read right after their tag */
-		perr(P, open->pos, "internal: description after a peek");
-		return NULL;
-	}
-	end = find(P, "</description");
-	if (end == P->len) {
-		perr(P, open->pos, "unterminated <description>");
-		return NULL;
-	}
-	const char *d = decode_trimmed(P, P->s + P->pos, end - P->pos);
-
-	P->pos = end;
-	close = find(P, ">");
-	if (close == P->len) {
-		perr(P, end, "unterminated </description>");
-		return NULL;
-	}
-	P->pos = close + 1;
-	return d;
-}
-
-static void unexpected(struct lparser *P, const struct ltok *t, const char *where)
-{
-	switch (t->kind) {
-	case LTOK_EOF:
-		perr(P, t->pos, "end of file inside <%s>", where);
-		break;
-	case LTOK_OPEN:
-		perr(P, t->pos, "unexpected <%s> in <%s>", t->name, where);
-		break;
-	case LTOK_CLOSE:
-		perr(P, t->pos, "unexpected </%s> in <%s>", t->name, where);
-		break;
-	case LTOK_TEXT:
-		perr(P, t->pos, "unexpected text in <%s>", where);
-		break;
-	}
-}
 
 /* ---- types ---- */
 
@@ -486,7 +45,7 @@ static bool is_type_element(const char *name)
 
 static struct ltt_type *new_type(struct lparser *P, enum ltt_kind kind)
 {
-	struct ltt_type *t = palloc(P, sizeof(*t));
+	struct ltt_type *t = lx_alloc(P, sizeof(*t));
 
 	if (t) {
 		t->kind = kind;
@@ -512,12 +71,12 @@ static int parse_size(struct lparser *P, const struct ltok *open, const char *v,
 	else if (!strcmp(v, "long"))
 		is_float ? (void)(t->size = 8) : (void)(t->size_ref = LTT_SIZE_LONG);
 	else {
-		perr(P, open->pos, "<%s>: size '%s' is not 1, 2, 4, 8, short, medium or long",
-		     open->name, v);
+		lx_error(P, open->pos, "<%s>: size '%s' is not 1, 2, 4, 8, short, medium or long",
+			 open->name, v);
 		return -1;
 	}
 	if (is_float && t->size != 4 && t->size != 8) {
-		perr(P, open->pos, "<float>: size '%s' is not 4 or 8", v);
+		lx_error(P, open->pos, "<float>: size '%s' is not 4 or 8", v);
 		return -1;
 	}
 	return 0;
@@ -525,9 +84,9 @@ static int parse_size(struct lparser *P, const struct ltok *open, const char *v,
 
 static bool is_network(const struct ltok *open)
 {
-	const char *bo = attr(open, "byte_order");
+	const char *bo = lx_attr(open, "byte_order");
 
-	return attr(open, "network") || (bo && !strcmp(bo, "network"));
+	return lx_attr(open, "network") || (bo && !strcmp(bo, "network"));
 }
 
 static struct ltt_type *parse_integer(struct lparser *P, const struct ltok *open)
@@ -535,7 +94,7 @@ static struct ltt_type *parse_integer(struct lparser *P, const struct ltok *open
 	const char *n = open->name;
 	bool is_signed = n[0] != 'u' && strcmp(n, "pointer") && strcmp(n, "size_t");
 	struct ltt_type *t = new_type(P, is_signed ? LTT_SIGNED : LTT_UNSIGNED);
-	const char *size = attr(open, "size");
+	const char *size = lx_attr(open, "size");
 
 	if (!t)
 		return NULL;
@@ -549,7 +108,7 @@ static struct ltt_type *parse_integer(struct lparser *P, const struct ltok *open
 		}
 	} else if (!strcmp(n, "int_fixed") || !strcmp(n, "uint_fixed")) {
 		if (!size) {
-			perr(P, open->pos, "<%s> without size", n);
+			lx_error(P, open->pos, "<%s> without size", n);
 			return NULL;
 		}
 		if (parse_size(P, open, size, false, t))
@@ -567,7 +126,7 @@ static struct ltt_type *parse_integer(struct lparser *P, const struct ltok *open
 	} else { /* size_t ssize_t off_t */
 		t->size_ref = LTT_SIZE_SIZE_T;
 	}
-	return end_leaf(P, open) ? NULL : t;
+	return lx_end_leaf(P, open) ? NULL : t;
 }
 
 static int add_label(struct lparser *P, struct ltt_type *t, size_t *cap, const char *name,
@@ -575,7 +134,7 @@ static int add_label(struct lparser *P, struct ltt_type *t, size_t *cap, const c
 {
 	struct ltt_label l = {name, value};
 
-	return push(P, &t->labels, &t->nlabels, cap, sizeof(l), &l);
+	return lx_push(P, &t->labels, &t->nlabels, cap, sizeof(l), &l);
 }
 
 static int parse_label_value(struct lparser *P, const struct ltok *open, const char *v,
@@ -586,7 +145,7 @@ static int parse_label_value(struct lparser *P, const struct ltok *open, const c
 
 	x = strtoll(v, &end, 0);
 	if (!*v || *end) {
-		perr(P, open->pos, "<label>: value '%s' is not an integer", v);
+		lx_error(P, open->pos, "<label>: value '%s' is not an integer", v);
 		return -1;
 	}
 	*out = x;
@@ -596,7 +155,7 @@ static int parse_label_value(struct lparser *P, const struct ltok *open, const c
 static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 {
 	struct ltt_type *t = new_type(P, LTT_ENUM);
-	const char *size = attr(open, "size");
+	const char *size = lx_attr(open, "size");
 	size_t cap = 0;
 	int64_t nextval = 0;
 	struct ltok tok;
@@ -613,7 +172,7 @@ static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 	if (open->empty)
 		return t;
 	for (;;) {
-		if (next(P, &tok))
+		if (lx_next(P, &tok))
 			return NULL;
 		if (tok.kind == LTOK_CLOSE && !strcmp(tok.name, "enum"))
 			return t;
@@ -623,9 +182,9 @@ static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 			while (*s) {
 				size_t n = 0;
 
-				while (*s && is_space(*s))
+				while (*s && lx_is_space(*s))
 					s++;
-				while (s[n] && !is_space(s[n]))
+				while (s[n] && !lx_is_space(s[n]))
 					n++;
 				if (!n)
 					break;
@@ -637,14 +196,14 @@ static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 				s += n;
 			}
 		} else if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "description")) {
-			if (!read_description(P, &tok))
+			if (!lx_description(P, &tok))
 				return NULL;
 		} else if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "label")) {
-			const char *name = attr(&tok, "name"), *v = attr(&tok, "value");
+			const char *name = lx_attr(&tok, "name"), *v = lx_attr(&tok, "value");
 			int64_t value = nextval;
 
 			if (!name) {
-				perr(P, tok.pos, "<label> without name");
+				lx_error(P, tok.pos, "<label> without name");
 				return NULL;
 			}
 			if (v && parse_label_value(P, &tok, v, &value))
@@ -655,20 +214,20 @@ static struct ltt_type *parse_enum(struct lparser *P, const struct ltok *open)
 			if (!tok.empty) { /* <label ...> <description>..</description> [</label>] */
 				struct ltok *n;
 
-				if (peek(P, &n))
+				if (lx_peek(P, &n))
 					return NULL;
 				if (n->kind == LTOK_OPEN && !strcmp(n->name, "description")) {
 					struct ltok d = *n;
 
 					P->has_peeked = false;
-					if (!read_description(P, &d))
+					if (!lx_description(P, &d))
 						return NULL;
 				}
-				if (end_leaf(P, &tok))
+				if (lx_end_leaf(P, &tok))
 					return NULL;
 			}
 		} else {
-			unexpected(P, &tok, "enum");
+			lx_unexpected(P, &tok, "enum");
 			return NULL;
 		}
 	}
@@ -687,23 +246,23 @@ static int parse_type_children(struct lparser *P, const struct ltok *open, struc
 	if (open->empty)
 		return 0;
 	for (;;) {
-		if (next(P, &tok))
+		if (lx_next(P, &tok))
 			return -1;
 		if (tok.kind == LTOK_CLOSE && !strcmp(tok.name, open->name))
 			return 0;
 		if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "description")) {
-			if (!read_description(P, &tok))
+			if (!lx_description(P, &tok))
 				return -1;
 		} else if (tok.kind == LTOK_OPEN && is_type_element(tok.name)) {
 			if (*n == max) {
-				perr(P, tok.pos, "<%s> holds more than %zu type%s", open->name, max,
-				     max > 1 ? "s" : "");
+				lx_error(P, tok.pos, "<%s> holds more than %zu type%s", open->name,
+					 max, max > 1 ? "s" : "");
 				return -1;
 			}
 			if (!(types[(*n)++] = parse_type(P, &tok)))
 				return -1;
 		} else {
-			unexpected(P, &tok, open->name);
+			lx_unexpected(P, &tok, open->name);
 			return -1;
 		}
 	}
@@ -715,12 +274,12 @@ static int parse_count(struct lparser *P, const struct ltok *open, const char *v
 	unsigned long long x;
 
 	if (!v || !*v || *v == '-') {
-		perr(P, open->pos, "<%s> needs a size", open->name);
+		lx_error(P, open->pos, "<%s> needs a size", open->name);
 		return -1;
 	}
 	x = strtoull(v, &end, 0);
 	if (*end) {
-		perr(P, open->pos, "<%s>: size '%s' is not a number", open->name, v);
+		lx_error(P, open->pos, "<%s>: size '%s' is not a number", open->name, v);
 		return -1;
 	}
 	*out = x;
@@ -745,12 +304,12 @@ static struct ltt_type *parse_array(struct lparser *P, const struct ltok *open, 
 {
 	struct ltt_type *t = new_type(P, sequence ? LTT_SEQUENCE : LTT_ARRAY);
 	struct ltt_type *kids[2];
-	const char *lengthsize = attr(open, "lengthsize");
+	const char *lengthsize = lx_attr(open, "lengthsize");
 	size_t n, want = sequence && !lengthsize ? 2 : 1;
 
 	if (!t)
 		return NULL;
-	if (!sequence && parse_count(P, open, attr(open, "size"), &t->length))
+	if (!sequence && parse_count(P, open, lx_attr(open, "size"), &t->length))
 		return NULL;
 	if (lengthsize && !(t->length_type = unsigned_of_size(P, open, lengthsize)))
 		return NULL;
@@ -765,13 +324,13 @@ static struct ltt_type *parse_array(struct lparser *P, const struct ltok *open, 
 	if (parse_type_children(P, &o, kids, want, &n))
 		return NULL;
 	if (n != want) {
-		perr(P, open->pos, "<%s> needs %s", open->name,
-		     want == 2 ? "a length type and an element type" : "an element type");
+		lx_error(P, open->pos, "<%s> needs %s", open->name,
+			 want == 2 ? "a length type and an element type" : "an element type");
 		return NULL;
 	}
 	if (want == 2) {
 		if (!is_integer(kids[0])) {
-			perr(P, open->pos, "<sequence>: its length type is not an integer");
+			lx_error(P, open->pos, "<sequence>: its length type is not an integer");
 			return NULL;
 		}
 		t->length_type = kids[0];
@@ -789,31 +348,31 @@ static struct ltt_type *parse_fields(struct lparser *P, const struct ltok *open,
 	if (open->empty)
 		return t;
 	for (;;) {
-		if (next(P, &tok))
+		if (lx_next(P, &tok))
 			return NULL;
 		if (tok.kind == LTOK_CLOSE && !strcmp(tok.name, open->name))
 			return t;
 		if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "description")) {
-			if (!read_description(P, &tok))
+			if (!lx_description(P, &tok))
 				return NULL;
 		} else if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "field")) {
-			struct ltt_field f = {attr(&tok, "name"), NULL};
+			struct ltt_field f = {lx_attr(&tok, "name"), NULL};
 			size_t n;
 
 			if (!f.name) {
-				perr(P, tok.pos, "<field> without name");
+				lx_error(P, tok.pos, "<field> without name");
 				return NULL;
 			}
 			if (parse_type_children(P, &tok, &f.type, 1, &n))
 				return NULL;
 			if (!n) {
-				perr(P, tok.pos, "field '%s' has no type", f.name);
+				lx_error(P, tok.pos, "field '%s' has no type", f.name);
 				return NULL;
 			}
-			if (push(P, &t->fields, &t->nfields, &cap, sizeof(f), &f))
+			if (lx_push(P, &t->fields, &t->nfields, &cap, sizeof(f), &f))
 				return NULL;
 		} else {
-			unexpected(P, &tok, open->name);
+			lx_unexpected(P, &tok, open->name);
 			return NULL;
 		}
 	}
@@ -825,36 +384,36 @@ static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open)
 	struct ltt_type *t = NULL;
 
 	if (++P->depth > LXML_MAX_DEPTH) {
-		perr(P, open->pos, "types nested deeper than %d", LXML_MAX_DEPTH);
+		lx_error(P, open->pos, "types nested deeper than %d", LXML_MAX_DEPTH);
 		return NULL;
 	}
 	if (!strcmp(n, "string")) {
 		t = new_type(P, LTT_STRING);
-		if (t && end_leaf(P, open))
+		if (t && lx_end_leaf(P, open))
 			t = NULL;
 	} else if (!strcmp(n, "float")) {
-		const char *size = attr(open, "size");
+		const char *size = lx_attr(open, "size");
 
 		t = new_type(P, LTT_FLOAT);
 		if (t && !size) {
-			perr(P, open->pos, "<float> without size");
+			lx_error(P, open->pos, "<float> without size");
 			t = NULL;
-		} else if (t && (parse_size(P, open, size, true, t) || end_leaf(P, open))) {
+		} else if (t && (parse_size(P, open, size, true, t) || lx_end_leaf(P, open))) {
 			t = NULL;
 		}
 	} else if (!strcmp(n, "typeref")) {
-		const char *name = attr(open, "name");
-		struct lref *r = palloc(P, sizeof(*r));
+		const char *name = lx_attr(open, "name");
+		struct lref *r = lx_alloc(P, sizeof(*r));
 
 		if (!name)
-			perr(P, open->pos, "<typeref> without name");
+			lx_error(P, open->pos, "<typeref> without name");
 		else if (r && (t = new_type(P, LTT_TYPEREF))) {
 			t->name = name;
 			r->t = t;
 			r->facility = P->nfac - 1;
 			r->next = P->refs;
 			P->refs = r;
-			if (end_leaf(P, open))
+			if (lx_end_leaf(P, open))
 				t = NULL;
 		}
 	} else if (!strcmp(n, "enum")) {
@@ -863,7 +422,7 @@ static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open)
 		t = parse_array(P, open, n[0] == 's');
 	} else if (!strcmp(n, "struct") || !strcmp(n, "union")) {
 		t = new_type(P, n[0] == 's' ? LTT_STRUCT : LTT_UNION);
-		const char *tcs = attr(open, "typecodesize");
+		const char *tcs = lx_attr(open, "typecodesize");
 
 		if (t && tcs) {
 			struct ltt_type sz = {0};
@@ -871,8 +430,8 @@ static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open)
 			if (parse_size(P, open, tcs, false, &sz))
 				t = NULL;
 			else if (sz.size_ref != LTT_SIZE_FIXED) {
-				perr(P, open->pos, "<union>: typecodesize '%s' is not 1, 2, 4 or 8",
-				     tcs);
+				lx_error(P, open->pos,
+					 "<union>: typecodesize '%s' is not 1, 2, 4 or 8", tcs);
 				t = NULL;
 			} else {
 				t->typecode_size = sz.size;
@@ -881,7 +440,7 @@ static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open)
 		if (t)
 			t = parse_fields(P, open, t);
 		if (t && t->typecode_size && !t->nfields) {
-			perr(P, open->pos, "<union> with a selector has no fields");
+			lx_error(P, open->pos, "<union> with a selector has no fields");
 			t = NULL;
 		}
 	} else {
@@ -896,7 +455,7 @@ static struct ltt_type *parse_type(struct lparser *P, const struct ltok *open)
 static int parse_event(struct lparser *P, const struct ltok *open, struct ltt_facility *f,
 		       size_t *cap)
 {
-	struct ltt_event_type ev = {attr(open, "name"), NULL, NULL};
+	struct ltt_event_type ev = {lx_attr(open, "name"), NULL, NULL};
 	struct ltt_type *payload = new_type(P, LTT_STRUCT), *single = NULL;
 	size_t fcap = 0;
 	struct ltok tok;
@@ -904,32 +463,32 @@ static int parse_event(struct lparser *P, const struct ltok *open, struct ltt_fa
 	if (!payload)
 		return -1;
 	if (!ev.name) {
-		perr(P, open->pos, "<event> without name");
+		lx_error(P, open->pos, "<event> without name");
 		return -1;
 	}
 	while (!open->empty) {
-		if (next(P, &tok))
+		if (lx_next(P, &tok))
 			return -1;
 		if (tok.kind == LTOK_CLOSE && !strcmp(tok.name, "event"))
 			break;
 		if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "description")) {
-			if (!(ev.description = read_description(P, &tok)))
+			if (!(ev.description = lx_description(P, &tok)))
 				return -1;
 		} else if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "field") && !single) {
-			struct ltt_field fl = {attr(&tok, "name"), NULL};
+			struct ltt_field fl = {lx_attr(&tok, "name"), NULL};
 			size_t n;
 
 			if (!fl.name) {
-				perr(P, tok.pos, "<field> without name");
+				lx_error(P, tok.pos, "<field> without name");
 				return -1;
 			}
 			if (parse_type_children(P, &tok, &fl.type, 1, &n))
 				return -1;
 			if (!n) {
-				perr(P, tok.pos, "field '%s' has no type", fl.name);
+				lx_error(P, tok.pos, "field '%s' has no type", fl.name);
 				return -1;
 			}
-			if (push(P, &payload->fields, &payload->nfields, &fcap, sizeof(fl), &fl))
+			if (lx_push(P, &payload->fields, &payload->nfields, &fcap, sizeof(fl), &fl))
 				return -1;
 		} else if (tok.kind == LTOK_OPEN && is_type_element(tok.name) && !single &&
 			   !payload->nfields) {
@@ -939,10 +498,10 @@ static int parse_event(struct lparser *P, const struct ltok *open, struct ltt_fa
 		} else {
 			if (tok.kind == LTOK_OPEN &&
 			    (is_type_element(tok.name) || !strcmp(tok.name, "field")))
-				perr(P, tok.pos, "event '%s': a second payload type <%s>", ev.name,
-				     tok.name);
+				lx_error(P, tok.pos, "event '%s': a second payload type <%s>",
+					 ev.name, tok.name);
 			else
-				unexpected(P, &tok, "event");
+				lx_unexpected(P, &tok, "event");
 			return -1;
 		}
 	}
@@ -952,42 +511,40 @@ static int parse_event(struct lparser *P, const struct ltok *open, struct ltt_fa
 		struct ltt_field fl = {"value", single};
 
 		payload->name = lxml_wrapper; /* a typeref to a struct: replaced once resolved */
-		if (push(P, &payload->fields, &payload->nfields, &fcap, sizeof(fl), &fl))
+		if (lx_push(P, &payload->fields, &payload->nfields, &fcap, sizeof(fl), &fl))
 			return -1;
 	}
 	ev.payload = payload;
-	return push(P, &f->events, &f->nevents, cap, sizeof(ev), &ev);
+	return lx_push(P, &f->events, &f->nevents, cap, sizeof(ev), &ev);
 }
 
 static int parse_named_type(struct lparser *P, const struct ltok *open, struct ltt_facility *f,
 			    size_t *cap)
 {
-	const char *name = attr(open, "name");
+	const char *name = lx_attr(open, "name");
 	struct ltt_type *t;
 	size_t n;
 
 	if (!name) {
-		perr(P, open->pos, "<type> without name");
+		lx_error(P, open->pos, "<type> without name");
 		return -1;
-	}
-	for (size_t i = 0; i < f->nnamed; i++) {
-		if (!strcmp(f->named[i]->name, name)) {
-			perr(P, open->pos, "type '%s' declared twice", name);
-			return -1;
-		}
 	}
 	if (parse_type_children(P, open, &t, 1, &n))
 		return -1;
 	if (!n) {
-		perr(P, open->pos, "type '%s' has no definition", name);
+		lx_error(P, open->pos, "type '%s' has no definition", name);
 		return -1;
 	}
-	if (t->kind == LTT_TYPEREF) { /* an alias: a struct of one field keeps both names */
-		perr(P, open->pos, "type '%s' is only a typeref to '%s'", name, t->name);
+	if (t->kind == LTT_TYPEREF) { /* an alias: no node of its own to carry its name */
+		lx_error(P, open->pos, "type '%s' is only a typeref to '%s'", name, t->name);
 		return -1;
 	}
 	t->name = name;
-	return push(P, &f->named, &f->nnamed, cap, sizeof(t), &t);
+	struct lnamed d = {P->nfac - 1, name, t, open->pos};
+
+	if (lx_push(P, &P->named, &P->nnamed, &P->capnamed, sizeof(d), &d))
+		return -1;
+	return lx_push(P, &f->named, &f->nnamed, cap, sizeof(t), &t);
 }
 
 static int parse_facility(struct lparser *P, const struct ltok *open)
@@ -996,23 +553,23 @@ static int parse_facility(struct lparser *P, const struct ltok *open)
 	size_t cap_events = 0, cap_named = 0;
 	struct ltok tok;
 
-	if (!(f.name = attr(open, "name"))) {
-		perr(P, open->pos, "<facility> without name");
+	if (!(f.name = lx_attr(open, "name"))) {
+		lx_error(P, open->pos, "<facility> without name");
 		return -1;
 	}
 	f.arena = P->a;
 	/* in the list now: typerefs name their facility by index */
-	if (push(P, &P->fac, &P->nfac, &P->capfac, sizeof(f), &f))
+	if (lx_push(P, &P->fac, &P->nfac, &P->capfac, sizeof(f), &f))
 		return -1;
 	while (!open->empty) {
 		struct ltt_facility *fp = &P->fac[P->nfac - 1];
 
-		if (next(P, &tok))
+		if (lx_next(P, &tok))
 			return -1;
 		if (tok.kind == LTOK_CLOSE && !strcmp(tok.name, "facility"))
 			break;
 		if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "description")) {
-			if (!(fp->description = read_description(P, &tok)))
+			if (!(fp->description = lx_description(P, &tok)))
 				return -1;
 		} else if (tok.kind == LTOK_OPEN && !strcmp(tok.name, "event")) {
 			if (parse_event(P, &tok, fp, &cap_events))
@@ -1021,22 +578,58 @@ static int parse_facility(struct lparser *P, const struct ltok *open)
 			if (parse_named_type(P, &tok, fp, &cap_named))
 				return -1;
 		} else {
-			unexpected(P, &tok, "facility");
+			lx_unexpected(P, &tok, "facility");
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* Names to types, per facility; then events that were one typeref to a struct become it. */
-static void resolve(struct lparser *P)
+static int named_cmp(const void *a, const void *b)
 {
-	for (struct lref *r = P->refs; r; r = r->next) {
-		const struct ltt_facility *f = &P->fac[r->facility];
+	const struct lnamed *x = a, *y = b;
+	int c;
 
-		for (size_t i = 0; i < f->nnamed && !r->t->ref; i++)
-			if (!strcmp(f->named[i]->name, r->t->name))
-				r->t->ref = f->named[i];
+	if (x->facility != y->facility)
+		return x->facility < y->facility ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * Names to types, per facility (sorted, so that hostile files of many
+ * names stay n log n); then events that were one typeref to a struct
+ * become it. A name declared twice in a facility is an error.
+ */
+static int resolve(struct lparser *P)
+{
+	if (P->nnamed)
+		qsort(P->named, P->nnamed, sizeof(*P->named), named_cmp);
+	for (size_t i = 1; i < P->nnamed; i++) {
+		if (P->named[i].facility == P->named[i - 1].facility &&
+		    !strcmp(P->named[i].name, P->named[i - 1].name)) {
+			lx_error(P, P->named[i].pos, "type '%s' declared twice", P->named[i].name);
+			return -1;
+		}
+	}
+	for (struct lref *r = P->refs; r; r = r->next) {
+		struct lnamed key = {r->facility, r->t->name, NULL, 0}, *hit;
+
+		/* a lower bound: the key's pos 0 sorts before every declaration of its name */
+		size_t lo = 0, hi = P->nnamed;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (named_cmp(&P->named[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		hit = lo < P->nnamed ? &P->named[lo] : NULL;
+		if (hit && hit->facility == key.facility && !strcmp(hit->name, key.name))
+			r->t->ref = hit->t;
 	}
 	for (size_t i = 0; i < P->nfac; i++) {
 		for (size_t e = 0; e < P->fac[i].nevents; e++) {
@@ -1051,6 +644,7 @@ static void resolve(struct lparser *P)
 				ev->payload = (struct ltt_type *)in;
 		}
 	}
+	return 0;
 }
 
 int lxml_parse(const char *text, size_t len, const char *file, struct ltt_facility **out, size_t *n,
@@ -1065,30 +659,31 @@ int lxml_parse(const char *text, size_t len, const char *file, struct ltt_facili
 	if (errlen)
 		err[0] = 0;
 	if (!(P.a = larena_new())) {
-		perr(&P, 0, "out of memory");
+		lx_error(&P, 0, "out of memory");
 		return -1;
 	}
 	for (;;) {
-		if (next(&P, &tok))
+		if (lx_next(&P, &tok))
 			goto fail;
 		if (tok.kind == LTOK_EOF)
 			break;
 		if (tok.kind != LTOK_OPEN || strcmp(tok.name, "facility")) {
-			perr(&P, tok.pos, "expected <facility>");
+			lx_error(&P, tok.pos, "expected <facility>");
 			goto fail;
 		}
 		if (parse_facility(&P, &tok))
 			goto fail;
 	}
 	if (!P.nfac) {
-		perr(&P, P.len, "no <facility> in the file");
+		lx_error(&P, P.len, "no <facility> in the file");
 		goto fail;
 	}
-	resolve(&P);
+	if (resolve(&P))
+		goto fail;
 	/* the caller's copy: P.fac lives in the arena, lxml_free frees both */
 	*out = malloc(P.nfac * sizeof(**out));
 	if (!*out) {
-		perr(&P, 0, "out of memory");
+		lx_error(&P, 0, "out of memory");
 		goto fail;
 	}
 	memcpy(*out, P.fac, P.nfac * sizeof(**out));
@@ -1096,7 +691,7 @@ int lxml_parse(const char *text, size_t len, const char *file, struct ltt_facili
 	return 0;
 fail:
 	if (!P.failed)
-		perr(&P, P.pos, "out of memory");
+		lx_error(&P, P.pos, "out of memory");
 	larena_free(P.a);
 	return -1;
 }

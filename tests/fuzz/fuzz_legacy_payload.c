@@ -9,7 +9,7 @@
  * walk ends with a size inside the payload or one error line.
  *
  * FUZZ-SOURCES: src/legacy/ltype.c src/legacy/lmarker.c src/legacy/lxml.c
- * src/legacy/larena.c
+ * src/legacy/lxml-lex.c src/legacy/larena.c
  */
 #include <stdint.h>
 #include <stdlib.h>

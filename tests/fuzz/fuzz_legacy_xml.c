@@ -5,9 +5,8 @@
  * event then walks a payload (the input itself, under a 64-bit aligned
  * ABI) without reading past it.
  *
- * FUZZ-SOURCES: src/legacy/lxml.c src/legacy/ltype.c src/legacy/larena.c
- * FUZZ-SEEDS: tests/data/legacy/facilities/ltt-control/[a-z]*.xml
- * tests/data/legacy/facilities/poly/[a-z]*.xml
+ * FUZZ-SOURCES: src/legacy/lxml.c src/legacy/lxml-lex.c src/legacy/ltype.c src/legacy/larena.c
+ * FUZZ-SEEDS: tests/data/legacy/facilities/[lp][a-z-]*[a-z]/[a-z]*.xml
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -450,6 +450,23 @@ static void test_nested(void)
 
 	self_ref.ref = &self;
 	expect_error("self-recursive", &self, &a8_le, b8, 24, 0, "field me");
+	/*
+	 * A DAG of 60 levels, each a struct of two fields of the next level,
+	 * the last an empty struct: 2^60 parts in no bytes. Refused, quickly.
+	 */
+	static struct ltt_type level[60];
+	static struct ltt_field level_f[59][2];
+
+	for (int i = 0; i < 60; i++)
+		level[i].kind = LTT_STRUCT;
+	for (int i = 0; i < 59; i++) {
+		level_f[i][0] = (struct ltt_field){"a", &level[i + 1]};
+		level_f[i][1] = (struct ltt_field){"b", &level[i + 1]};
+		level[i].fields = level_f[i];
+		level[i].nfields = 2;
+	}
+	expect_error("exponential type", &level[0], &a8_le, b8, 24, 0, "more parts than");
+
 	/* and a loop of typerefs resolves to nothing */
 	static struct ltt_type loop_a = {.kind = LTT_TYPEREF, .name = "b"};
 	static struct ltt_type loop_b = {.kind = LTT_TYPEREF, .name = "a", .ref = &loop_a};

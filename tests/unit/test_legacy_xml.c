@@ -113,6 +113,7 @@ static const struct shipped {
     {"ltt-control/ipc.xml", "ipc", 3, 0},
     {"ltt-control/kernel.xml", "kernel", 30, 4},
     {"ltt-control/kernel_arch_i386.xml", "kernel_arch", 6, 1},
+    {"ltt-control/kernel_arch_sh.xml", "kernel_arch", 6, 1},
     {"ltt-control/kernel_process.xml", "process", 0, 0},
     {"ltt-control/list.xml", "list", 7, 5},
     {"ltt-control/locking.xml", "locking", 6, 0},
@@ -134,6 +135,7 @@ static const struct shipped {
     {"poly/fs.xml", "fs", 11, 0},
     {"poly/ipc.xml", "ipc", 4, 0},
     {"poly/kernel.xml", "kernel", 10, 2},
+    {"poly/kernel_arch_arm.xml", "kernel_arch", 2, 1},
     {"poly/locking.xml", "locking", 4, 0},
     {"poly/memory.xml", "memory", 6, 0},
     {"poly/network.xml", "network", 2, 0},
@@ -235,6 +237,15 @@ static void test_genevent_fields(void)
 		      t->base == 16);
 		CHECK(!strcmp(f->events[0].name, "trap_entry")); /* event id 0: file order */
 		CHECK(!strcmp(f->events[5].name, "kthread_create"));
+		lxml_free(f, n);
+	}
+
+	/* kernel_arch_sh: a label whose value slipped into its name follows the previous (171) */
+	f = load("ltt-control/kernel_arch_sh.xml", &n);
+	if (f) {
+		t = ltt_type_resolve(field(event(f, "syscall_entry")->payload, "syscall_id"));
+		CHECK(!strcmp(label(t, 172), "prctl              172"));
+		CHECK(!strcmp(label(t, 173), "rt_sigreturn"));
 		lxml_free(f, n);
 	}
 
@@ -487,6 +498,56 @@ static void test_loose(void)
 	lxml_free(f, n);
 }
 
+/*
+ * The gen helper's fixture tests/data/legacy/hex/v07-be-aligned8-nohb
+ * (written from docs/legacy-formats.md alone): its eventdefs/gen.xml and
+ * the two payloads of its cpu_0 (block offsets 128 and 168, big-endian,
+ * aligned on 8) decode to the sizes of their headers' event_size and the
+ * values of its expect.jsonl.
+ */
+static int gen_int(void *arg, const char *name, const struct ltt_type *t, unsigned size,
+		   uint64_t raw)
+{
+	(void)t;
+	(void)size;
+	snprintf((char *)arg + strlen(arg), 256 - strlen(arg), "%s=%llu ", name,
+		 (unsigned long long)raw);
+	return 0;
+}
+
+static int gen_str(void *arg, const char *name, const struct ltt_type *t, const char *s, size_t len)
+{
+	(void)t;
+	snprintf((char *)arg + strlen(arg), 256 - strlen(arg), "%s='%.*s' ", name, (int)len, s);
+	return 0;
+}
+
+static void test_gen_fixture(void)
+{
+	size_t n;
+	struct ltt_facility *f = load("../hex/v07-be-aligned8-nohb/eventdefs/gen.xml", &n);
+	static const struct ltt_abi abi = {4, 8, 8, 8, 8, true, true, false};
+	static const uint8_t ev1[22] = {0x41, 0, 0, 0, 0, 0,   0,   0, 1, 2,	3,
+					4,    5, 6, 7, 8, 'a', 'b', 0, 0, 0xbe, 0xef};
+	static const uint8_t ev2[20] = {0xff, 0,    0,	  0,	0,    0,    0, 0, 0xff, 0xff,
+					0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0,	1};
+	const struct ltt_payload_sink sink = {.integer = gen_int, .string = gen_str};
+	char got[256] = "";
+
+	if (!f)
+		return;
+	CHECK_EQ(ltt_payload_decode(f->events[0].payload, &abi, ev1, sizeof(ev1), 128, &sink, got,
+				    err, sizeof(err)),
+		 22);
+	CHECK(!strcmp(got, "c=65 l=72623859790382856 s='ab' h=48879 "), "%s", got);
+	got[0] = 0;
+	CHECK_EQ(ltt_payload_decode(f->events[0].payload, &abi, ev2, sizeof(ev2), 168, &sink, got,
+				    err, sizeof(err)),
+		 20);
+	CHECK(!strcmp(got, "c=255 l=18446744073709551615 s='' h=1 "), "%s", got);
+	lxml_free(f, n);
+}
+
 /* ---- errors ---- */
 
 static void expect_error(const char *text, const char *want)
@@ -524,9 +585,9 @@ static void test_errors(void)
 	expect_error("\n\nhello", "t.xml:3:1: expected <facility>");
 	expect_error("<facility name=x><event name=e></field></facility>",
 		     "t.xml:1:32: unexpected </field> in <event>");
-	expect_error(
-	    "<facility name=x>\n<type name=a><string/></type>\n<type name=a><string/></type>",
-	    "t.xml:3:1: type 'a' declared twice");
+	expect_error("<facility name=x>\n<type name=a><string/></type>\n<type "
+		     "name=a><string/></type></facility>",
+		     "t.xml:3:1: type 'a' declared twice");
 	expect_error("<facility name=x><event name=e><struct/><struct/></event></facility>",
 		     "t.xml:1:41: event 'e': a second payload type <struct>");
 	expect_error("<facility name=x><type name=f><float/></type></facility>",
@@ -562,6 +623,7 @@ int main(void)
 	test_seed_era_files();
 	test_seed_grammar();
 	test_loose();
+	test_gen_fixture();
 	test_errors();
 	return CHECK_RESULT();
 }

@@ -38,6 +38,7 @@ bench: all
 	@bench/daemon.sh $(BUILD)
 	@bench/kernel.sh $(BUILD)
 	@bench/analyses.sh $(BUILD)
+	@bench/legacy.sh $(BUILD)
 
 install: all
 	@cmake --install $(BUILD) --prefix $(PREFIX)

@@ -131,6 +131,8 @@ int cmd_timeline(int argc, char **argv);
 void usage_timeline(FILE *f);
 int cmd_export(int argc, char **argv);
 void usage_export(FILE *f);
+int cmd_convert(int argc, char **argv);
+void usage_convert(FILE *f);
 int cmd_track(int argc, char **argv);
 void usage_track(FILE *f);
 int cmd_untrack(int argc, char **argv);

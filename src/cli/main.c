@@ -87,6 +87,7 @@ const struct cli_command cli_commands[] = {
     {"analyze", cmd_analyze, usage_analyze, "answer questions about traces (cputop, stats)"},
     {"timeline", cmd_timeline, usage_timeline, "draw traces as an HTML timeline (CPUs, threads)"},
     {"export", cmd_export, usage_export, "write traces for Perfetto / chrome://tracing (JSON)"},
+    {"convert", cmd_convert, usage_convert, "write a pre-CTF (LTTV, LTTng 0.x) trace as CTF"},
     {"help", cmd_help, usage_help, "print this help, or a command's"},
     {"version", cmd_version, usage_version, "print the version"},
     {NULL, NULL, NULL, NULL},

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "legacy/legacy.h"
 #include "trax/reader.h"
 
 static void usage_to(FILE *f)
@@ -102,10 +104,19 @@ static void tuning_from_env(struct trax_reader_options *ro, struct trax_print_op
 static int view(const char *const *paths, size_t npaths, bool count,
 		const struct trax_reader_options *ro, const struct trax_print_options *po)
 {
-	struct trax_reader *r = trax_reader_open_with(paths, npaths, ro);
+	struct trax_reader *r;
 	uint64_t n;
 	int st;
 
+	/*
+	 * A legacy trace is read from a private converted copy, which the
+	 * reader removes when closed: a reader of the output that goes away
+	 * (| head) must end this with EPIPE, not kill it, or the copy stays.
+	 */
+	for (size_t i = 0; i < npaths; i++)
+		if (ltt_probe_dir(paths[i]) != LTT_FORMAT_NONE)
+			signal(SIGPIPE, SIG_IGN);
+	r = trax_reader_open_with(paths, npaths, ro);
 	if (!r)
 		return fatal(trax_reader_error(NULL));
 	if (count) {

@@ -97,6 +97,7 @@ struct ltt_event {
 	int64_t ns;		/* docs/legacy-formats.md 1.7 / 2.4: exact */
 	const uint8_t *payload; /* valid until the next ltt_cursor_next() */
 	size_t len;		/* the payload's size (from the header, else computed) */
+	size_t base;		/* the payload's offset in its block: ltt_payload_decode's base */
 	uint64_t offset;	/* of the event header in the file, for messages */
 	/*
 	 * Events the tracer lost just before this one (2.3's counters,

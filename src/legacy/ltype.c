@@ -154,7 +154,8 @@ static void align_to(struct walk *w, unsigned want)
 	if (want < a)
 		a = want;
 	size_t pos = w->base + w->off;
-	size_t pad = (a - pos % a) % a;
+	/* (a power of two, as sizes are, without dividing: every field comes here) */
+	size_t pad = (a & (a - 1)) ? (a - pos % a) % a : (0 - pos) & (a - 1);
 
 	w->off += pad; /* past len only when nothing follows: reads check */
 }

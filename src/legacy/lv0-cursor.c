@@ -138,6 +138,7 @@ int lv0_cursor_next(struct ltt_cursor *c, struct ltt_event *ev)
 		ev->ns = ltrace_tsc_ns(&c->t->info, r.tsc);
 		ev->payload = c->f->data + r.payload_off;
 		ev->len = (size_t)len;
+		ev->base = r.base;
 		ev->offset = r.offset;
 		ev->lost_before = 0;
 		lv0_walk_skip(c, &r, (uint64_t)len);

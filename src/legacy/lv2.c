@@ -889,6 +889,7 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 	ev->ns = ltrace_tsc_ns(&c->t->info, c->tsc);
 	ev->payload = d + data;
 	ev->len = (size_t)n;
+	ev->base = (size_t)(data - lc->block_off);
 	ev->offset = hdr_off;
 	ev->lost_before = 0;
 	c->pos = data + (uint64_t)n;

@@ -116,6 +116,8 @@ TRAX_EXPORT int trax_reader_count(struct trax_reader *r, uint64_t *count)
 		r->failed = true;
 		return -1;
 	}
+	if (trax_reader_at_end(r))
+		return -1;
 	*count = n;
 	return 0;
 }

@@ -359,6 +359,8 @@ TRAX_EXPORT int trax_reader_print(struct trax_reader *r, int fd,
 	} else if (out.error) {
 		trax_reader_set_error(r, "cannot write the output: %s", strerror(out.error));
 		st = -2;
+	} else if (st == 0) {
+		st = trax_reader_at_end(r);
 	}
 	err = out.error;
 	printer_fini(p);

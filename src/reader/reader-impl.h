@@ -29,6 +29,12 @@ struct trax_reader {
 	struct trax_stream_info *streams;
 	size_t nstreams_info;
 	char error[1200];
+	/* legacy traces converted to CTF (legacy-open.c) */
+	char **legacy_dirs; /* the private directories they were converted in */
+	char **legacy_from; /* [i]: the legacy path converted in legacy_dirs[i] */
+	char **legacy_to;   /* [i]: the CTF trace made of it */
+	size_t nlegacy_dirs;
+	char legacy_error[1024]; /* the conversion's error, given after the last event */
 };
 
 /* Sets r's error message (one line). */
@@ -40,5 +46,22 @@ void trax_reader_set_error(struct trax_reader *r, const char *fmt, ...)
  * another thread to read them: 0, or -1 (ss->error). ctf_ss_open() follows.
  */
 int trax_reader_load_again(const struct trax_reader *r, struct ctf_stream_set *ss);
+
+/*
+ * Converts the legacy traces among r->paths into private CTF copies, which
+ * replace them in r->paths: 0, or -1 with open_err set (nothing could be
+ * converted). A conversion that stopped on an error leaves it in
+ * r->legacy_error.
+ */
+int trax_reader_legacy_convert(struct trax_reader *r, char *open_err, size_t errlen);
+/* Removes the converted copies. */
+void trax_reader_legacy_cleanup(struct trax_reader *r);
+/* The legacy path a trace directory was converted from, or dir itself. */
+const char *trax_reader_legacy_origin(const struct trax_reader *r, const char *dir);
+/*
+ * At the end of the events: 0, or -1 with r's error set (sticky) when a
+ * legacy trace's conversion stopped on an error.
+ */
+int trax_reader_at_end(struct trax_reader *r);
 
 #endif /* TRAX_READER_READER_IMPL_H */

@@ -179,7 +179,12 @@ TRAX_EXPORT struct trax_reader *trax_reader_open_with(const char *const *paths, 
 	r->fresh = true;
 	r->ss.tuning.window = r->opt.read_window;
 	r->ss.tuning.no_jit = !r->opt.jit;
-	if (ctf_ss_load(&r->ss, paths, count, rank_of(r)) || ctf_ss_open(&r->ss, false, 0)) {
+	if (trax_reader_legacy_convert(r, open_error, sizeof(open_error))) {
+		trax_reader_close(r);
+		return NULL;
+	}
+	if (ctf_ss_load(&r->ss, (const char *const *)r->paths, count, rank_of(r)) ||
+	    ctf_ss_open(&r->ss, false, 0)) {
 		snprintf(open_error, sizeof(open_error), "%s", r->ss.error);
 		trax_reader_close(r);
 		return NULL;
@@ -199,6 +204,7 @@ TRAX_EXPORT void trax_reader_close(struct trax_reader *r)
 	fields_free(r);
 	free(r->streams);
 	ctf_ss_free(&r->ss);
+	trax_reader_legacy_cleanup(r);
 	for (size_t i = 0; i < r->npaths; i++)
 		free(r->paths[i]);
 	free(r->paths);
@@ -230,7 +236,7 @@ TRAX_EXPORT int trax_reader_next(struct trax_reader *r, const struct trax_event 
 		return -1;
 	}
 	if (!st)
-		return 0;
+		return trax_reader_at_end(r);
 	r->ev.r = r;
 	r->ev.s = s;
 	r->ev.sr = s->item_file->sr;
@@ -283,7 +289,7 @@ TRAX_EXPORT int trax_reader_each(struct trax_reader *r,
 		r->failed = true;
 		return -1;
 	}
-	return st ? e.stop : 0;
+	return st ? e.stop : trax_reader_at_end(r);
 }
 
 TRAX_EXPORT int trax_reader_seek_ns(struct trax_reader *r, int64_t ns)
@@ -322,7 +328,10 @@ TRAX_EXPORT size_t trax_reader_trace_count(const struct trax_reader *r)
 
 TRAX_EXPORT const char *trax_reader_trace_path(const struct trax_reader *r, size_t trace)
 {
-	return r && trace < r->ss.ntraces ? r->ss.traces[trace].dir->path : NULL;
+	/* a converted legacy trace: the path given, not its private copy */
+	return r && trace < r->ss.ntraces
+		   ? trax_reader_legacy_origin(r, r->ss.traces[trace].dir->path)
+		   : NULL;
 }
 
 TRAX_EXPORT size_t trax_reader_env_count(const struct trax_reader *r, size_t trace)

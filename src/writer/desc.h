@@ -15,8 +15,9 @@
  *
  * Types are what CTF 1.8 offers for payloads: integers, floating point
  * numbers, strings, enumerations, static arrays, sequences (whose length is
- * a field of its own, written just before) and structures, nested as deep
- * as wanted. A field that must not be written (visible to filters only) is
+ * a field of its own, written just before), structures and variants (whose
+ * tag is an enumeration field of their own, written before them), nested as
+ * deep as wanted. A field that must not be written (visible to filters only) is
  * left out by its producer.
  */
 #ifndef TRAX_WRITER_DESC_H
@@ -77,6 +78,7 @@ enum ctfw_type_kind {
 	CTFW_TYPE_ARRAY,    /* a fixed number of elements */
 	CTFW_TYPE_SEQUENCE, /* a length field, then that many elements */
 	CTFW_TYPE_STRUCT,
+	CTFW_TYPE_VARIANT, /* one of its options, as the tag field's label says */
 };
 
 struct ctfw_field;
@@ -108,6 +110,19 @@ struct ctfw_type {
 			const struct ctfw_field *fields;
 			unsigned int nr_fields;
 		} structure;
+		/*
+		 * The tag is an enumeration field declared before the variant in
+		 * the same structure (its name, without the leading '_' the
+		 * writer adds). The option recorded is the one whose name is the
+		 * tag's label, with the '_' the writer adds to both: a tag's
+		 * mapping for option "a" is labelled "_a". TSDL wants at least
+		 * one option.
+		 */
+		struct {
+			const char *tag;
+			const struct ctfw_field *options;
+			unsigned int nr_options;
+		} variant;
 	};
 };
 

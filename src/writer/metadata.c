@@ -206,6 +206,13 @@ static void put_type(struct strbuf *out, const struct ctfw_type *t, unsigned int
 		put_indent(out, depth);
 		strbuf_puts(out, "}");
 		break;
+	case CTFW_TYPE_VARIANT:
+		strbuf_printf(out, "variant <_%s> {\n", t->variant.tag);
+		for (i = 0; i < t->variant.nr_options; i++)
+			put_field(out, &t->variant.options[i], depth + 1);
+		put_indent(out, depth);
+		strbuf_puts(out, "}");
+		break;
 	case CTFW_TYPE_ARRAY:
 	case CTFW_TYPE_SEQUENCE:
 		break;

@@ -8,7 +8,7 @@
  * inside their file, whose payloads decode within their length, and whose
  * walk ends (0, or -1 with a message).
  *
- * FUZZ-SOURCES: src/legacy/l*.c
+ * FUZZ-SOURCES: src/legacy/l[!c]*.c
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -7,7 +7,7 @@
  * or -1 with one line) after events whose payload lies inside their file
  * and decodes as its class says; warnings are lines.
  *
- * FUZZ-SOURCES: src/legacy/l*.c
+ * FUZZ-SOURCES: src/legacy/l[!c]*.c
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -12,9 +12,11 @@
 cd "$TEST_TMP"
 . "$TRAX_SRC/tests/integration/data/tsan.sh"
 # shellcheck disable=SC2086 # TSAN_CFLAGS is a list of flags
-# (the command includes the analyses; the timeline's page is made by the build)
+# (the command includes the analyses, whose pages are made by the build, and
+# the legacy readers and their converter, which use the writer)
 $CC $TSAN_CFLAGS "$src"/cli/*.c "$src"/reader/*.c "$src"/common/*.c "$src"/filter/*.c \
 	"$src"/analysis/*.c "$TRAX_BUILD"/src/analysis/timeline-page.c \
+	"$TRAX_BUILD"/src/analysis/html-page.c "$src"/legacy/*.c "$src"/writer/*.c \
 	-o trax_tsan -lpthread -ldl -lm 2>cc.err || { cat cc.err >&2; fail "cannot build trax with TSan"; }
 
 d="$TRAX_SRC/tests/integration/data/threads"

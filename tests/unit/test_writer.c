@@ -196,6 +196,52 @@ static void test_event_without_fields(void)
 	strbuf_free(&sb);
 }
 
+/* A variant and its tag: the labels carry the '_' the writer gives option names. */
+static void test_event_variant(void)
+{
+	static const struct ctfw_enum_mapping tag_mappings[] = {
+	    {.label = "_num", .start = 0, .end = 0},
+	    {.label = "_text", .start = 1, .end = 1},
+	};
+	static const struct ctfw_field options[] = {
+	    {.name = "num", .type = INT(16, true, 10)},
+	    {.name = "text", .type = {.kind = CTFW_TYPE_STRING}},
+	};
+	static const struct ctfw_field fields[] = {
+	    {.name = "u_tag",
+	     .type = {.kind = CTFW_TYPE_ENUM,
+		      .enumeration = {.container = {.size = 8, .align = 8, .base = 10},
+				      .mappings = tag_mappings,
+				      .nr_mappings = 2}}},
+	    {.name = "u",
+	     .type = {.kind = CTFW_TYPE_VARIANT,
+		      .variant = {.tag = "u_tag", .options = options, .nr_options = 2}}},
+	};
+	const struct ctfw_event_class ev = {
+	    .name = "test:variant", .loglevel = -1, .fields = fields, .nr_fields = 2};
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	ctf_metadata_event(&sb, &ev, 1, 0);
+	check_text(
+	    &sb,
+	    "event {\n\tname = \"test:variant\";\n\tid = 1;\n\tstream_id = 0;\n"
+	    "\tfields := struct {\n"
+	    "\t\tenum : integer { size = 8; align = 8; signed = 0; encoding = none; base = "
+	    "10; } {\n"
+	    "\t\t\t\"_num\" = 0,\n"
+	    "\t\t\t\"_text\" = 1\n"
+	    "\t\t} _u_tag;\n"
+	    "\t\tvariant <_u_tag> {\n"
+	    "\t\t\tinteger { size = 16; align = 8; signed = 1; encoding = none; base = 10; } "
+	    "_num;\n"
+	    "\t\t\tstring _text;\n"
+	    "\t\t} _u;\n"
+	    "\t};\n};\n\n",
+	    "event with a variant");
+	strbuf_free(&sb);
+}
+
 static void test_stream_contexts(void)
 {
 	const uint8_t contexts[] = {CTF_CTX_VTID, CTF_CTX_PROCNAME, CTF_CTX_IP, CTF_CTX_COUNT};
@@ -391,6 +437,7 @@ int main(void)
 {
 	test_event_every_kind();
 	test_event_without_fields();
+	test_event_variant();
 	test_stream_contexts();
 	test_babeltrace_reads_it();
 	return CHECK_RESULT();

@@ -1,0 +1,414 @@
+/*
+ * lconvert.c - a legacy trace converted into a CTF trace (lconvert.h):
+ * the metadata (trace, one stream class per channel, the event classes of
+ * each channel) is written first, then each tracefile in turn, streaming,
+ * into its stream file. A class met in a file of another channel is
+ * described there when first met.
+ */
+#include "legacy/lconvert.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/strbuf.h"
+#include "common/uuid.h"
+#include "legacy/lconvert-type.h"
+#include "legacy/legacy.h"
+#include "writer/desc.h"
+#include "writer/metadata.h"
+#include "writer/stream-file.h"
+
+#define PACKET_SIZE (1u << 18)
+#define NO_ID	    UINT32_MAX
+
+struct conv {
+	struct ltt_trace *t;
+	const char *dir;
+	struct ltt_convert_stats *st;
+	uint8_t uuid[16];
+	int metadata_fd;
+	int write_error; /* the first: -errno */
+	struct lconv_arena arena;
+	size_t nclasses;
+	struct ctfw_event_class *classes; /* per class index */
+	const char **channels;		  /* stream class id → channel name */
+	size_t nchannels;
+	uint32_t **ids;	   /* [stream][class]: the id in that stream, NO_ID: not described */
+	uint32_t *next_id; /* [stream] */
+	struct lconv_buf rec;
+	uint64_t done, total; /* progress */
+};
+
+static void warn(struct conv *c, const char *line)
+{
+	if (c->st->warn && line && *line)
+		c->st->warn(c->st->arg, line);
+}
+
+static void metadata_put(struct conv *c, const struct strbuf *sb)
+{
+	size_t off = 0;
+
+	if (sb->failed && !c->write_error)
+		c->write_error = -ENOMEM;
+	while (!c->write_error && off < sb->len) {
+		ssize_t n = write(c->metadata_fd, sb->buf + off, sb->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			c->write_error = n < 0 ? -errno : -EIO;
+		else
+			off += (size_t)n;
+	}
+}
+
+static size_t channel_index(struct conv *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nchannels; i++)
+		if (!strcmp(c->channels[i], name))
+			return i;
+	return i;
+}
+
+/* Adds channel name when new; -1 on no memory. */
+static int channel_add(struct conv *c, const char *name)
+{
+	const char **v;
+	uint32_t **ids;
+	uint32_t *next;
+
+	if (channel_index(c, name) < c->nchannels)
+		return 0;
+	v = realloc(c->channels, (c->nchannels + 1) * sizeof(*v));
+	if (v)
+		c->channels = v;
+	ids = realloc(c->ids, (c->nchannels + 1) * sizeof(*ids));
+	if (ids)
+		c->ids = ids;
+	next = realloc(c->next_id, (c->nchannels + 1) * sizeof(*next));
+	if (next)
+		c->next_id = next;
+	if (!v || !ids || !next)
+		return -1;
+	c->ids[c->nchannels] = malloc((c->nclasses ? c->nclasses : 1) * sizeof(uint32_t));
+	if (!c->ids[c->nchannels])
+		return -1;
+	for (size_t i = 0; i < c->nclasses; i++)
+		c->ids[c->nchannels][i] = NO_ID;
+	c->next_id[c->nchannels] = 0;
+	c->channels[c->nchannels++] = name;
+	return 0;
+}
+
+/* Class k's id in stream s, described there first when it is not yet. */
+static uint32_t class_id(struct conv *c, size_t s, size_t k)
+{
+	struct strbuf sb;
+	uint32_t id = c->ids[s][k];
+
+	if (id != NO_ID)
+		return id;
+	id = c->ids[s][k] = c->next_id[s]++;
+	strbuf_init(&sb);
+	ctf_metadata_event(&sb, &c->classes[k], id, (uint32_t)s);
+	metadata_put(c, &sb);
+	strbuf_free(&sb);
+	c->st->classes++;
+	return id;
+}
+
+static const char *format_name(enum ltt_format f)
+{
+	return f == LTT_FORMAT_LTTV ? "lttv" : f == LTT_FORMAT_COMPACT ? "compact" : "unknown";
+}
+
+/* The metadata's preamble: the trace (its env from the legacy header), the streams. */
+static void describe_trace(struct conv *c)
+{
+	const struct ltt_trace_info *in = ltt_trace_info(c->t);
+	char version[16], arch[48];
+	struct ctfw_env_entry env[16];
+	struct ctfw_trace td;
+	struct strbuf sb;
+	unsigned n = 0;
+
+	snprintf(version, sizeof(version), "%u.%u", in->major, in->minor);
+	snprintf(arch, sizeof(arch), "%" PRIu32 ".%" PRIu32, in->arch_type, in->arch_variant);
+	env[n++] = (struct ctfw_env_entry){.key = "tracer_name", .str = "lttng-0.x"};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_format", .str = format_name(in->format)};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_version", .str = version};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_arch", .str = arch};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_arch_size", .num = in->arch_size};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_byte_order",
+					   .str = in->big_endian ? "be" : "le"};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_alignment", .num = in->alignment};
+	env[n++] =
+	    (struct ctfw_env_entry){.key = "legacy_flight_recorder", .num = in->flight_recorder};
+	env[n++] =
+	    (struct ctfw_env_entry){.key = "legacy_start_freq", .num = (int64_t)in->start_freq};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_freq_scale", .num = in->freq_scale};
+	env[n++] =
+	    (struct ctfw_env_entry){.key = "legacy_start_tsc", .num = (int64_t)in->start_tsc};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_start_time_sec",
+					   .num = (int64_t)in->start_time_sec};
+	env[n++] = (struct ctfw_env_entry){.key = "legacy_start_time_usec",
+					   .num = (int64_t)in->start_time_usec};
+	env[n++] = (struct ctfw_env_entry){.key = "domain", .str = "kernel"};
+
+	memset(&td, 0, sizeof(td));
+	memcpy(td.uuid, c->uuid, 16);
+	td.clock.name = "legacy";
+	td.clock.description = "the legacy trace's time: ns from its start time and TSC";
+	td.clock.freq = 1000000000;
+	trax_uuid_string(td.clock.uuid);
+	td.env = env;
+	td.nr_env = n;
+	strbuf_init(&sb);
+	ctf_metadata_trace(&sb, &td);
+	for (size_t s = 0; s < c->nchannels; s++) {
+		struct ctfw_stream cs = {.id = (uint32_t)s};
+
+		ctf_metadata_stream(&sb, &cs);
+	}
+	metadata_put(c, &sb);
+	strbuf_free(&sb);
+}
+
+/* Every class's CTF description; the channels of files and classes. */
+static int prepare(struct conv *c)
+{
+	c->nclasses = ltt_trace_class_count(c->t);
+	c->classes = calloc(c->nclasses ? c->nclasses : 1, sizeof(*c->classes));
+	if (!c->classes)
+		return -1;
+	for (size_t k = 0; k < c->nclasses; k++) {
+		const struct ltt_class *cls = ltt_trace_class(c->t, k);
+		struct ctfw_event_class *ec = &c->classes[k];
+
+		ec->name = cls->name ? cls->name : "unnamed";
+		ec->loglevel = -1;
+		if (lconv_payload_fields(&c->arena, cls->payload, &cls->abi, &ec->fields,
+					 &ec->nr_fields))
+			return -1;
+	}
+	for (size_t i = 0; i < ltt_trace_file_count(c->t); i++)
+		if (channel_add(c, ltt_trace_file(c->t, i)->channel))
+			return -1;
+	for (size_t k = 0; k < c->nclasses; k++) {
+		const struct ltt_class *cls = ltt_trace_class(c->t, k);
+
+		if (cls->channel && channel_add(c, cls->channel))
+			return -1;
+	}
+	return 0;
+}
+
+/* Stream file name: the channel's, '/' as '_', then _CPU. */
+static void stream_name(char *out, size_t size, const struct ltt_file_info *fi)
+{
+	size_t n = (size_t)snprintf(out, size, "%s_%d", fi->channel, fi->cpu);
+
+	for (size_t i = 0; i < n && i < size; i++)
+		if (out[i] == '/')
+			out[i] = '_';
+}
+
+/*
+ * Tracefile i into its stream file: 0, 1 when the cursor stopped on an
+ * error (msg set), -1 on a write error (c->write_error).
+ */
+static int convert_file(struct conv *c, size_t i, char *msg, size_t msglen)
+{
+	const struct ltt_file_info *fi = ltt_trace_file(c->t, i);
+	size_t s = channel_index(c, fi->channel);
+	struct ctfw_stream_file f;
+	struct ltt_cursor *cur;
+	struct ltt_event ev;
+	uint64_t lost = 0, last_ns = 0, base = c->done;
+	char name[256], derr[300];
+	int st, e, ret = 0;
+
+	stream_name(name, sizeof(name), fi);
+	e = ctfw_stream_file_open(&f, c->dir, name, c->uuid, (uint32_t)s, fi->cpu < 0 ? 0 : fi->cpu,
+				  PACKET_SIZE);
+	if (e) {
+		c->write_error = e;
+		return -1;
+	}
+	c->st->files++;
+	cur = ltt_cursor_open(c->t, i);
+	if (!cur) {
+		snprintf(msg, msglen, "%s: out of memory", fi->path);
+		ctfw_stream_file_close(&f, 0);
+		return 1;
+	}
+	while ((st = ltt_cursor_next(cur, &ev)) > 0) {
+		struct lconv_sink_ctx sc = {.out = &c->rec, .abi = &ev.cls->abi};
+		uint32_t id;
+		void *p;
+		long n;
+
+		warn(c, ltt_cursor_warning(cur));
+		if (ev.lost_before) {
+			/*
+			 * The loss is placed where it happened: the packet so
+			 * far ends at the previous event, an empty one carries
+			 * the count up to this event's time.
+			 */
+			lost += ev.lost_before;
+			c->st->discarded += ev.lost_before;
+			ctfw_stream_file_flush(&f, last_ns);
+			ctfw_stream_file_set_discarded(&f, lost);
+			ctfw_stream_file_flush(&f, ev.ns > 0 ? (uint64_t)ev.ns : 0);
+		}
+		c->rec.len = 0;
+		n = ltt_payload_decode(ev.cls->payload, &ev.cls->abi, ev.payload, ev.len, ev.base,
+				       &lconv_sink, &sc, derr, sizeof(derr));
+		if (n < 0 || c->rec.failed) {
+			char line[700];
+
+			snprintf(line, sizeof(line), "%s: event at byte %" PRIu64 " (%s): %s",
+				 fi->path, ev.offset, ev.cls->name,
+				 c->rec.failed ? "out of memory" : derr);
+			warn(c, line);
+			c->st->skipped++;
+			c->rec.failed = 0;
+			continue;
+		}
+		id = class_id(c, s, ev.cls->index);
+		last_ns = ev.ns > 0 ? (uint64_t)ev.ns : 0;
+		p = ctfw_stream_file_reserve(&f, id, last_ns, c->rec.len);
+		if (!p) {
+			if (f.error)
+				break;
+			c->st->skipped++;
+			continue;
+		}
+		if (c->rec.len) /* (an event without fields: no buffer yet) */
+			memcpy(p, c->rec.p, c->rec.len);
+		c->st->events++;
+		if (c->st->progress && (c->st->events & 0xffff) == 0)
+			c->st->progress(c->st->arg, base + ev.offset, c->total);
+	}
+	warn(c, ltt_cursor_warning(cur));
+	if (st < 0) {
+		snprintf(msg, msglen, "%s", ltt_cursor_error(cur));
+		ret = 1;
+	}
+	ltt_cursor_close(cur);
+	e = ctfw_stream_file_close(&f, last_ns);
+	if (e || f.error) {
+		c->write_error = e ? e : f.error;
+		return -1;
+	}
+	c->done = base + (uint64_t)fi->blocks * fi->block_size;
+	return ret;
+}
+
+static int make_dir(const char *dir)
+{
+	char path[4096];
+
+	if (mkdir(dir, 0775) && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/index", dir);
+	if (mkdir(path, 0775) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static void conv_free(struct conv *c)
+{
+	for (size_t s = 0; s < c->nchannels; s++)
+		free(c->ids[s]);
+	free(c->ids);
+	free(c->next_id);
+	free(c->channels);
+	free(c->classes);
+	free(c->rec.p);
+	lconv_arena_free(&c->arena);
+	if (c->metadata_fd >= 0)
+		close(c->metadata_fd);
+	if (c->t)
+		ltt_trace_close(c->t);
+}
+
+int ltt_convert(const char *legacy_dir, const char *ctf_dir, struct ltt_convert_stats *st,
+		char *err, size_t errlen)
+{
+	struct ltt_convert_stats dummy;
+	struct conv c;
+	char path[4096], msg[1024];
+	const char *w;
+	int ret = 0, e;
+
+	if (!st) {
+		memset(&dummy, 0, sizeof(dummy));
+		st = &dummy;
+	}
+	st->events = st->discarded = st->skipped = 0;
+	st->files = st->classes = 0;
+	memset(&c, 0, sizeof(c));
+	c.metadata_fd = -1;
+	c.dir = ctf_dir;
+	c.st = st;
+	c.t = ltt_trace_open(legacy_dir, err, errlen);
+	if (!c.t)
+		return -2;
+	for (size_t i = 0; (w = ltt_trace_warning(c.t, i)); i++)
+		warn(&c, w);
+	for (size_t i = 0; i < ltt_trace_file_count(c.t); i++) {
+		const struct ltt_file_info *fi = ltt_trace_file(c.t, i);
+
+		c.total += (uint64_t)fi->blocks * fi->block_size;
+	}
+	if (prepare(&c)) {
+		snprintf(err, errlen, "%s: out of memory", legacy_dir);
+		conv_free(&c);
+		return -2;
+	}
+	e = make_dir(ctf_dir);
+	snprintf(path, sizeof(path), "%s/metadata", ctf_dir);
+	if (!e) {
+		c.metadata_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0664);
+		e = c.metadata_fd < 0 ? -errno : 0;
+	}
+	if (e) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-e));
+		conv_free(&c);
+		return -2;
+	}
+	trax_uuid_generate(c.uuid);
+	describe_trace(&c);
+	/* each channel's classes described up front, in class order */
+	for (size_t k = 0; k < c.nclasses; k++) {
+		const struct ltt_class *cls = ltt_trace_class(c.t, k);
+
+		if (cls->channel)
+			class_id(&c, channel_index(&c, cls->channel), k);
+	}
+	for (size_t i = 0; i < ltt_trace_file_count(c.t) && !c.write_error; i++) {
+		msg[0] = 0;
+		if (convert_file(&c, i, msg, sizeof(msg)) > 0 && !ret) {
+			snprintf(err, errlen, "%s", msg);
+			ret = -1;
+		}
+	}
+	if (c.write_error) {
+		snprintf(err, errlen, "%s: %s", ctf_dir, strerror(-c.write_error));
+		ret = -2;
+	}
+	if (st->progress)
+		st->progress(st->arg, c.total, c.total);
+	conv_free(&c);
+	return ret;
+}

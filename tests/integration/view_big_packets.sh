@@ -3,7 +3,7 @@
 # (256 KiB) with a bounded number of reads: a 4 MiB packet of compact
 # events, every other one of a class the fused runs do not take (a
 # string), printed as babeltrace2 prints it, with fewer than 200 pread
-# calls for its 262,144 events. (Each event of such a class once made the
+# calls for its 524,284 events. (Each event of such a class once made the
 # run refill its window: one 256 KiB pread per event, 30 times slower.)
 . "$TRAX_SRC/tests/integration/lib.sh"
 

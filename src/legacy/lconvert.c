@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/strbuf.h"
+#include "legacy/larena.h"
 #include "common/uuid.h"
 #include "legacy/lconvert-type.h"
 #include "legacy/legacy.h"
@@ -279,6 +280,7 @@ static int convert_file(struct conv *c, size_t i, char *msg, size_t msglen)
 			snprintf(line, sizeof(line), "%s: event at byte %" PRIu64 " (%s): %s",
 				 fi->path, ev.offset, ev.cls->name,
 				 c->rec.failed ? "out of memory" : derr);
+			lmsg_one_line(line); /* the class name comes from the trace */
 			warn(c, line);
 			c->st->skipped++;
 			c->rec.failed = 0;

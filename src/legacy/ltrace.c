@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "legacy/larena.h"
 #include "legacy/ltrace-impl.h"
 
 enum ltt_format ltt_probe_dir(const char *dir)
@@ -368,6 +369,8 @@ void ltrace_file_tail_error(struct ltrace_file *f, const char *fmt, ...)
 	if (vasprintf(&f->tail_error, fmt, ap) < 0)
 		f->tail_error = NULL;
 	va_end(ap);
+	if (f->tail_error)
+		lmsg_one_line(f->tail_error);
 }
 
 struct ltt_class *ltrace_add_class(struct ltt_trace *t, const char *name, const char *channel,
@@ -422,8 +425,10 @@ void ltrace_warn(struct ltt_trace *t, const char *fmt, ...)
 		t->warnings_cap = cap;
 	}
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
+	if (vasprintf(&s, fmt, ap) >= 0) {
+		lmsg_one_line(s); /* names from the trace may hold newlines */
 		t->warnings[t->nwarnings++] = s;
+	}
 	va_end(ap);
 }
 
@@ -441,6 +446,7 @@ int ltrace_cursor_fail(struct ltt_cursor *c, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->err + n, sizeof(c->err) - (size_t)n, fmt, ap);
 	va_end(ap);
+	lmsg_one_line(c->err);
 	c->failed = true;
 	return -1;
 }
@@ -462,6 +468,10 @@ void ltrace_cursor_warn(struct ltt_cursor *c, uint64_t off, const char *fmt, ...
 	}
 	free(msg);
 	len = strlen(line);
+	/* one line each: the newline that ends it is the only one */
+	line[len - 1] = '\0';
+	lmsg_one_line(line);
+	line[len - 1] = '\n';
 	nw = realloc(c->warn, c->warn_len + len + 1);
 	if (nw) {
 		memcpy(nw + c->warn_len, line, len + 1);
@@ -558,6 +568,8 @@ struct ltt_trace *ltt_trace_open(const char *dir, char *err, size_t errlen)
 
 	if (fmt == LTT_FORMAT_NONE) {
 		describe_refusal(dir, err, errlen);
+		if (errlen)
+			lmsg_one_line(err);
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));
@@ -572,6 +584,8 @@ struct ltt_trace *ltt_trace_open(const char *dir, char *err, size_t errlen)
 	if (rc < 0 || !t->ops) {
 		if (rc >= 0)
 			snprintf(err, errlen, "%s: the reader set no cursor operations", dir);
+		if (errlen)
+			lmsg_one_line(err); /* it quotes names from the trace */
 		ltt_trace_close(t);
 		return NULL;
 	}
@@ -646,8 +660,10 @@ struct ltt_cursor *ltt_cursor_open(struct ltt_trace *t, size_t i)
 	c->t = t;
 	c->f = &t->files[i];
 	c->file = i;
-	if (t->ops->cursor_open && t->ops->cursor_open(c) < 0)
+	if (t->ops->cursor_open && t->ops->cursor_open(c) < 0) {
 		c->failed = true; /* next returns the error */
+		lmsg_one_line(c->err);
+	}
 	return c;
 }
 
@@ -665,8 +681,10 @@ int ltt_cursor_next(struct ltt_cursor *c, struct ltt_event *ev)
 	}
 	if (rc < 0 && !c->err[0])
 		ltrace_cursor_fail(c, c->pos, "cannot read further");
-	if (rc < 0)
+	if (rc < 0) {
+		lmsg_one_line(c->err); /* the formats' own messages too */
 		c->failed = true;
+	}
 	return rc;
 }
 

@@ -707,6 +707,93 @@ static void test_errors(void)
 	check_part = NULL;
 }
 
+/* --- names with control characters: every message stays one line ------- */
+
+/*
+ * metadata: marker name1 id 2 ("a %d", then fmt2 unless NULL), then name2
+ * with id2 (NULL: none)
+ */
+static struct ltt_trace *nl_trace(const char *name1, const char *fmt2, const char *name2,
+				  uint16_t id2, void (*fn)(struct tb *), char *err, size_t errlen)
+{
+	struct tb m, c;
+
+	new_dir();
+	tb_init(&m, false, 4, 3);
+	block(&m, 0, 10, 0, 0);
+	set_id(&m, "cpu", name1, 2, 4);
+	set_format(&m, "cpu", name1, "a %d");
+	if (fmt2)
+		set_format(&m, "cpu", name1, fmt2);
+	if (name2)
+		set_id(&m, "cpu", name2, id2, 4);
+	block_end(&m);
+	write_file("metadata_0", m.d, m.at);
+	tb_init(&c, false, 4, 3);
+	fn(&c);
+	write_file("cpu_0", c.d, c.at);
+	return ltt_trace_open(dir, err, errlen);
+}
+
+static void test_newlines(void)
+{
+	char err[512];
+	struct ltt_trace *t;
+	struct ltt_cursor *cu;
+	struct ltt_event ev;
+	const char *e;
+
+	check_part = "newlines";
+	/* two names for id 2, the second with a newline: a trace warning */
+	t = nl_trace("m", NULL, "a\nb", 2, e_partial, err, sizeof(err));
+	CHECK(t != NULL, "%s", err);
+	e = t ? ltt_trace_warning(t, 0) : NULL;
+	CHECK(e && strstr(e, "marker id 2 of channel cpu is m and a?b") && !strchr(e, '\n'), "%s",
+	      e ? e : "(none)");
+	ltt_trace_close(t);
+	rm_dir();
+
+	/* two formats for a marker with a newline in its name: the open error */
+	t = nl_trace("m\n", "a %u", NULL, 0, e_partial, err, sizeof(err));
+	CHECK(t == NULL);
+	CHECK(strstr(err, ": marker format mismatch for cpu.m?: \"a %d\" then \"a %u\"") != NULL,
+	      "%s", err);
+	CHECK(!strchr(err, '\n'), "%s", err);
+	ltt_trace_close(t);
+	rm_dir();
+
+	/* a marker named "x\ny\r": the cursor's warning and error name it */
+	t = nl_trace("x\ny\r", NULL, NULL, 0, e_size_differs, err, sizeof(err));
+	CHECK(t != NULL, "%s", err);
+	if (t) {
+		cu = ltt_cursor_open(t, (size_t)file_of(t, "cpu", 0));
+		CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
+		e = ltt_cursor_warning(cu);
+		CHECK(strstr(e, "offset 68: x?y?: the header's size 6 differs from the format's 4") !=
+			  NULL,
+		      "%s", e);
+		CHECK(!strchr(e, '\n') && !strchr(e, '\r'), "%s", e);
+		ltt_cursor_close(cu);
+		ltt_trace_close(t);
+	}
+	rm_dir();
+
+	t = nl_trace("x\ny", NULL, NULL, 0, e_overrun, err, sizeof(err));
+	CHECK(t != NULL, "%s", err);
+	if (t) {
+		cu = ltt_cursor_open(t, (size_t)file_of(t, "cpu", 0));
+		CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
+		CHECK_EQ(ltt_cursor_next(cu, &ev), -1);
+		e = ltt_cursor_error(cu);
+		CHECK(strstr(e, "cpu_0: offset 76: x?y:") != NULL, "%s", e);
+		CHECK(!strchr(e, '\n'), "%s", e);
+		ltt_cursor_close(cu);
+		ltt_trace_close(t);
+	}
+	rm_dir();
+	check_part = NULL;
+}
+
 /* --- 2.3 channels: same marker name in two channels, control/ groups ------ */
 
 static void test_channels(void)
@@ -806,5 +893,6 @@ int main(void)
 	}
 	test_channels();
 	test_errors();
+	test_newlines();
 	return CHECK_RESULT();
 }

@@ -510,3 +510,55 @@ const struct ltt_payload_sink lconv_sink = {
     .begin_array = sink_array,
     .begin_union = sink_union,
 };
+
+/* ---- the same without a walk ---- */
+
+size_t lconv_plan_record_len(const struct ltt_plan *pl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pl->n; i++)
+		n += pl->items[i].is_float ? (pl->items[i].size == 4 ? 4 : 8) : pl->items[i].size;
+	return n;
+}
+
+void lconv_plan_write(const struct ltt_plan *pl, const uint8_t *p, uint8_t *out)
+{
+	const bool host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct ltt_plan_item *it = &pl->items[i];
+		const uint8_t *b = p + it->off;
+		unsigned size = it->size;
+
+		if (it->is_float) {
+			uint64_t v = 0;
+
+			for (unsigned k = 0; k < size; k++)
+				v |= (uint64_t)b[it->big ? k : size - 1 - k] << (8 * (size - 1 - k));
+			if (size == 4) {
+				/* through a double as the walk and sink_float go (a NaN's bits too) */
+				uint32_t u = (uint32_t)v;
+				float f;
+				volatile double d;
+
+				memcpy(&f, &u, 4);
+				d = f;
+				f = (float)d;
+				memcpy(out, &f, 4);
+				out += 4;
+			} else {
+				memcpy(out, &v, 8);
+				out += 8;
+			}
+			continue;
+		}
+		if (it->big == host_big) {
+			memcpy(out, b, size);
+		} else {
+			for (unsigned k = 0; k < size; k++)
+				out[k] = b[size - 1 - k];
+		}
+		out += size;
+	}
+}

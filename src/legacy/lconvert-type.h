@@ -55,4 +55,12 @@ struct lconv_sink_ctx {
 /* The sink (ltt_payload_decode's arg: a struct lconv_sink_ctx). */
 extern const struct ltt_payload_sink lconv_sink;
 
+/*
+ * The same record without a walk, for a fixed-layout payload: its bytes
+ * (lconv_plan_record_len) from payload p of at least pl->need bytes into
+ * out, as the sink writes them.
+ */
+size_t lconv_plan_record_len(const struct ltt_plan *pl);
+void lconv_plan_write(const struct ltt_plan *pl, const uint8_t *p, uint8_t *out);
+
 #endif /* TRAX_LEGACY_LCONVERT_TYPE_H */

@@ -44,7 +44,41 @@ struct conv {
 	uint32_t *next_id; /* [stream] */
 	struct lconv_buf rec;
 	uint64_t done, total; /* progress */
+	struct class_plans *plans; /* per class index */
 };
+
+/*
+ * A class's fixed-layout plans (ltt_payload_plan), made when first needed:
+ * one per start alignment of its payloads (base modulo the ABI's
+ * alignment, up to 8), so that most payloads need no walk of their type.
+ */
+#define PLAN_KEYS 8
+
+struct class_plans {
+	struct ltt_plan *pl[PLAN_KEYS];
+	size_t rec_len[PLAN_KEYS];
+	uint8_t tried; /* a bit per key */
+};
+
+static const struct ltt_plan *class_plan(struct conv *c, const struct ltt_class *cls, size_t base,
+					 size_t *rec_len)
+{
+	unsigned a = cls->abi.alignment, key;
+	struct class_plans *cp;
+
+	if (!c->plans || cls->index >= c->nclasses || a > PLAN_KEYS)
+		return NULL;
+	key = a > 1 ? (unsigned)(base & (a - 1)) : 0;
+	cp = &c->plans[cls->index];
+	if (!(cp->tried & 1u << key)) {
+		cp->tried |= (uint8_t)(1u << key);
+		cp->pl[key] = ltt_payload_plan(cls->payload, &cls->abi, base);
+		if (cp->pl[key])
+			cp->rec_len[key] = lconv_plan_record_len(cp->pl[key]);
+	}
+	*rec_len = cp->rec_len[key];
+	return cp->pl[key];
+}
 
 static void warn(struct conv *c, const char *line)
 {
@@ -189,6 +223,7 @@ static int prepare(struct conv *c)
 {
 	c->nclasses = ltt_trace_class_count(c->t);
 	c->classes = calloc(c->nclasses ? c->nclasses : 1, sizeof(*c->classes));
+	c->plans = calloc(c->nclasses ? c->nclasses : 1, sizeof(*c->plans)); /* NULL: walk all */
 	if (!c->classes)
 		return -1;
 	for (size_t k = 0; k < c->nclasses; k++) {
@@ -254,6 +289,8 @@ static int convert_file(struct conv *c, size_t i, char *msg, size_t msglen)
 	}
 	while ((st = ltt_cursor_next(cur, &ev)) > 0) {
 		struct lconv_sink_ctx sc = {.out = &c->rec, .abi = &ev.cls->abi};
+		const struct ltt_plan *pl;
+		size_t rec_len = 0;
 		uint32_t id;
 		void *p;
 		long n;
@@ -271,9 +308,13 @@ static int convert_file(struct conv *c, size_t i, char *msg, size_t msglen)
 			ctfw_stream_file_set_discarded(&f, lost);
 			ctfw_stream_file_flush(&f, ev.ns > 0 ? (uint64_t)ev.ns : 0);
 		}
+		pl = class_plan(c, ev.cls, ev.base, &rec_len);
+		if (pl && ltt_plan_size(pl, ev.len) < 0)
+			pl = NULL; /* too short: the walk says why */
 		c->rec.len = 0;
-		n = ltt_payload_decode(ev.cls->payload, &ev.cls->abi, ev.payload, ev.len, ev.base,
-				       &lconv_sink, &sc, derr, sizeof(derr));
+		n = pl ? 0
+		       : ltt_payload_decode(ev.cls->payload, &ev.cls->abi, ev.payload, ev.len,
+					    ev.base, &lconv_sink, &sc, derr, sizeof(derr));
 		if (n < 0 || c->rec.failed) {
 			char line[700];
 
@@ -288,14 +329,16 @@ static int convert_file(struct conv *c, size_t i, char *msg, size_t msglen)
 		}
 		id = class_id(c, s, ev.cls->index);
 		last_ns = ev.ns > 0 ? (uint64_t)ev.ns : 0;
-		p = ctfw_stream_file_reserve(&f, id, last_ns, c->rec.len);
+		p = ctfw_stream_file_reserve(&f, id, last_ns, pl ? rec_len : c->rec.len);
 		if (!p) {
 			if (f.error)
 				break;
 			c->st->skipped++;
 			continue;
 		}
-		if (c->rec.len) /* (an event without fields: no buffer yet) */
+		if (pl)
+			lconv_plan_write(pl, ev.payload, p);
+		else if (c->rec.len) /* (an event without fields: no buffer yet) */
 			memcpy(p, c->rec.p, c->rec.len);
 		c->st->events++;
 		if (c->st->progress && (c->st->events & 0xffff) == 0)
@@ -336,6 +379,10 @@ static void conv_free(struct conv *c)
 	free(c->next_id);
 	free(c->channels);
 	free(c->classes);
+	for (size_t k = 0; c->plans && k < c->nclasses; k++)
+		for (unsigned j = 0; j < PLAN_KEYS; j++)
+			free(c->plans[k].pl[j]);
+	free(c->plans);
 	free(c->rec.p);
 	lconv_arena_free(&c->arena);
 	if (c->metadata_fd >= 0)

@@ -320,7 +320,8 @@ static int file_cmp(const void *a, const void *b)
 
 void ltrace_sort_files(struct ltt_trace *t)
 {
-	qsort(t->files, t->nfiles, sizeof(*t->files), file_cmp);
+	if (t->nfiles > 1) /* (qsort wants a non-NULL array even of 0) */
+		qsort(t->files, t->nfiles, sizeof(*t->files), file_cmp);
 	/* the public info points into each struct: fix after the move */
 	for (size_t i = 0; i < t->nfiles; i++) {
 		t->files[i].info.path = t->files[i].path;

@@ -140,6 +140,43 @@ long ltt_payload_size(const struct ltt_type *t, const struct ltt_abi *abi, const
 		      size_t len, size_t base, char *err, size_t errlen);
 
 /*
+ * A fixed-layout payload's plan: where each scalar of a type lies, for
+ * payloads whose start is base bytes after their block's (only base
+ * modulo the ABI's alignment matters), so that reading one needs no walk
+ * of its type. Types with strings, sequences or unions have none, nor
+ * types of more than LTT_PLAN_MAX_ITEMS scalars. A payload of len >= need
+ * bytes takes ltt_plan_size() bytes and decodes as the items say (what
+ * ltt_payload_decode would read, in its order); a shorter one has an
+ * error: walk it for the message.
+ */
+#define LTT_PLAN_MAX_ITEMS 256
+
+struct ltt_plan_item {
+	uint32_t off;  /* in the payload */
+	uint8_t size;  /* 1, 2, 4 or 8 */
+	bool big;      /* stored big-endian */
+	bool is_float; /* else an integer or enumeration (the sink's raw bits) */
+};
+
+struct ltt_plan {
+	size_t n;
+	size_t need; /* the end of the last item */
+	size_t size; /* the walk's end (past need: the padding of an empty tail) */
+	struct ltt_plan_item items[];
+};
+
+/* t's plan under abi (malloc'd: free()), or NULL: no fixed layout, or no memory. */
+struct ltt_plan *ltt_payload_plan(const struct ltt_type *t, const struct ltt_abi *abi, size_t base);
+
+/* The bytes a payload of len bytes takes by plan pl, or -1 when it is too short. */
+static inline long ltt_plan_size(const struct ltt_plan *pl, size_t len)
+{
+	if (len < pl->need)
+		return -1;
+	return (long)(pl->size < len ? pl->size : len);
+}
+
+/*
  * Facility descriptions (lxml.c): every <facility> element of an eventdefs
  * XML file, both grammars.
  */

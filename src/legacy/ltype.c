@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "legacy/larena.h"
@@ -74,6 +75,7 @@ struct walk {
 	size_t steps, max_steps;
 	bool after_string; /* the last item read was a string */
 	bool failed;
+	struct ltt_plan *plan; /* planning (ltt_payload_plan): places, not values */
 };
 
 static int fail(struct walk *w, const char *name, const char *fmt, ...)
@@ -200,6 +202,23 @@ static bool enum_is_signed(const struct ltt_type *t)
 
 static int walk_type(struct walk *w, const char *name, const struct ltt_type *t);
 
+/* Planning: a scalar's place in the plan instead of its value. */
+static int plan_scalar(struct walk *w, const char *name, unsigned size, bool big, bool is_float)
+{
+	struct ltt_plan *pl = w->plan;
+
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return fail(w, name, "integer size %u (1, 2, 4 or 8 expected)", size);
+	if (pl->n == LTT_PLAN_MAX_ITEMS || w->off > UINT32_MAX - 8)
+		return fail(w, name, "too many fields for a plan");
+	pl->items[pl->n++] =
+	    (struct ltt_plan_item){.off = (uint32_t)w->off, .size = (uint8_t)size, .big = big,
+				   .is_float = is_float};
+	w->off += size;
+	pl->need = w->off;
+	return 0;
+}
+
 static int walk_scalar(struct walk *w, const char *name, const struct ltt_type *t)
 {
 	const struct ltt_payload_sink *s = w->sink;
@@ -210,6 +229,9 @@ static int walk_scalar(struct walk *w, const char *name, const struct ltt_type *
 	if (t->kind == LTT_FLOAT) {
 		if (size != 4 && size != 8)
 			return fail(w, name, "float size %u (4 or 8 expected)", size);
+		if (w->plan)
+			return plan_scalar(w, name, size, t->network || w->abi->float_big_endian,
+					   true);
 		if (read_uint(w, name, size, t->network || w->abi->float_big_endian, &v))
 			return -1;
 		double d;
@@ -225,6 +247,8 @@ static int walk_scalar(struct walk *w, const char *name, const struct ltt_type *
 		}
 		return s && s->floating ? call(s->floating(w->arg, name, t, size, d)) : 0;
 	}
+	if (w->plan)
+		return plan_scalar(w, name, size, t->network || w->abi->big_endian, false);
 	if (read_uint(w, name, size, t->network || w->abi->big_endian, &v))
 		return -1;
 	if (t->kind == LTT_SIGNED)
@@ -247,6 +271,8 @@ static int walk_string(struct walk *w, const char *name, const struct ltt_type *
 {
 	const uint8_t *nul;
 
+	if (w->plan)
+		return fail(w, name, "a string: no fixed layout");
 	align_to(w, 1);
 	if (w->off >= w->len)
 		return fail(w, name, "a string past the end of the payload (%zu bytes)", w->len);
@@ -298,6 +324,8 @@ static int walk_union(struct walk *w, const char *name, const struct ltt_type *t
 	const struct ltt_payload_sink *s = w->sink;
 	int r;
 
+	if (w->plan)
+		return fail(w, name, "a union: no plan"); /* (rare: not worth one) */
 	if (t->typecode_size) {
 		uint64_t code;
 
@@ -373,7 +401,9 @@ static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
 		uint64_t n;
 
 		align_to(w, a);
-		if (!lt || (lt->kind != LTT_UNSIGNED && lt->kind != LTT_SIGNED))
+		if (w->plan)
+			r = fail(w, name, "a sequence: no fixed layout");
+		else if (!lt || (lt->kind != LTT_UNSIGNED && lt->kind != LTT_SIGNED))
 			r = fail(w, name, "a sequence whose length is not an integer");
 		else if ((align_to(w, ls),
 			  read_uint(w, name, ls, lt->network || w->abi->big_endian, &n)))
@@ -452,4 +482,36 @@ long ltt_payload_size(const struct ltt_type *t, const struct ltt_abi *abi, const
 		      size_t len, size_t base, char *err, size_t errlen)
 {
 	return ltt_payload_decode(t, abi, p, len, base, NULL, NULL, err, errlen);
+}
+
+struct ltt_plan *ltt_payload_plan(const struct ltt_type *t, const struct ltt_abi *abi, size_t base)
+{
+	/*
+	 * The walk of ltt_payload_decode, recording places. Its step budget
+	 * is the smallest a decode has, so that a type planned here is one
+	 * every decode of a long enough payload walks to its end.
+	 */
+	struct walk w = {.abi = abi, .base = base, .max_steps = LTYPE_BASE_STEPS};
+	const struct ltt_type *rt = ltt_type_resolve(t);
+	struct ltt_plan *pl, *small;
+	int r;
+
+	if (abi->alignment & (abi->alignment - 1))
+		return NULL;
+	pl = malloc(sizeof(*pl) + LTT_PLAN_MAX_ITEMS * sizeof(pl->items[0]));
+	if (!pl)
+		return NULL;
+	pl->n = pl->need = pl->size = 0;
+	w.plan = pl;
+	if (rt && rt->kind == LTT_STRUCT && !rt->typecode_size)
+		r = walk_fields(&w, rt);
+	else
+		r = walk_type(&w, NULL, t);
+	if (r) {
+		free(pl);
+		return NULL;
+	}
+	pl->size = w.off;
+	small = realloc(pl, sizeof(*pl) + pl->n * sizeof(pl->items[0]));
+	return small ? small : pl;
 }

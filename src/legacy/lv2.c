@@ -40,11 +40,44 @@ struct lv2_header {
 };
 
 /* One event id of a group. */
+#define LV2_PLAN_KEYS 8
+
 struct lv2_slot {
 	const struct ltt_class *cls;
 	const struct lv2_marker *mk; /* the id's marker, also when cls is NULL */
 	unsigned align;		     /* the payload's start alignment */
+	/*
+	 * The class's fixed-layout plans (ltt_payload_plan), made when first
+	 * needed, one per payload start modulo the ABI's alignment (up to
+	 * 8): most payloads are measured without a walk of their type.
+	 */
+	struct ltt_plan *plans[LV2_PLAN_KEYS];
+	uint8_t planned; /* a bit per key */
 };
+
+static void slot_plans_free(struct lv2_slot *s)
+{
+	for (unsigned k = 0; k < LV2_PLAN_KEYS; k++) {
+		free(s->plans[k]);
+		s->plans[k] = NULL;
+	}
+	s->planned = 0;
+}
+
+/* The plan of the slot's class for a payload base bytes into its block, or NULL. */
+static const struct ltt_plan *slot_plan(struct lv2_slot *s, uint64_t base)
+{
+	unsigned a = s->cls->abi.alignment, key;
+
+	if (a > LV2_PLAN_KEYS)
+		return NULL;
+	key = a > 1 ? (unsigned)(base & (a - 1)) : 0;
+	if (!(s->planned & 1u << key)) {
+		s->planned |= (uint8_t)(1u << key);
+		s->plans[key] = ltt_payload_plan(s->cls->payload, &s->cls->abi, (size_t)base);
+	}
+	return s->plans[key];
+}
 
 /* A tracefile group ("cpu", "control/metadata"): what its ids are. */
 struct lv2_group {
@@ -406,6 +439,7 @@ static int slot_set(struct lv2_group *g, uint16_t id, const struct ltt_class *cl
 		g->slots = s;
 		g->nslots = n;
 	}
+	slot_plans_free(&g->slots[id]);
 	g->slots[id].cls = cls;
 	g->slots[id].mk = mk;
 	g->slots[id].align = cls ? lv2_payload_align(cls->payload, &cls->abi) : 1;
@@ -582,6 +616,8 @@ static void lv2_trace_free(struct ltt_trace *t)
 		return;
 	for (size_t i = 0; i < p->ngroups; i++) {
 		free(p->groups[i].channel);
+		for (size_t k = 0; k < p->groups[i].nslots; k++)
+			slot_plans_free(&p->groups[i].slots[k]);
 		free(p->groups[i].slots);
 	}
 	free(p->groups);
@@ -796,7 +832,8 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 	uint64_t pos = c->pos, hdr_off, data;
 	uint32_t word, id, size = 0;
 	bool has_size = false;
-	const struct lv2_slot *slot = NULL;
+	struct lv2_slot *slot = NULL;
+	const struct ltt_plan *plan;
 	char msg[512], perr[256];
 	long n;
 
@@ -866,9 +903,12 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 	if (data > c->end)
 		return block_fault(c, hdr_off, "event payload past the end of its block");
 	perr[0] = '\0';
+	plan = slot_plan(slot, data - lc->block_off);
+	n = plan ? ltt_plan_size(plan, c->end - data) : -1;
 	/* (the payload starts aligned on its largest field: base 0 would do as well) */
-	n = ltt_payload_size(slot->cls->payload, &slot->cls->abi, d + data, c->end - data,
-			     data - lc->block_off, perr, sizeof(perr));
+	if (n < 0) /* no plan, or too short for it: the walk says why */
+		n = ltt_payload_size(slot->cls->payload, &slot->cls->abi, d + data, c->end - data,
+				     data - lc->block_off, perr, sizeof(perr));
 	if (n < 0) {
 		snprintf(msg, sizeof(msg), "%s: %s", slot->cls->name,
 			 perr[0] ? perr : "payload does not decode");

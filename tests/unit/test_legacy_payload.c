@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -638,6 +639,130 @@ static void test_markers(void)
 	}
 }
 
+/* ---- fixed-layout plans: the walk's places, without the walk ---- */
+
+/* what a walk reads, in order: each scalar's bits (integers masked to size; floats' doubles) */
+static uint64_t seen[64];
+static size_t nseen;
+
+static int rec_int(void *arg, const char *name, const struct ltt_type *t, unsigned size,
+		   uint64_t raw)
+{
+	(void)arg;
+	(void)name;
+	(void)t;
+	if (nseen < 64)
+		seen[nseen++] = size < 8 ? raw & ((1ull << 8 * size) - 1) : raw;
+	return 0;
+}
+
+static int rec_enum(void *arg, const char *name, const struct ltt_type *t, unsigned size,
+		    uint64_t raw, const char *label)
+{
+	(void)label;
+	return rec_int(arg, name, t, size, raw);
+}
+
+static int rec_float(void *arg, const char *name, const struct ltt_type *t, unsigned size,
+		     double v)
+{
+	(void)arg;
+	(void)name;
+	(void)t;
+	(void)size;
+	if (nseen < 64)
+		memcpy(&seen[nseen++], &v, 8);
+	return 0;
+}
+
+static const struct ltt_payload_sink rec_sink = {.integer = rec_int,
+						 .floating = rec_float,
+						 .enumeration = rec_enum};
+
+/* An item's value as rec_sink sees it. */
+static uint64_t item_value(const struct ltt_plan_item *it, const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (unsigned k = 0; k < it->size; k++)
+		v = v << 8 | p[it->off + (it->big ? k : it->size - 1u - k)];
+	if (it->is_float) {
+		double d;
+
+		if (it->size == 4) {
+			uint32_t u = (uint32_t)v;
+			float f;
+
+			memcpy(&f, &u, 4);
+			d = f;
+		} else {
+			memcpy(&d, &v, 8);
+		}
+		memcpy(&v, &d, 8);
+	}
+	return v;
+}
+
+/* t's plan at every start offset 0..7 agrees with the walk of a payload of len bytes. */
+static void expect_plan(const char *what, const struct ltt_type *t, const struct ltt_abi *abi,
+			size_t want_items)
+{
+	uint8_t p[256];
+
+	check_part = what;
+	for (size_t i = 0; i < sizeof(p); i++)
+		p[i] = (uint8_t)(i * 37 + 11); /* (no float NaN: the bits would compare anyway) */
+	for (size_t base = 0; base < 8; base++) {
+		struct ltt_plan *pl = ltt_payload_plan(t, abi, base);
+		long n;
+
+		CHECK(pl != NULL, "base %zu", base);
+		if (!pl)
+			continue;
+		CHECK_EQ(pl->n, want_items);
+		nseen = 0;
+		n = ltt_payload_decode(t, abi, p, sizeof(p), base, &rec_sink, NULL, err, sizeof(err));
+		CHECK(n > 0, "%s", err);
+		CHECK_EQ(ltt_plan_size(pl, sizeof(p)), n);
+		CHECK_EQ(nseen, pl->n);
+		for (size_t i = 0; i < pl->n && i < nseen; i++)
+			CHECK(item_value(&pl->items[i], p) == seen[i], "base %zu item %zu", base, i);
+		/* one byte short of the last item: no size, and the walk fails */
+		CHECK_EQ(ltt_plan_size(pl, pl->need - 1), -1);
+		CHECK(ltt_payload_decode(t, abi, p, pl->need - 1, base, NULL, NULL, err,
+					 sizeof(err)) == -1);
+		free(pl);
+	}
+	check_part = NULL;
+}
+
+static void test_plans(void)
+{
+	static struct ltt_field arr_f[] = {{"x", &u8}, {"a", NULL}, {"y", &net16}};
+	static struct ltt_type arr = {.kind = LTT_ARRAY, .length = 3, .elem = &mixed};
+	static struct ltt_field fl_f[] = {{"c", &u8}, {"f", &f32}, {"d", &f64}, {"l", &c_long},
+					  {"p", &c_ptr}, {"i", &c_int}, {"z", &c_size}};
+	static struct ltt_type fl = STRUCT(fl_f);
+	static struct ltt_type arrs = STRUCT(arr_f);
+	static const struct ltt_abi a2_be = {4, 4, 4, 4, 2, true, false, false};
+
+	arr_f[1].type = &arr;
+	expect_plan("plan mixed packed", &mixed, &packed_le, 4);
+	expect_plan("plan mixed a4", &mixed, &a4_le, 4);
+	expect_plan("plan mixed a8 be", &mixed, &a8_be, 4);
+	expect_plan("plan signs a8", &signs, &a8_le, signs.nfields);
+	expect_plan("plan floats and abi sizes a8 be", &fl, &a8_be, 7);
+	expect_plan("plan floats and abi sizes a2 be", &fl, &a2_be, 7);
+	expect_plan("plan floats packed", &fl, &packed_le, 7);
+	expect_plan("plan nested array a4", &arrs, &a4_le, 2 + 3 * 4);
+	expect_plan("plan nested array a8 be", &arrs, &a8_be, 2 + 3 * 4);
+	/* strings, sequences, unions: none */
+	check_part = "no plan";
+	CHECK(ltt_payload_plan(&strs, &a4_le, 0) == NULL);
+	CHECK(ltt_payload_plan(&str, &a4_le, 0) == NULL);
+	check_part = NULL;
+}
+
 int main(void)
 {
 	test_alignment();
@@ -650,5 +775,6 @@ int main(void)
 	test_enums_bounds_stop();
 	test_stop();
 	test_markers();
+	test_plans();
 	return CHECK_RESULT();
 }

@@ -31,9 +31,10 @@ struct trax_reader {
 	char error[1200];
 	/* legacy traces converted to CTF (legacy-open.c) */
 	char **legacy_dirs; /* the private directories they were converted in */
-	char **legacy_from; /* [i]: the legacy path converted in legacy_dirs[i] */
-	char **legacy_to;   /* [i]: the CTF trace made of it */
 	size_t nlegacy_dirs;
+	char **legacy_from; /* [i]: a legacy trace's path (given, or found below one) */
+	char **legacy_to;   /* [i]: the CTF trace made of it (in a private directory) */
+	size_t nlegacy_pairs;
 	char legacy_error[1024]; /* the conversion's error, given after the last event */
 };
 
@@ -49,7 +50,9 @@ int trax_reader_load_again(const struct trax_reader *r, struct ctf_stream_set *s
 
 /*
  * Converts the legacy traces among r->paths into private CTF copies, which
- * replace them in r->paths: 0, or -1 with open_err set (nothing could be
+ * replace them in r->paths (those found below a given directory: their
+ * private directory replaces it, or is added to r->paths when it holds
+ * CTF traces too): 0, or -1 with open_err set (nothing could be
  * converted). A conversion that stopped on an error leaves it in
  * r->legacy_error.
  */

@@ -183,7 +183,7 @@ TRAX_EXPORT struct trax_reader *trax_reader_open_with(const char *const *paths, 
 		trax_reader_close(r);
 		return NULL;
 	}
-	if (ctf_ss_load(&r->ss, (const char *const *)r->paths, count, rank_of(r)) ||
+	if (ctf_ss_load(&r->ss, (const char *const *)r->paths, r->npaths, rank_of(r)) ||
 	    ctf_ss_open(&r->ss, false, 0)) {
 		snprintf(open_error, sizeof(open_error), "%s", r->ss.error);
 		trax_reader_close(r);

@@ -281,6 +281,8 @@ static int convert_file(struct conv *c, size_t i, char *msg, size_t msglen)
 		return -1;
 	}
 	c->st->files++;
+	if (c->st->file)
+		c->st->file(c->st->arg, fi->path, name);
 	cur = ltt_cursor_open(c->t, i);
 	if (!cur) {
 		snprintf(msg, msglen, "%s: out of memory", fi->path);

@@ -21,6 +21,8 @@ struct ltt_convert_stats {
 	void (*warn)(void *arg, const char *line);
 	/* called now and then: payload bytes read so far of total */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	/* each stream file made: the tracefile's path and the stream file's name in ctf_dir */
+	void (*file)(void *arg, const char *legacy_path, const char *stream_name);
 	void *arg;
 	/* filled by ltt_convert() */
 	uint64_t events;    /* written */

@@ -134,6 +134,71 @@ static int make_private(struct trax_reader *r, const char *src, char *dir, size_
 	return 0;
 }
 
+/* path made absolute as the stream set does it (stream-set.c) */
+static char *absolute(const char *path)
+{
+	char *cwd, *p;
+
+	if (path[0] == '/')
+		return strdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return strdup(path);
+	if (asprintf(&p, "%s/%s", cwd, path) < 0)
+		p = NULL;
+	free(cwd);
+	return p;
+}
+
+struct file_ctx {
+	struct trax_reader *r;
+	const char *out;
+};
+
+/* A stream file made of a tracefile: kept for trax_reader_legacy_names(). */
+static void on_file(void *arg, const char *legacy_path, const char *stream_name)
+{
+	struct file_ctx *fc = arg;
+	struct trax_reader *r = fc->r;
+	size_t n = r->nlegacy_files;
+	char *ctf = NULL, *orig;
+
+	if (grow(&r->legacy_file_ctf, n) || grow(&r->legacy_file_orig, n))
+		return; /* (warnings name the copy) */
+	if (asprintf(&ctf, "%s/%s", fc->out, stream_name) < 0)
+		return;
+	orig = absolute(legacy_path);
+	if (!orig) {
+		free(ctf);
+		return;
+	}
+	r->legacy_file_ctf[n] = ctf;
+	r->legacy_file_orig[n] = orig;
+	r->nlegacy_files++;
+}
+
+int trax_reader_legacy_names(const struct trax_reader *r, struct ctf_stream_set *ss)
+{
+	for (size_t i = 0; r->nlegacy_files && i < ss->nfiles; i++) {
+		struct ctf_ss_file *f = &ss->files[i];
+
+		for (size_t k = 0; k < r->nlegacy_files; k++) {
+			char *p;
+
+			if (strcmp(f->path, r->legacy_file_ctf[k]))
+				continue;
+			if (!(p = strdup(r->legacy_file_orig[k]))) {
+				snprintf(ss->error, sizeof(ss->error), "out of memory");
+				return -1;
+			}
+			free(f->abs_path);
+			f->abs_path = p;
+			break;
+		}
+	}
+	return 0;
+}
+
 /*
  * Converts the legacy trace src into out, the pair kept for
  * trax_reader_legacy_origin(): 0, or -1 with open_err set.
@@ -141,7 +206,8 @@ static int make_private(struct trax_reader *r, const char *src, char *dir, size_
 static int convert_into(struct trax_reader *r, const char *src, const char *out, char *open_err,
 			size_t errlen)
 {
-	struct ltt_convert_stats st = {.warn = on_warning};
+	struct file_ctx fc = {.r = r, .out = out};
+	struct ltt_convert_stats st = {.warn = on_warning, .file = on_file, .arg = &fc};
 	char err[1024];
 	size_t n = r->nlegacy_pairs;
 	int rc;
@@ -321,6 +387,14 @@ void trax_reader_legacy_cleanup(struct trax_reader *r)
 		free(r->legacy_from[i]);
 		free(r->legacy_to[i]);
 	}
+	for (size_t i = 0; i < r->nlegacy_files; i++) {
+		free(r->legacy_file_ctf[i]);
+		free(r->legacy_file_orig[i]);
+	}
+	free(r->legacy_file_ctf);
+	free(r->legacy_file_orig);
+	r->legacy_file_ctf = r->legacy_file_orig = NULL;
+	r->nlegacy_files = 0;
 	free(r->legacy_dirs);
 	free(r->legacy_from);
 	free(r->legacy_to);

@@ -35,6 +35,9 @@ struct trax_reader {
 	char **legacy_from; /* [i]: a legacy trace's path (given, or found below one) */
 	char **legacy_to;   /* [i]: the CTF trace made of it (in a private directory) */
 	size_t nlegacy_pairs;
+	char **legacy_file_ctf;	 /* [i]: a stream file of a converted trace */
+	char **legacy_file_orig; /* [i]: the legacy tracefile it was made of (absolute) */
+	size_t nlegacy_files;
 	char legacy_error[1024]; /* the conversion's error, given after the last event */
 };
 
@@ -59,6 +62,11 @@ int trax_reader_load_again(const struct trax_reader *r, struct ctf_stream_set *s
 int trax_reader_legacy_convert(struct trax_reader *r, char *open_err, size_t errlen);
 /* Removes the converted copies. */
 void trax_reader_legacy_cleanup(struct trax_reader *r);
+/*
+ * The stream files of ss that were converted from legacy tracefiles get
+ * the tracefile's path as the name warnings give them (abs_path).
+ */
+int trax_reader_legacy_names(const struct trax_reader *r, struct ctf_stream_set *ss);
 /* The legacy path a trace directory was converted from, or dir itself. */
 const char *trax_reader_legacy_origin(const struct trax_reader *r, const char *dir);
 /*

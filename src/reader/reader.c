@@ -142,7 +142,9 @@ static enum ctf_ss_rank rank_of(const struct trax_reader *r)
 int trax_reader_load_again(const struct trax_reader *r, struct ctf_stream_set *ss)
 {
 	ss->tuning = r->ss.tuning;
-	return ctf_ss_load(ss, (const char *const *)r->paths, r->npaths, rank_of(r));
+	if (ctf_ss_load(ss, (const char *const *)r->paths, r->npaths, rank_of(r)))
+		return -1;
+	return trax_reader_legacy_names(r, ss);
 }
 
 TRAX_EXPORT struct trax_reader *trax_reader_open_with(const char *const *paths, size_t count,
@@ -184,6 +186,7 @@ TRAX_EXPORT struct trax_reader *trax_reader_open_with(const char *const *paths, 
 		return NULL;
 	}
 	if (ctf_ss_load(&r->ss, (const char *const *)r->paths, r->npaths, rank_of(r)) ||
+	    trax_reader_legacy_names(r, &r->ss) ||
 	    ctf_ss_open(&r->ss, false, 0)) {
 		snprintf(open_error, sizeof(open_error), "%s", r->ss.error);
 		trax_reader_close(r);

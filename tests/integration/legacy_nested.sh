@@ -2,8 +2,9 @@
 # legacy_nested.sh - `trax view DIR` finds the pre-CTF traces below DIR as
 # it finds CTF ones (issue 19): DIR/a/trace1 (LTTV format, control/ and
 # eventdefs/) and DIR/b/c/trace2 (compact format) are read as if named
-# themselves; beside a CTF trace, both are loaded; their private copies
-# are gone after. Needs python3 (tests/legacy/ltt_gen.py).
+# themselves (the discarded-events warnings name the legacy tracefile,
+# not its private copy); beside a CTF trace, both are loaded; the private
+# copies are gone after. Needs python3 (tests/legacy/ltt_gen.py).
 . "$TRAX_SRC/tests/integration/lib.sh"
 
 TRAX="$TRAX_BUILD/trax"
@@ -29,11 +30,13 @@ for t in top/a/trace1 top2/b/c/trace2; do
 	cmp -s one.txt dir.txt || { diff one.txt dir.txt | head >&2; fail "trax view $dir differs from trax view $t"; }
 	# the JSON listing names the trace by its own path, not the private copy's
 	"$TRAX" view --format=json "$dir" >dir.json 2>dir.err || fail "trax view --format=json $dir"
-	if grep -q "trax-legacy-" dir.json; then
-		grep -m3 "trax-legacy-" dir.json >&2
+	if grep -q "trax-legacy-" dir.json dir.err; then
+		grep -m3 "trax-legacy-" dir.json dir.err >&2
 		fail "$dir: a private copy's path shows"
 	fi
 done
+# the compact trace's losses: the warnings name its tracefile
+expect_contains dir.err "within stream \"$TEST_TMP/top2/b/c/trace2/cpu_0\""
 ok "trax view DIR finds the legacy trace below it (LTTV and compact formats)"
 
 # beside a CTF trace: both loaded (two unrelated clocks: the reader says so, naming both)

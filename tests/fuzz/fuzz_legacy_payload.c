@@ -6,7 +6,9 @@
  * The payload is walked as the marker's type and as every event of a
  * facility holding each kind of type (unions with and without selector,
  * sequences, arrays, nested structs, enums, floats, network fields). Every
- * walk ends with a size inside the payload or one error line.
+ * walk ends with a size inside the payload or one error line, and a type's
+ * fixed-layout plan (ltt_payload_plan), when it has one, gives that size
+ * (or -1 with the walk) and items inside it.
  *
  * FUZZ-SOURCES: src/legacy/ltype.c src/legacy/lmarker.c src/legacy/lxml.c
  * src/legacy/lxml-lex.c src/legacy/larena.c
@@ -36,6 +38,9 @@ static const char facility[] =
     "  <field name=d><float size=8/></field></event>\n"
     "<event name=nested><field name=s><sequence><uint/><sequence><size_t/><string/></sequence>"
     "</sequence></field><field name=p><pointer/></field></event>\n"
+    "<event name=fixed><field name=a><uint size=1/></field><field name=e><enum size=2> A B "
+    "</enum></field><field name=r><array size=2><typeref name=pair/></array></field>"
+    "<field name=f><float size=4/></field><field name=n><uint size=8 network/></field></event>\n"
     "<event name=undeclared><field name=m><typeref name=nowhere/></field></event>\n"
     "<type name=pair><struct><field name=k><int size=2/></field><field name=v><long/></field>"
     "</struct></type>\n"
@@ -63,8 +68,17 @@ static void walk(const struct ltt_type *t, const struct ltt_abi *abi, const uint
 	long r = ltt_payload_decode(t, abi, p, len, base, &sink, NULL, err, sizeof(err));
 	long r2 = ltt_payload_size(t, abi, p, len, base, err, sizeof(err));
 
+	struct ltt_plan *pl = ltt_payload_plan(t, abi, base);
+
 	CHECK(r == r2);
 	CHECK(r == -1 ? (err[0] && !strchr(err, '\n')) : (r >= 0 && (size_t)r <= len));
+	if (pl) {
+		CHECK(ltt_plan_size(pl, len) == (len < pl->need ? -1 : r), "%ld %ld", r,
+		      ltt_plan_size(pl, len));
+		for (size_t i = 0; i < pl->n; i++)
+			CHECK(pl->items[i].off + pl->items[i].size <= pl->need);
+		free(pl);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -630,6 +630,7 @@ enum fault {
 	F_UNKNOWN_EVENT,
 	F_SIZE_MISMATCH,
 	F_NO_XML,
+	F_NL_FACILITY, /* F_NO_XML with a newline in the facility's name */
 };
 
 /* Each fault: the events before it, then one line naming the file and the offset. */
@@ -646,7 +647,8 @@ static void test_fault(enum fault f, const char *name)
 
 	check_part = name;
 	tb_init(&b, 7, false, true, 0);
-	write_facilities(dir, &b, f == F_NO_XML ? "nodesc" : NULL, 8);
+	write_facilities(dir, &b,
+			 f == F_NO_XML ? "nodesc" : f == F_NL_FACILITY ? "no\ndesc" : NULL, 8);
 	tb_block(&b, 5000);
 	tb_event(&b, 5100, 1, 0, v1, sizeof(v1));
 	size_t at = b.len;
@@ -668,6 +670,7 @@ static void test_fault(enum fault f, const char *name)
 		tb_event(&b, 5150, 1, 0, six, sizeof(six)); /* computed: 5 */
 		break;
 	case F_NO_XML:
+	case F_NL_FACILITY:
 		tb_event(&b, 5150, 2, 0, four, 4);
 		break;
 	default:
@@ -756,6 +759,19 @@ static void test_fault(enum fault f, const char *name)
 		      ltt_trace_warning(t, 0));
 		snprintf(want, sizeof(want),
 			 "%s/cpu_0: offset %zu: facility nodesc (id 2) has no description: event "
+			 "id 0: skipped\n",
+			 dir, at);
+		CHECK(!strcmp(warn, want), "\"%s\" != \"%s\"", warn, want);
+		break;
+	case F_NL_FACILITY: /* every message one line: the name's newline is a '?' */
+		CHECK_EQ(rc, 0);
+		CHECK_EQ(n, 3);
+		snprintf(want, sizeof(want), "%s/eventdefs/no?desc.xml", dir);
+		CHECK(ltt_trace_warning(t, 0) && strstr(ltt_trace_warning(t, 0), want) &&
+			  !strchr(ltt_trace_warning(t, 0), '\n'),
+		      "%s", ltt_trace_warning(t, 0));
+		snprintf(want, sizeof(want),
+			 "%s/cpu_0: offset %zu: facility no?desc (id 2) has no description: event "
 			 "id 0: skipped\n",
 			 dir, at);
 		CHECK(!strcmp(warn, want), "\"%s\" != \"%s\"", warn, want);
@@ -849,6 +865,7 @@ int main(void)
 	test_fault(F_UNKNOWN_EVENT, "unknown event");
 	test_fault(F_SIZE_MISMATCH, "size mismatch");
 	test_fault(F_NO_XML, "no eventdefs file");
+	test_fault(F_NL_FACILITY, "a newline in a facility name");
 	test_refused();
 	test_arithmetic();
 	return CHECK_RESULT();

@@ -62,6 +62,26 @@ static struct ltt_facility *load(const char *rel, size_t *n)
 	return f;
 }
 
+/* A malformed file of the test data: lxml_parse fails with exactly want. */
+static void expect_file_error(const char *rel, const char *want)
+{
+	char path[512];
+	size_t len, n = 0;
+	char *text;
+	struct ltt_facility *f = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", FACILITIES, rel);
+	text = slurp(path, &len);
+	CHECK(text != NULL, "cannot read %s", path);
+	if (!text)
+		return;
+	err[0] = '\0';
+	CHECK(lxml_parse(text, len, rel, &f, &n, err, sizeof(err)) == -1, "%s parsed", rel);
+	CHECK(!strcmp(err, want), "error '%s', want '%s'", err, want);
+	lxml_free(f, n);
+	free(text);
+}
+
 static struct ltt_facility *parse_text(const char *text, size_t *n)
 {
 	struct ltt_facility *f = NULL;
@@ -105,6 +125,11 @@ static const struct shipped {
 	const char *path, *facility;
 	size_t nevents, nnamed;
 } shipped[] = {
+    {"genevent/core.xml", "core", 2, 0},
+    {"genevent/heartbeat.xml", "heartbeat", 1, 2},
+    {"genevent/kernel.xml", "kernel", 10, 2},
+    {"genevent/memory.xml", "memory", 6, 0},
+    {"genevent/timer.xml", "timer", 3, 2},
     {"ltt-control/block.xml", "block", 2, 0},
     {"ltt-control/compact.xml", "compact", 7, 0},
     {"ltt-control/core.xml", "core", 5, 0},
@@ -112,8 +137,14 @@ static const struct shipped {
     {"ltt-control/fs_data.xml", "fs_data", 2, 0},
     {"ltt-control/ipc.xml", "ipc", 3, 0},
     {"ltt-control/kernel.xml", "kernel", 30, 4},
+    {"ltt-control/kernel_arch_arm.xml", "kernel_arch", 6, 1},
+    {"ltt-control/kernel_arch_c2.xml", "kernel_arch", 2, 1},
     {"ltt-control/kernel_arch_i386.xml", "kernel_arch", 6, 1},
+    {"ltt-control/kernel_arch_mips.xml", "kernel_arch", 6, 1},
+    {"ltt-control/kernel_arch_powerpc.xml", "kernel_arch", 6, 1},
+    {"ltt-control/kernel_arch_ppc.xml", "kernel_arch", 2, 1},
     {"ltt-control/kernel_arch_sh.xml", "kernel_arch", 6, 1},
+    {"ltt-control/kernel_arch_x86_64.xml", "kernel_arch", 6, 1},
     {"ltt-control/kernel_process.xml", "process", 0, 0},
     {"ltt-control/list.xml", "list", 7, 5},
     {"ltt-control/locking.xml", "locking", 6, 0},
@@ -130,14 +161,23 @@ static const struct shipped {
     {"ltt-control/timer.xml", "timer", 4, 1},
     {"ltt-control/user_generic.xml", "user_generic", 6, 0},
     {"ltt-control/xen.xml", "xen", 6, 0},
+    {"lttv-0.6.9/process.xml", "process", 9, 1},
+    {"lttv-0.7.0/memory.xml", "memory", 6, 0},
+    {"lttv-0.7.0/s390_kernel.xml", "s390_kernel", 1, 0},
+    {"lttv-0.7.0/timer.xml", "timer", 3, 1},
     {"poly/core-0.6.9.xml", "core", 4, 1},
     {"poly/core.xml", "core", 4, 1},
     {"poly/fs.xml", "fs", 11, 0},
+    {"poly/ipc-0.6.9.xml", "ipc", 4, 0},
     {"poly/ipc.xml", "ipc", 4, 0},
+    {"poly/kernel-0.6.9.xml", "kernel", 10, 2},
     {"poly/kernel.xml", "kernel", 10, 2},
     {"poly/kernel_arch_arm.xml", "kernel_arch", 2, 1},
+    {"poly/kernel_arch_i386.xml", "kernel_arch", 2, 1},
+    {"poly/kernel_arch_mips.xml", "kernel_arch", 2, 1},
     {"poly/locking.xml", "locking", 4, 0},
     {"poly/memory.xml", "memory", 6, 0},
+    {"poly/network-0.6.9.xml", "network", 2, 0},
     {"poly/network.xml", "network", 2, 0},
     {"poly/network_ip_interface.xml", "network_ip_interface", 2, 0},
     {"poly/process.xml", "process", 9, 1},
@@ -147,6 +187,20 @@ static const struct shipped {
     {"poly/statedump.xml", "statedump", 5, 0},
     {"poly/timer.xml", "timer", 3, 1},
     {"poly/user_generic.xml", "user_generic", 3, 0},
+    {"tests/tests.xml", "tests", 1, 0},
+    {"usertrace-generic/user_generic.xml", "user_generic", 2, 0},
+    {"xenoltt/xenoltt.xml", "xenoltt", 21, 0},
+};
+
+/*
+ * Shipped files that are truly malformed (the README says why), with the one
+ * line lxml_parse must give. Both hold 4 events and no named type.
+ */
+static const struct malformed {
+	const char *path, *error;
+} malformed[] = {
+    {"genevent/ipc.xml", "genevent/ipc.xml:5:5: unexpected <descriptiona> in <event>"},
+    {"genevent/socket.xml", "genevent/socket.xml:5:5: unexpected <descriptiona> in <event>"},
 };
 
 static void test_every_file(void)
@@ -169,13 +223,19 @@ static void test_every_file(void)
 		}
 		lxml_free(f, n);
 	}
+	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		check_part = malformed[i].path;
+		expect_file_error(malformed[i].path, malformed[i].error);
+	}
 	check_part = NULL;
 
 	/* and nothing in the folder escapes the table */
-	static const char *const dirs[] = {"ltt-control", "poly"};
+	static const char *const dirs[] = {"genevent",		"ltt-control", "lttv-0.6.9",
+					   "lttv-0.7.0",	"poly",	       "tests",
+					   "usertrace-generic", "xenoltt"};
 	size_t seen = 0;
 
-	for (size_t d = 0; d < 2; d++) {
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
 		char path[512];
 		DIR *dir;
 		struct dirent *de;
@@ -192,13 +252,16 @@ static void test_every_file(void)
 			snprintf(rel, sizeof(rel), "%s/%s", dirs[d], de->d_name);
 			for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++)
 				listed |= !strcmp(shipped[i].path, rel);
+			for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++)
+				listed |= !strcmp(malformed[i].path, rel);
 			CHECK(listed, "%s is not in the table of shipped files", rel);
 			seen++;
 		}
 		if (dir)
 			closedir(dir);
 	}
-	CHECK_EQ(seen, sizeof(shipped) / sizeof(shipped[0]));
+	CHECK_EQ(seen,
+		 sizeof(shipped) / sizeof(shipped[0]) + sizeof(malformed) / sizeof(malformed[0]));
 }
 
 /* ---- fields by hand ---- */
@@ -616,10 +679,72 @@ static void test_errors(void)
 	CHECK(strstr(err, "deep.xml:1:") && strstr(err, "nested deeper than 64"), "%s", err);
 }
 
+/* ---- the system call tables of the other architectures ---- */
+
+static void test_arch_tables(void)
+{
+	size_t n;
+	struct ltt_facility *f;
+	const struct ltt_type *t;
+
+	/* c2: <label name value> without "/", a description after the first; three ABI blocks */
+	f = load("ltt-control/kernel_arch_c2.xml", &n);
+	if (f) {
+		t = field(event(f, "syscall_entry")->payload, "syscall_id");
+		CHECK(t && t->kind == LTT_TYPEREF);
+		t = ltt_type_resolve(t);
+		CHECK(t && t->kind == LTT_ENUM && t->nlabels == 583);
+		CHECK(!strcmp(label(t, 3999), "o32_base"));
+		CHECK(!strcmp(label(t, 4309), "o32_vmsplice"));
+		CHECK(!strcmp(label(t, 6272), "N32_vmsplice"));
+		CHECK(!strcmp(label(t, 4279), "")); /* the hole after waitid */
+		/* <pointer> </field>: the element closes at </field> */
+		t = field(event(f, "syscall_entry")->payload, "address");
+		CHECK(t && t->kind == LTT_UNSIGNED && t->size_ref == LTT_SIZE_POINTER);
+		lxml_free(f, n);
+	}
+
+	/* x86_64: a label name with a trailing space is kept as written; madvise1 shares 5219 */
+	f = load("ltt-control/kernel_arch_x86_64.xml", &n);
+	if (f) {
+		t = ltt_type_resolve(field(event(f, "syscall_entry")->payload, "syscall_id"));
+		CHECK(!strcmp(label(t, 5277), "ia32_mq_open "));
+		CHECK(!strcmp(label(t, 285), "ltt_register_generic"));
+		CHECK(!strcmp(label(t, 5327), "ia32_ltt_register_generic"));
+		lxml_free(f, n);
+	}
+
+	/* powerpc: one name (epoll_wait) for two values, 238 and 303 */
+	f = load("ltt-control/kernel_arch_powerpc.xml", &n);
+	if (f) {
+		t = ltt_type_resolve(field(event(f, "syscall_entry")->payload, "syscall_id"));
+		CHECK(!strcmp(label(t, 238), "epoll_wait"));
+		CHECK(!strcmp(label(t, 303), "epoll_wait"));
+		lxml_free(f, n);
+	}
+
+	/* poly mips (seed era, unquoted, <enum> without size): n32 block at 6000 */
+	f = load("poly/kernel_arch_mips.xml", &n);
+	if (f) {
+		t = ltt_type_resolve(field(event(f, "syscall_entry")->payload, "syscall_id"));
+		CHECK(t && t->kind == LTT_ENUM && t->nlabels == 783);
+		CHECK(!strcmp(label(t, 6249), "N32_inotify_rm_watch"));
+		lxml_free(f, n);
+	}
+
+	/* genevent timer: an event with only a description has an empty payload */
+	f = load("genevent/timer.xml", &n);
+	if (f) {
+		CHECK_EQ(event(f, "softirq")->payload->nfields, 0);
+		lxml_free(f, n);
+	}
+}
+
 int main(void)
 {
 	test_every_file();
 	test_genevent_fields();
+	test_arch_tables();
 	test_seed_era_files();
 	test_seed_grammar();
 	test_loose();

@@ -535,9 +535,11 @@ void lconv_plan_write(const struct ltt_plan *pl, const uint8_t *p, uint8_t *out)
 			uint64_t v = 0;
 
 			for (unsigned k = 0; k < size; k++)
-				v |= (uint64_t)b[it->big ? k : size - 1 - k] << (8 * (size - 1 - k));
+				v |= (uint64_t)b[it->big ? k : size - 1 - k]
+				     << (8 * (size - 1 - k));
 			if (size == 4) {
-				/* through a double as the walk and sink_float go (a NaN's bits too) */
+				/* through a double as the walk and sink_float go (a NaN's bits too)
+				 */
 				uint32_t u = (uint32_t)v;
 				float f;
 				volatile double d;

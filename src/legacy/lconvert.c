@@ -43,7 +43,7 @@ struct conv {
 	uint32_t **ids;	   /* [stream][class]: the id in that stream, NO_ID: not described */
 	uint32_t *next_id; /* [stream] */
 	struct lconv_buf rec;
-	uint64_t done, total; /* progress */
+	uint64_t done, total;	   /* progress */
 	struct class_plans *plans; /* per class index */
 };
 

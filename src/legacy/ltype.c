@@ -211,9 +211,8 @@ static int plan_scalar(struct walk *w, const char *name, unsigned size, bool big
 		return fail(w, name, "integer size %u (1, 2, 4 or 8 expected)", size);
 	if (pl->n == LTT_PLAN_MAX_ITEMS || w->off > UINT32_MAX - 8)
 		return fail(w, name, "too many fields for a plan");
-	pl->items[pl->n++] =
-	    (struct ltt_plan_item){.off = (uint32_t)w->off, .size = (uint8_t)size, .big = big,
-				   .is_float = is_float};
+	pl->items[pl->n++] = (struct ltt_plan_item){
+	    .off = (uint32_t)w->off, .size = (uint8_t)size, .big = big, .is_float = is_float};
 	w->off += size;
 	pl->need = w->off;
 	return 0;

@@ -322,8 +322,7 @@ static int convert_nested(struct trax_reader *r, size_t i, char *open_err, size_
 		/* trace1, else trace1-2, ... (two traces named alike in different folders) */
 		snprintf(out, sizeof(out), "%s/%s", dir, base_name(f.v[k], name, sizeof(name)));
 		for (unsigned u = 2; stat(out, &st) == 0; u++)
-			snprintf(out, sizeof(out), "%s/%s-%u", dir, name,
-				 u);
+			snprintf(out, sizeof(out), "%s/%s-%u", dir, name, u);
 		ret = convert_into(r, f.v[k], out, open_err, errlen);
 	}
 	if (!ret) {

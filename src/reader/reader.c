@@ -186,8 +186,7 @@ TRAX_EXPORT struct trax_reader *trax_reader_open_with(const char *const *paths, 
 		return NULL;
 	}
 	if (ctf_ss_load(&r->ss, (const char *const *)r->paths, r->npaths, rank_of(r)) ||
-	    trax_reader_legacy_names(r, &r->ss) ||
-	    ctf_ss_open(&r->ss, false, 0)) {
+	    trax_reader_legacy_names(r, &r->ss) || ctf_ss_open(&r->ss, false, 0)) {
 		snprintf(open_error, sizeof(open_error), "%s", r->ss.error);
 		trax_reader_close(r);
 		return NULL;

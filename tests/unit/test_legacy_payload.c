@@ -663,8 +663,7 @@ static int rec_enum(void *arg, const char *name, const struct ltt_type *t, unsig
 	return rec_int(arg, name, t, size, raw);
 }
 
-static int rec_float(void *arg, const char *name, const struct ltt_type *t, unsigned size,
-		     double v)
+static int rec_float(void *arg, const char *name, const struct ltt_type *t, unsigned size, double v)
 {
 	(void)arg;
 	(void)name;
@@ -675,9 +674,8 @@ static int rec_float(void *arg, const char *name, const struct ltt_type *t, unsi
 	return 0;
 }
 
-static const struct ltt_payload_sink rec_sink = {.integer = rec_int,
-						 .floating = rec_float,
-						 .enumeration = rec_enum};
+static const struct ltt_payload_sink rec_sink = {
+    .integer = rec_int, .floating = rec_float, .enumeration = rec_enum};
 
 /* An item's value as rec_sink sees it. */
 static uint64_t item_value(const struct ltt_plan_item *it, const uint8_t *p)
@@ -721,12 +719,14 @@ static void expect_plan(const char *what, const struct ltt_type *t, const struct
 			continue;
 		CHECK_EQ(pl->n, want_items);
 		nseen = 0;
-		n = ltt_payload_decode(t, abi, p, sizeof(p), base, &rec_sink, NULL, err, sizeof(err));
+		n = ltt_payload_decode(t, abi, p, sizeof(p), base, &rec_sink, NULL, err,
+				       sizeof(err));
 		CHECK(n > 0, "%s", err);
 		CHECK_EQ(ltt_plan_size(pl, sizeof(p)), n);
 		CHECK_EQ(nseen, pl->n);
 		for (size_t i = 0; i < pl->n && i < nseen; i++)
-			CHECK(item_value(&pl->items[i], p) == seen[i], "base %zu item %zu", base, i);
+			CHECK(item_value(&pl->items[i], p) == seen[i], "base %zu item %zu", base,
+			      i);
 		/* one byte short of the last item: no size, and the walk fails */
 		CHECK_EQ(ltt_plan_size(pl, pl->need - 1), -1);
 		CHECK(ltt_payload_decode(t, abi, p, pl->need - 1, base, NULL, NULL, err,
@@ -740,8 +740,9 @@ static void test_plans(void)
 {
 	static struct ltt_field arr_f[] = {{"x", &u8}, {"a", NULL}, {"y", &net16}};
 	static struct ltt_type arr = {.kind = LTT_ARRAY, .length = 3, .elem = &mixed};
-	static struct ltt_field fl_f[] = {{"c", &u8}, {"f", &f32}, {"d", &f64}, {"l", &c_long},
-					  {"p", &c_ptr}, {"i", &c_int}, {"z", &c_size}};
+	static struct ltt_field fl_f[] = {{"c", &u8},	  {"f", &f32},	 {"d", &f64},
+					  {"l", &c_long}, {"p", &c_ptr}, {"i", &c_int},
+					  {"z", &c_size}};
 	static struct ltt_type fl = STRUCT(fl_f);
 	static struct ltt_type arrs = STRUCT(arr_f);
 	static const struct ltt_abi a2_be = {4, 4, 4, 4, 2, true, false, false};

@@ -648,7 +648,10 @@ static void test_fault(enum fault f, const char *name)
 	check_part = name;
 	tb_init(&b, 7, false, true, 0);
 	write_facilities(dir, &b,
-			 f == F_NO_XML ? "nodesc" : f == F_NL_FACILITY ? "no\ndesc" : NULL, 8);
+			 f == F_NO_XML	      ? "nodesc"
+			 : f == F_NL_FACILITY ? "no\ndesc"
+					      : NULL,
+			 8);
 	tb_block(&b, 5000);
 	tb_event(&b, 5100, 1, 0, v1, sizeof(v1));
 	size_t at = b.len;

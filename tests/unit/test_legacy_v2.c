@@ -769,9 +769,10 @@ static void test_newlines(void)
 		cu = ltt_cursor_open(t, (size_t)file_of(t, "cpu", 0));
 		CHECK_EQ(ltt_cursor_next(cu, &ev), 1);
 		e = ltt_cursor_warning(cu);
-		CHECK(strstr(e, "offset 68: x?y?: the header's size 6 differs from the format's 4") !=
-			  NULL,
-		      "%s", e);
+		CHECK(
+		    strstr(e, "offset 68: x?y?: the header's size 6 differs from the format's 4") !=
+			NULL,
+		    "%s", e);
 		CHECK(!strchr(e, '\n') && !strchr(e, '\r'), "%s", e);
 		ltt_cursor_close(cu);
 		ltt_trace_close(t);

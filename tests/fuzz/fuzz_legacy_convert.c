@@ -1,7 +1,7 @@
 /*
  * fuzz_legacy_convert.c - libFuzzer target for the converter of pre-CTF
  * traces (src/legacy/lconvert.c) and the reader of what it writes: the
- * input becomes a file of the fixed 0.7 trace of fuzz_legacy_v0.c (its
+ * input becomes a file of the fixed 0.7 trace of legacy-fixed-trace.h (its
  * first byte picks which: even cpu_0, odd control/facilities_0), which is
  * converted to CTF; whatever the input, the conversion ends (0, or an
  * error line), and the CTF trace it wrote reads back whole with
@@ -27,74 +27,7 @@
 #include "legacy/lconvert.h"
 #include "trax/reader.h"
 
-static char dir[64];
-
-static const char xml[] =
-    "<facility name=\"test\">\n"
-    " <event name=\"small\"><field name=\"a\"><uint size=\"4\"/></field>"
-    "<field name=\"s\"><string/></field></event>\n"
-    " <event name=\"big\"><field name=\"v\"><uint size=\"8\"/></field></event>\n"
-    " <event name=\"seq\"><field name=\"q\"><sequence><uint size=\"1\"/>"
-    "<uint size=\"2\"/></sequence></field></event>\n"
-    "</facility>\n";
-
-static void write_file(const char *name, const void *p, size_t len)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f)
-		abort();
-	if (len && fwrite(p, 1, len, f) != len)
-		abort();
-	fclose(f);
-}
-
-static void le(uint8_t *p, uint64_t v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* One 512-byte block of 0.7 (docs/legacy-formats.md 1.2) loading "test" as id 1. */
-static void fixed_facilities(void)
-{
-	uint8_t b[512] = {0};
-	size_t pos = 106;
-
-	le(b + 0, 900, 8);
-	le(b + 36, sizeof(b), 4);
-	le(b + 40, 0x00D6B7ED, 4);
-	b[56] = 8;
-	b[58] = 7;
-	b[60] = 1; /* heartbeats */
-	le(b + 62, 1, 4);
-	le(b + 66, 1000000, 8);
-	le(b + 74, 1000, 8);
-	le(b + pos, 950, 4);
-	b[pos + 4] = 0; /* core */
-	b[pos + 5] = 0; /* facility_load */
-	le(b + pos + 6, 5 + 28, 2);
-	pos += 8;
-	memcpy(b + pos, "test", 5);
-	pos += 5;
-	uint32_t v[7] = {0, 1, 4, 8, 8, 8, 0};
-	for (int i = 0; i < 7; i++, pos += 4)
-		le(b + pos, v[i], 4);
-	le(b + 16, 2000, 8);
-	le(b + 32, sizeof(b) - pos, 4);
-	write_file("control/facilities_0", b, sizeof(b));
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
+#include "legacy-fixed-trace.h"
 
 static void cleanup(void)
 {

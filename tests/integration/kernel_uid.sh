@@ -8,8 +8,7 @@
 #    is not, nor any openat of traxd's /proc scans;
 #  - tracepoints (set_event_pid from traxd's scans of /proc, checked again
 #    at conversion): sched_process_exec of the copy of cat the 65534
-#    workload runs is there, of the root workload's copy and of
-#    `trax stop` are not;
+#    workload runs is there, of the root workload's copy is not;
 #  - trax list shows "User IDs: 65534"; untracking it shows "none", and
 #    --gid the same way; a second session tracking gid 65534 likewise
 #    records only the 65534 workload.
@@ -61,9 +60,10 @@ run() {
 		check_fail "$1: the 65534 workload's exec is missing: $(grep sched_process_exec "$1.txt" | head -3)"
 	grep -q "sched_process_exec: .*filename = \"$P/cat-root\"" "$1.txt" &&
 		check_fail "$1: the root workload's exec was recorded"
-	# (this test's trax: other tests on the machine may run theirs as 65534)
-	grep -qF "filename = \"$TRAX_BUILD/trax\"" "$1.txt" &&
-		check_fail "$1: the exec of trax (root) was recorded"
+	# (no check on the exec of trax itself: the tests running beside this
+	# one under ctest -j run the same $TRAX_BUILD/trax, some of them as
+	# 65534, whose execs this session rightly records; the root workload's
+	# uniquely named copy of cat above is the check)
 	trax untrack -k -s "$1" --"$2"=65534 >/dev/null 2>&1 || fail "untrack -k --$2"
 	trax list "$1" >list2.txt 2>&1 || fail "list $1"
 	grep -q "^  $3 *none\$" list2.txt || check_fail "after untrack, trax list $1: $(grep IDs list2.txt)"

@@ -292,6 +292,9 @@ static int mount_child(void)
 			strerror(errno));
 		return 1;
 	}
+	/* (and the copy debugfs shows, mounted by trace-cmd or perf: found before mounting) */
+	umount2("/sys/kernel/debug/tracing", MNT_DETACH);
+	umount2("/sys/kernel/debug", MNT_DETACH);
 	r = tracefs_find(path, sizeof(path), err, sizeof(err));
 	CHECK(r == 0 && strcmp(path, "/sys/kernel/tracing") == 0, "%d %s", r, r ? err : path);
 	CHECK(access("/sys/kernel/tracing/instances", F_OK) == 0, "tracefs not mounted again");

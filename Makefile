@@ -39,6 +39,7 @@ bench: all
 	@bench/kernel.sh $(BUILD)
 	@bench/analyses.sh $(BUILD)
 	@bench/legacy.sh $(BUILD)
+	@BENCH_LEGACY_FORMAT=v0 BENCH_LEGACY_N=300000 bench/legacy.sh $(BUILD)
 
 install: all
 	@cmake --install $(BUILD) --prefix $(PREFIX)

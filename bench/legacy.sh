@@ -6,21 +6,23 @@
 # of it (the same events, in about the same bytes), and `trax convert` alone.
 # The trace: BENCH_LEGACY_N events (default 1,000,000) of the compact format
 # (2.3) written by bench/legacy_big.py (the test tree's writer; slow: ~2 min
-# per million events, kept in BENCH_LEGACY_DIR if set). Each is run
+# per million events, kept in BENCH_LEGACY_DIR if set; BENCH_LEGACY_FORMAT=v0
+# for an LTTV 0.7 trace instead). Each is run
 # BENCH_LEGACY_REPS times (default 5), alternately; medians of the wall time.
 # Target (issue 19): the legacy view within 2x of the CTF view.
 set -euo pipefail
 BUILD=${1:?usage: bench/legacy.sh BUILD_DIR}
 TRAX="$BUILD/trax"
 N=${BENCH_LEGACY_N:-1000000}
+FORMAT=${BENCH_LEGACY_FORMAT:-v2} # v2: compact 2.3; v0: LTTV 0.7
 REPS=${BENCH_LEGACY_REPS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/trax-bench-legacy.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 LEG=${BENCH_LEGACY_DIR:-$WORK/legacy}
-if [ ! -e "$LEG/metadata_0" ]; then
+if [ ! -e "$LEG/metadata_0" ] && [ ! -d "$LEG/eventdefs" ]; then
 	echo "writing a legacy trace of $N events in $LEG..."
-	python3 "$HERE/legacy_big.py" "$LEG" "$N"
+	python3 "$HERE/legacy_big.py" "$LEG" "$N" "$FORMAT"
 fi
 "$TRAX" convert "$LEG" -o "$WORK/ctf" 2>/dev/null
 

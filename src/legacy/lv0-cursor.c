@@ -66,6 +66,47 @@ static struct ltt_class *class_of(const struct lv0_trace *lt, const struct lv0_r
 	return fac->classes[r->event];
 }
 
+void lv0_plans_drop(struct lv0_trace *lt, size_t i)
+{
+	for (size_t k = 0; k < lt->nplans; k++) {
+		if (i != SIZE_MAX && k != i)
+			continue;
+		for (unsigned j = 0; j < LV0_PLAN_KEYS; j++) {
+			free(lt->plans[k].p[j]);
+			lt->plans[k].p[j] = NULL;
+		}
+		lt->plans[k].planned = 0;
+	}
+}
+
+/* cls's plan for a payload base bytes into its block; NULL: none (the walk sizes it). */
+static const struct ltt_plan *class_plan(struct lv0_trace *lt, const struct ltt_trace *t,
+					 const struct ltt_class *cls, uint64_t base)
+{
+	unsigned a = cls->abi.alignment, key;
+	struct lv0_plans *p;
+
+	if (a > LV0_PLAN_KEYS)
+		return NULL;
+	if (!lt->plans) {
+		lt->nplans = ltt_trace_class_count(t);
+		lt->plans = calloc(lt->nplans ? lt->nplans : 1, sizeof(*lt->plans));
+		if (!lt->plans) {
+			lt->nplans = 0;
+			return NULL;
+		}
+	}
+	if (cls->index >= lt->nplans)
+		return NULL;
+	p = &lt->plans[cls->index];
+	key = a > 1 ? (unsigned)(base & (a - 1)) : 0;
+	if (!(p->planned & 1u << key)) {
+		p->planned |= (uint8_t)(1u << key);
+		p->p[key] = ltt_payload_plan(cls->payload, &cls->abi, (size_t)base);
+	}
+	return p->p[key];
+}
+
 /*
  * The payload's size, 1.3: the computed one; when the header has one
  * (below 0xFFFF) they must agree, else the fallback of a realignment after
@@ -75,8 +116,14 @@ static long payload_len(struct ltt_class *cls, const struct ltt_cursor *c, const
 			char *why, size_t whylen)
 {
 	const uint8_t *p = c->f->data + r->payload_off;
+	struct lv0_trace *lt = c->t->priv;
+	const struct ltt_plan *plan = class_plan(lt, c->t, cls, r->base);
 	char err[256] = "";
-	long n = ltt_payload_size(cls->payload, &cls->abi, p, r->avail, r->base, err, sizeof(err));
+	long n = plan ? ltt_plan_size(plan, r->avail) : -1;
+
+	if (n < 0) /* no plan, or too short for it: the walk says why */
+		n = ltt_payload_size(cls->payload, &cls->abi, p, r->avail, r->base, err,
+				     sizeof(err));
 
 	if (r->size == 0xFFFF) {
 		if (n < 0)
@@ -93,6 +140,7 @@ static long payload_len(struct ltt_class *cls, const struct ltt_cursor *c, const
 		if (ltt_payload_size(cls->payload, &a, p, r->avail, r->base, err2, sizeof(err2)) ==
 		    r->size) {
 			cls->abi = a;
+			lv0_plans_drop(lt, cls->index); /* made under the ABI before */
 			return r->size;
 		}
 	}

@@ -53,7 +53,24 @@ struct lv0_trace {
 	int loads_padded;
 	struct lv0_xml *xml;
 	size_t nxml;
+	/*
+	 * Per class (by its index), its fixed-layout plans (ltt_payload_plan)
+	 * by the payload's offset in its block modulo the alignment, made when
+	 * first needed: a payload is then sized without a walk.
+	 */
+	struct lv0_plans *plans;
+	size_t nplans;
 };
+
+#define LV0_PLAN_KEYS 8
+
+struct lv0_plans {
+	struct ltt_plan *p[LV0_PLAN_KEYS];
+	uint8_t planned; /* a bit per key */
+};
+
+/* Frees the plans of class index i (its ABI changed), or every class's (i SIZE_MAX). */
+void lv0_plans_drop(struct lv0_trace *lt, size_t i);
 
 /* The raw event the walk yields, before its class is looked up. */
 struct lv0_raw {

@@ -541,6 +541,8 @@ static void lv0_free(struct ltt_trace *t)
 		free(lt->xml[i].name);
 	}
 	free(lt->xml);
+	lv0_plans_drop(lt, SIZE_MAX);
+	free(lt->plans);
 	free(lt);
 	t->priv = NULL;
 }

@@ -10,14 +10,8 @@
 #include <string.h>
 
 #include "analysis/an-impl.h"
+#include "analysis/priolist.h"
 #include "analysis/table.h"
-
-/* A priority and how many times the thread was given it. */
-struct ct_prio {
-	int known; /* 0: Python's None (the state had no priority) */
-	int64_t prio;
-	unsigned long count;
-};
 
 struct ct_thread {
 	int64_t tid;
@@ -26,7 +20,7 @@ struct ct_thread {
 	int64_t total; /* ns on the CPU */
 	int running;
 	int64_t since;
-	struct ct_prio *prios;
+	struct an_prio *prios;
 	size_t nprios;
 	size_t order; /* of entry into the table */
 	double usage; /* percent */
@@ -85,20 +79,8 @@ oom:
 
 static void add_prio(struct cputop *ct, struct ct_thread *t, int known, int64_t prio)
 {
-	struct ct_prio *v;
-
-	for (size_t i = 0; i < t->nprios; i++)
-		if (t->prios[i].known == known && (!known || t->prios[i].prio == prio)) {
-			t->prios[i].count++;
-			return;
-		}
-	v = realloc(t->prios, (t->nprios + 1) * sizeof(*v));
-	if (!v) {
+	if (an_prio_add(&t->prios, &t->nprios, known, prio))
 		ct->failed = 1;
-		return;
-	}
-	t->prios = v;
-	v[t->nprios++] = (struct ct_prio){known, prio, 1};
 }
 
 static struct ct_cpu *cpu_row(struct cputop *ct, int64_t cpu)
@@ -251,34 +233,6 @@ static int cmp_usage(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int cmp_prio(const void *a, const void *b)
-{
-	const struct ct_prio *x = a, *y = b;
-
-	if (x->known != y->known)
-		return x->known - y->known;
-	return x->prio < y->prio ? -1 : x->prio > y->prio;
-}
-
-/* format_prio_list(): "[20, 120 (2 times)]", "[]" */
-static void prio_list(struct ct_thread *t, struct strbuf *sb)
-{
-	if (t->nprios > 1)
-		qsort(t->prios, t->nprios, sizeof(*t->prios), cmp_prio);
-	strbuf_puts(sb, "[");
-	for (size_t i = 0; i < t->nprios; i++) {
-		if (i)
-			strbuf_puts(sb, ", ");
-		if (t->prios[i].known)
-			strbuf_printf(sb, "%lld", (long long)t->prios[i].prio);
-		else
-			strbuf_puts(sb, "None");
-		if (t->prios[i].count > 1)
-			strbuf_printf(sb, " (%lu times)", t->prios[i].count);
-	}
-	strbuf_puts(sb, "]");
-}
-
 static int cmp_double_desc(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -354,7 +308,7 @@ static int report(void *an)
 		an_mi_table(&mi, "per-process", NULL, begin, end);
 		for (size_t i = 0; i < nrows; i++) {
 			strbuf_reset(&sb);
-			prio_list(order[i], &sb);
+			an_prio_format(order[i]->prios, order[i]->nprios, &sb);
 			an_mi_row(&mi);
 			an_mi_process(&mi, order[i]->comm, -1, order[i]->tid);
 			an_mi_number(&mi, "number", order[i]->migrations);
@@ -399,7 +353,7 @@ static int report(void *an)
 		strbuf_init(&prios);
 		strbuf_init(l);
 		strbuf_printf(&name, "%s (%lld)", order[i]->comm, (long long)order[i]->tid);
-		prio_list(order[i], &prios);
+		an_prio_format(order[i]->prios, order[i]->nprios, &prios);
 		snprintf(mig, sizeof(mig), "%lld", (long long)order[i]->migrations);
 		strbuf_puts(l, "  ");
 		an_pad_left(l, name.buf, 25);

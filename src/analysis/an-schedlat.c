@@ -20,23 +20,11 @@ static struct sl_thread *row_of(struct schedlat *sl, const struct kthread *t)
 	return t->slot < sl->nthreads ? &sl->threads[t->slot] : NULL;
 }
 
-static void add_prio(struct schedlat *sl, struct sl_prio **prios, size_t *n, int known,
+static void add_prio(struct schedlat *sl, struct an_prio **prios, size_t *n, int known,
 		     int64_t prio)
 {
-	struct sl_prio *v;
-
-	for (size_t i = 0; i < *n; i++)
-		if ((*prios)[i].known == known && (!known || (*prios)[i].prio == prio)) {
-			(*prios)[i].count++;
-			return;
-		}
-	v = realloc(*prios, (*n + 1) * sizeof(*v));
-	if (!v) {
+	if (an_prio_add(prios, n, known, prio))
 		sl->failed = 1;
-		return;
-	}
-	*prios = v;
-	v[(*n)++] = (struct sl_prio){known, prio, 1};
 }
 
 /* The row of thread t, entered with its current name and priority when new. */
@@ -185,34 +173,6 @@ static void destroy(void *an)
 	free(sl);
 }
 
-static int cmp_prio(const void *a, const void *b)
-{
-	const struct sl_prio *x = a, *y = b;
-
-	if (x->known != y->known)
-		return x->known - y->known;
-	return x->prio < y->prio ? -1 : x->prio > y->prio;
-}
-
-/* format_prio_list(): "[20, 120 (2 times)]", "[]" */
-static void prio_list(struct sl_thread *t, struct strbuf *sb)
-{
-	if (t->nprios > 1)
-		qsort(t->prios, t->nprios, sizeof(*t->prios), cmp_prio);
-	strbuf_puts(sb, "[");
-	for (size_t i = 0; i < t->nprios; i++) {
-		if (i)
-			strbuf_puts(sb, ", ");
-		if (t->prios[i].known)
-			strbuf_printf(sb, "%lld", (long long)t->prios[i].prio);
-		else
-			strbuf_puts(sb, "None");
-		if (t->prios[i].count > 1)
-			strbuf_printf(sb, " (%lu times)", t->prios[i].count);
-	}
-	strbuf_puts(sb, "]");
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	const struct sl_thread *x = *(const struct sl_thread *const *)a;
@@ -327,7 +287,7 @@ static void text_per_tid(struct strbuf *sb, struct sl_thread **order, size_t n, 
 
 		snprintf(name, sizeof(name), "%s (%lld)", order[i]->comm, (long long)order[i]->tid);
 		strbuf_reset(pl);
-		prio_list(order[i], pl);
+		an_prio_format(order[i]->prios, order[i]->nprios, pl);
 		line(sb, name, 25, 0);
 		strbuf_puts(sb, " ");
 		text_cells(sb, &order[i]->lat);
@@ -373,7 +333,7 @@ static void mi_tables(struct an_mi *mi, struct schedlat *sl, const struct sl_wan
 		an_mi_table(mi, "per_tid_stats", NULL, begin, end);
 		for (size_t i = 0; i < n; i++) {
 			strbuf_reset(pl);
-			prio_list(order[i], pl);
+			an_prio_format(order[i]->prios, order[i]->nprios, pl);
 			an_mi_row(mi);
 			an_mi_process(mi, order[i]->comm, -1, order[i]->tid);
 			mi_stats(mi, &order[i]->lat);

@@ -11,6 +11,7 @@
 
 #include "analysis/an-impl.h"
 #include "analysis/durstats.h"
+#include "analysis/priolist.h"
 #include "analysis/spool.h"
 #include "analysis/table.h"
 #include "common/strbuf.h"
@@ -18,19 +19,12 @@
 /* lttng-analyses' --freq-resolution default: buckets of a distribution */
 #define SL_FREQ_BUCKETS 20
 
-/* A priority and how many times the row was given it. */
-struct sl_prio {
-	int known; /* 0: Python's None (the state had no priority) */
-	int64_t prio;
-	unsigned long count;
-};
-
 struct sl_thread {
 	int64_t tid;
 	char comm[KSTATE_COMM_MAX]; /* when it entered the table: never changed */
 	char key[KSTATE_COMM_MAX];  /* comm lower-cased: the sort key */
 	struct an_durstats lat;
-	struct sl_prio *prios;
+	struct an_prio *prios;
 	size_t nprios;
 	size_t order;	  /* of entry into the table */
 	uint64_t *counts; /* --freq: its buckets */

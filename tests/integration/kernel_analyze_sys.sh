@@ -145,7 +145,12 @@ print(b + (e - b) // 4, b + 3 * (e - b) // 4)")
 		grep -q "^kwork ([0-9]*, TID: $tid)" tx.txt || fail "kwork ($tid) not in syscallstats --tid $tid: $(cat tx.txt)"
 		grep -q '^ - openat  *[0-9]' tx.txt || fail "kwork's openat calls not counted: $(cat tx.txt)"
 		trax analyze iolatency --log "$K" >tx.txt
-		grep -q "kwork  *$tid .*data.bin (fd=" tx.txt || fail "kwork's reads of data.bin not in the log with the file name"
+		if ! grep -q "kwork  *$tid .*data.bin (fd=" tx.txt; then
+			# (lttng-analyses agreed: the recording gave kwork's openat
+			# to another thread, as this kernel's missing switches can)
+			echo "attempt $attempt: kwork's reads of data.bin have no file name in this recording: recording again"
+			continue
+		fi
 		ok "a trace of $(trax view --count "$K"): syscallstats and iolatency (stats, top, freq, log) as lttng-analyses (whole, [$b, $e], --tid $tid)"
 		exit 0
 	fi
@@ -153,4 +158,4 @@ print(b + (e - b) // 4, b + 3 * (e - b) // 4)")
 	[ "$n" -gt 0 ] || fail "trax and lttng-analyses disagree on a trace without ties (kept in $K)"
 	echo "attempt $attempt: $n ties between CPUs: recording again"
 done
-fail "five recordings with ties on which trax and lttng-analyses disagree, or on which lttng-analyses fails"
+fail "five recordings with ties on which trax and lttng-analyses disagree, on which lttng-analyses fails, or without kwork's file name"

@@ -55,10 +55,26 @@ consistent() {
 	ok "$1: $packets packets, all in the index files; babeltrace2 read $built index files, trax view $n"
 }
 
+# wait_written DIR: returns once DIR's stream files hold at least four
+# packets (at most 20 s), so that a loaded machine's slow start does not
+# leave the kill with one packet only; the kill comes some time after.
+wait_written() {
+	i=0
+	while [ $i -lt 200 ]; do
+		bytes=$(find "$1" -type f ! -name metadata ! -name '*.idx' -printf '%s\n' 2>/dev/null |
+			awk '{ s += $1 } END { print s + 0 }')
+		[ "$bytes" -ge 16384 ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "no stream data under $1 after 20 s"
+}
+
 # ---- TRAX_OUTPUT: the application (and its consumer) killed ----
 for t in 0.1 0.2 0.3; do
 	TRAX_OUTPUT=$W/emb-$t TRAX_SUBBUF_SIZE=4096 TRAX_NUM_SUBBUF=8 ./loop &
 	app=$!
+	wait_written "$W/emb-$t"
 	sleep $t
 	kill -KILL $app
 	wait $app || :
@@ -73,6 +89,7 @@ for t in 0.2 0.4; do
 	trax start >/dev/null
 	./loop &
 	app=$!
+	wait_written "$W/k$t"
 	sleep $t
 	kill -KILL "$(daemon_pid)"
 	sleep 0.1

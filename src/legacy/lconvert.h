@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define LCONV_MAX_THREADS 8
+
 struct ltt_convert_stats {
 	/* set by the caller (each may be NULL) */
 	/* a warning of the trace or of a tracefile: one line, without '\n' */
@@ -24,6 +26,14 @@ struct ltt_convert_stats {
 	/* each stream file made: the tracefile's path and the stream file's name in ctf_dir */
 	void (*file)(void *arg, const char *legacy_path, const char *stream_name);
 	void *arg;
+	/*
+	 * Threads converting tracefiles at once (0 or 1: the calling thread
+	 * only; at most LCONV_MAX_THREADS). With more than one the callbacks
+	 * are called from each, one at a time, warnings in no fixed order, and
+	 * the classes' ids in the metadata depend on which thread met them
+	 * first: the events and their values are the same.
+	 */
+	unsigned threads;
 	/* filled by ltt_convert() */
 	uint64_t events;    /* written */
 	uint64_t discarded; /* lost by the tracer (as the legacy trace tells) */

@@ -105,6 +105,13 @@ struct ltt_event {
 	 * events_discarded counts.
 	 */
 	uint64_t lost_before;
+	/*
+	 * len is the header's event size, not yet checked against the
+	 * description (only after ltt_cursor_trust_sizes()): a consumer that
+	 * walks the payload anyway compares the size its walk found with len
+	 * and calls ltt_cursor_check_size() when they differ.
+	 */
+	bool size_unchecked;
 };
 
 struct ltt_trace;
@@ -134,6 +141,20 @@ struct ltt_cursor *ltt_cursor_open(struct ltt_trace *t, size_t i);
  * event has a size) are skipped with a warning (ltt_cursor_warning).
  */
 int ltt_cursor_next(struct ltt_cursor *c, struct ltt_event *ev);
+/*
+ * From now on, the events whose header has a size and whose description
+ * has no fixed layout come with that size unchecked (ev.size_unchecked),
+ * for a consumer that walks each payload once itself: the cursor's own
+ * walk of it would be a second one. Formats without sizes ignore it.
+ */
+void ltt_cursor_trust_sizes(struct ltt_cursor *c);
+/*
+ * The check the cursor left out for ev, the last event it returned: the
+ * payload's size (ev->len; ev->cls->abi may have changed to the fallback
+ * of docs/legacy-formats.md 1.3: walk it again), or -1 when the event is
+ * to be skipped (the warning is in ltt_cursor_warning()).
+ */
+long ltt_cursor_check_size(struct ltt_cursor *c, const struct ltt_event *ev);
 /* The error: one line naming the file and the byte offset. */
 const char *ltt_cursor_error(const struct ltt_cursor *c);
 /* Warnings since the last call (one line each, "" when none); the caller prints them. */

@@ -66,7 +66,10 @@ struct ltrace_ops {
 	/* ltt_cursor_next()'s contract; ltrace_cursor_fail() sets the error */
 	int (*cursor_next)(struct ltt_cursor *c, struct ltt_event *ev);
 	void (*cursor_close)(struct ltt_cursor *c); /* frees c->priv; may be NULL */
-	void (*trace_free)(struct ltt_trace *t);    /* frees t->priv, f->priv; may be NULL */
+	/* ltt_cursor_trust_sizes(), ltt_cursor_check_size(); NULL: sizes always checked */
+	void (*cursor_trust_sizes)(struct ltt_cursor *c);
+	long (*cursor_check_size)(struct ltt_cursor *c, const struct ltt_event *ev);
+	void (*trace_free)(struct ltt_trace *t); /* frees t->priv, f->priv; may be NULL */
 };
 
 struct ltt_trace {

@@ -7,6 +7,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -706,6 +707,18 @@ const char *ltt_cursor_warning(struct ltt_cursor *c)
 	if (c->warn_out[0] && c->warn_out[strlen(c->warn_out) - 1] == '\n')
 		c->warn_out[strlen(c->warn_out) - 1] = '\0';
 	return c->warn_out;
+}
+
+void ltt_cursor_trust_sizes(struct ltt_cursor *c)
+{
+	if (c->t->ops->cursor_trust_sizes && !c->failed)
+		c->t->ops->cursor_trust_sizes(c);
+}
+
+long ltt_cursor_check_size(struct ltt_cursor *c, const struct ltt_event *ev)
+{
+	assert(ev->size_unchecked && c->t->ops->cursor_check_size);
+	return c->t->ops->cursor_check_size(c, ev);
 }
 
 void ltt_cursor_close(struct ltt_cursor *c)

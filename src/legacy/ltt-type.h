@@ -69,7 +69,18 @@ struct ltt_type {
 	struct ltt_field *fields;     /* LTT_STRUCT, LTT_UNION */
 	size_t nfields;
 	uint8_t typecode_size; /* LTT_UNION: the selector's bytes, 0: none */
+	/*
+	 * ltype.c's cache of the type's alignment under the ABI whose sizes
+	 * align_key packs (0: none yet; LTT_ALIGN_ANY_ABI: under every ABI, set
+	 * where the type is built, never written, as for shared static types):
+	 * every element of an array and every nested struct asks for it. A
+	 * trace's own types are walked by one thread at a time.
+	 */
+	uint64_t align_key;
+	uint8_t align_cached;
 };
+
+#define LTT_ALIGN_ANY_ABI UINT64_MAX
 
 /* What the machine that wrote a payload was: per facility load or marker. */
 struct ltt_abi {
@@ -90,6 +101,26 @@ struct ltt_abi {
 	 */
 	bool realign_after_string;
 };
+
+/*
+ * The alignment t asks for under abi before the arch size caps it
+ * (docs/legacy-formats.md 1.3), computed without the cache; 0 for an
+ * undeclared type or a loop.
+ */
+unsigned ltt_type_alignment(const struct ltt_type *t, const struct ltt_abi *abi);
+/*
+ * The bytes that put off on a multiple of a (0 when a is 0 or 1): a mask
+ * for the powers of two that every real alignment is, as the readers pad
+ * every event header and payload.
+ */
+static inline uint64_t ltt_pad(uint64_t off, unsigned a)
+{
+	if (a <= 1)
+		return 0;
+	if (!(a & (a - 1)))
+		return (0 - off) & (a - 1);
+	return (a - off % a) % a;
+}
 
 /* A scalar's size in bytes under abi (0 for non-scalars). */
 unsigned ltt_type_scalar_size(const struct ltt_type *t, const struct ltt_abi *abi);

@@ -110,7 +110,34 @@ static int fail(struct walk *w, const char *name, const char *fmt, ...)
  * length and element, a struct's or union's largest member (a selector
  * counts as a member). 0: an undeclared type or a loop inside.
  */
+static unsigned type_align_walk(struct walk *w, const struct ltt_type *t, unsigned depth);
+
+/*
+ * type_align_walk from the top, through the type's cache: only answers
+ * found from depth 0 are kept (a nested call may have hit the depth cap),
+ * and only non-zero ones (a zero is said by a walk that fails anyway).
+ */
 static unsigned type_align(struct walk *w, const struct ltt_type *t, unsigned depth)
+{
+	const struct ltt_abi *abi = w->abi;
+	uint64_t key = 1ull << 32 | (uint64_t)abi->int_size | (uint64_t)abi->long_size << 8 |
+		       (uint64_t)abi->pointer_size << 16 | (uint64_t)abi->size_t_size << 24;
+	struct ltt_type *rt = (struct ltt_type *)ltt_type_resolve(t); /* (the cache only) */
+	unsigned a;
+
+	if (depth || !rt)
+		return type_align_walk(w, t, depth);
+	if (rt->align_key == key || rt->align_key == LTT_ALIGN_ANY_ABI)
+		return rt->align_cached;
+	a = type_align_walk(w, rt, 0);
+	if (a) {
+		rt->align_key = key;
+		rt->align_cached = (uint8_t)a;
+	}
+	return a;
+}
+
+static unsigned type_align_walk(struct walk *w, const struct ltt_type *t, unsigned depth)
 {
 	const struct ltt_abi *abi = w->abi;
 	unsigned a = 1, m;
@@ -143,6 +170,13 @@ static unsigned type_align(struct walk *w, const struct ltt_type *t, unsigned de
 	}
 }
 
+unsigned ltt_type_alignment(const struct ltt_type *t, const struct ltt_abi *abi)
+{
+	struct walk w = {.abi = abi, .max_steps = LTYPE_BASE_STEPS};
+
+	return type_align_walk(&w, t, 0);
+}
+
 /* Pads w->off so that base + off is a multiple of min(A, want). */
 static void align_to(struct walk *w, unsigned want)
 {
@@ -155,11 +189,8 @@ static void align_to(struct walk *w, unsigned want)
 		return;
 	if (want < a)
 		a = want;
-	size_t pos = w->base + w->off;
-	/* (a power of two, as sizes are, without dividing: every field comes here) */
-	size_t pad = (a & (a - 1)) ? (a - pos % a) % a : (0 - pos) & (a - 1);
-
-	w->off += pad; /* past len only when nothing follows: reads check */
+	w->off +=
+	    ltt_pad(w->base + w->off, a); /* past len only when nothing follows: reads check */
 }
 
 /* A callback's answer: non-zero stops the walk. */
@@ -177,10 +208,35 @@ static int read_uint(struct walk *w, const char *name, unsigned size, bool big, 
 		return fail(w, name, "%u bytes past the end of the payload (%zu bytes)", size,
 			    w->len);
 	const uint8_t *b = w->p + w->off;
+	bool swap = big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 
-	*v = 0;
-	for (unsigned i = 0; i < size; i++)
-		*v |= (uint64_t)b[big ? i : size - 1 - i] << (8 * (size - 1 - i));
+	/* every field of a walk comes here: loads, not a loop over bytes */
+	switch (size) {
+	case 1:
+		*v = b[0];
+		break;
+	case 2: {
+		uint16_t u;
+
+		memcpy(&u, b, 2);
+		*v = swap ? __builtin_bswap16(u) : u;
+		break;
+	}
+	case 4: {
+		uint32_t u;
+
+		memcpy(&u, b, 4);
+		*v = swap ? __builtin_bswap32(u) : u;
+		break;
+	}
+	default: {
+		uint64_t u;
+
+		memcpy(&u, b, 8);
+		*v = swap ? __builtin_bswap64(u) : u;
+		break;
+	}
+	}
 	w->off += size;
 	return 0;
 }
@@ -201,6 +257,8 @@ static bool enum_is_signed(const struct ltt_type *t)
 }
 
 static int walk_type(struct walk *w, const char *name, const struct ltt_type *t);
+static int walk_type_aligned(struct walk *w, const char *name, const struct ltt_type *t,
+			     unsigned a);
 
 /* Planning: a scalar's place in the plan instead of its value. */
 static int plan_scalar(struct walk *w, const char *name, unsigned size, bool big, bool is_float)
@@ -292,6 +350,7 @@ static int walk_string(struct walk *w, const char *name, const struct ltt_type *
 static int walk_elements(struct walk *w, const char *name, const struct ltt_type *t, uint64_t n)
 {
 	const struct ltt_payload_sink *s = w->sink;
+	unsigned a = n ? type_align(w, t->elem, 0) : 0; /* (0: each element's walk says why) */
 	int r;
 
 	if (s && s->begin_array && s->begin_array(w->arg, name, t, n))
@@ -299,7 +358,7 @@ static int walk_elements(struct walk *w, const char *name, const struct ltt_type
 	for (uint64_t i = 0; i < n; i++) {
 		size_t before = w->off;
 
-		if ((r = walk_type(w, NULL, t->elem)))
+		if ((r = walk_type_aligned(w, NULL, t->elem, a)))
 			return r;
 		/* elements of no bytes (empty structs) would let a huge count spin */
 		if (w->off == before && ++w->empty_elements > LTYPE_MAX_EMPTY)
@@ -359,11 +418,15 @@ static int walk_union(struct walk *w, const char *name, const struct ltt_type *t
 	return s && s->end_compound ? call(s->end_compound(w->arg, t)) : 0;
 }
 
-static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
+/*
+ * walk_type with the alignment of t when the caller knows it (an array's
+ * elements share one), else 0. Scalars and strings do not need it: their
+ * own walks align them.
+ */
+static int walk_type_aligned(struct walk *w, const char *name, const struct ltt_type *t, unsigned a)
 {
 	const struct ltt_payload_sink *s = w->sink;
 	const struct ltt_type *rt = ltt_type_resolve(t);
-	unsigned a;
 	int r;
 
 	if (!rt) {
@@ -374,7 +437,9 @@ static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
 	t = rt;
 	if (w->depth >= LTYPE_MAX_DEPTH)
 		return fail(w, name, "types nested deeper than %d", LTYPE_MAX_DEPTH);
-	if (++w->steps > w->max_steps || !(a = type_align(w, t, 0))) {
+	if (!a && (t->kind == LTT_STRING || ltt_type_scalar_size(t, w->abi)))
+		a = 1; /* (unused below) */
+	if (++w->steps > w->max_steps || (!a && !(a = type_align(w, t, 0)))) {
 		if (w->steps > w->max_steps)
 			return fail(w, name, "a type of more parts than its payload could hold");
 		return fail(w, name, "a member's type is not declared, or holds itself");
@@ -437,6 +502,11 @@ static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
 	}
 	w->depth--;
 	return r;
+}
+
+static int walk_type(struct walk *w, const char *name, const struct ltt_type *t)
+{
+	return walk_type_aligned(w, name, t, 0);
 }
 
 long ltt_payload_decode(const struct ltt_type *t, const struct ltt_abi *abi, const uint8_t *p,

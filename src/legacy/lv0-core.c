@@ -3,6 +3,7 @@
  * docs/legacy-formats.md 1.4): its event types, built here since no
  * eventdefs file describes it, and the facility_load payload.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,14 @@
 	{                                                                                          \
 		.name = n, .type = &core_u32                                                       \
 	}
+/* (shared by every trace: their alignment cache set here, never written; checked in init) */
+#define ALIGN(a) .align_key = LTT_ALIGN_ANY_ABI, .align_cached = a
 
 static struct ltt_type core_u32 = {
-    .kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 4, .base = 10};
+    .kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 4, .base = 10, ALIGN(4)};
 static struct ltt_type core_u64 = {
-    .kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 8, .base = 10};
-static struct ltt_type core_string = {.kind = LTT_STRING};
+    .kind = LTT_UNSIGNED, .size_ref = LTT_SIZE_FIXED, .size = 8, .base = 10, ALIGN(8)};
+static struct ltt_type core_string = {.kind = LTT_STRING, ALIGN(1)};
 
 /* 0.4: checksum, id, long, pointer and size_t sizes, alignment (R070) */
 static struct ltt_field load_04_fields[] = {
@@ -49,16 +52,19 @@ static struct ltt_field heartbeat_04_fields[] = {
 };
 static struct ltt_field heartbeat_full_fields[] = {{.name = "tsc", .type = &core_u64}};
 
-#define STRUCT_OF(f)                                                                               \
+#define STRUCT_OF(f, a)                                                                            \
 	{                                                                                          \
-		.kind = LTT_STRUCT, .fields = f, .nfields = sizeof(f) / sizeof(f[0])               \
+		.kind = LTT_STRUCT, .fields = f, .nfields = sizeof(f) / sizeof(f[0]), ALIGN(a)     \
 	}
-static struct ltt_type load_04 = STRUCT_OF(load_04_fields);
-static struct ltt_type load_07 = STRUCT_OF(load_07_fields);
-static struct ltt_type unload = STRUCT_OF(unload_fields);
-static struct ltt_type heartbeat_04 = STRUCT_OF(heartbeat_04_fields);
-static struct ltt_type heartbeat_07 = {.kind = LTT_STRUCT};
-static struct ltt_type heartbeat_full = STRUCT_OF(heartbeat_full_fields);
+static struct ltt_type load_04 = STRUCT_OF(load_04_fields, 4);
+static struct ltt_type load_07 = STRUCT_OF(load_07_fields, 4);
+static struct ltt_type unload = STRUCT_OF(unload_fields, 4);
+static struct ltt_type heartbeat_04 = STRUCT_OF(heartbeat_04_fields, 8);
+static struct ltt_type heartbeat_07 = {.kind = LTT_STRUCT, ALIGN(1)};
+static struct ltt_type heartbeat_full = STRUCT_OF(heartbeat_full_fields, 8);
+static const struct ltt_type *const core_types[] = {&core_u32,	   &core_u64,	  &core_string,
+						    &load_04,	   &load_07,	  &unload,
+						    &heartbeat_04, &heartbeat_07, &heartbeat_full};
 
 int lv0_core_init(struct ltt_trace *t, struct lv0_trace *lt, uint8_t minor,
 		  const struct ltt_abi *abi)
@@ -77,6 +83,8 @@ int lv0_core_init(struct ltt_trace *t, struct lv0_trace *lt, uint8_t minor,
 	};
 	size_t n = sizeof(ev) / sizeof(ev[0]);
 
+	for (size_t i = 0; i < sizeof(core_types) / sizeof(core_types[0]); i++)
+		assert(core_types[i]->align_cached == ltt_type_alignment(core_types[i], abi));
 	core->set = true;
 	core->name = strdup("core");
 	core->abi = *abi;

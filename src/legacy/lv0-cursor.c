@@ -3,6 +3,7 @@
  * gets its class from the facility table, its payload size (computed from
  * the description and checked against the header's, 1.3) and its time.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -111,9 +112,11 @@ static const struct ltt_plan *class_plan(struct lv0_trace *lt, const struct ltt_
  * The payload's size, 1.3: the computed one; when the header has one
  * (below 0xFFFF) they must agree, else the fallback of a realignment after
  * strings (then the class keeps that rule). -1 with why set when neither.
+ * With trust (and a size in the header), a class without a plan is not
+ * walked: the header's size, *unchecked set.
  */
 static long payload_len(struct ltt_class *cls, const struct ltt_cursor *c, const struct lv0_raw *r,
-			char *why, size_t whylen)
+			bool trust, bool *unchecked, char *why, size_t whylen)
 {
 	const uint8_t *p = c->f->data + r->payload_off;
 	struct lv0_trace *lt = c->t->priv;
@@ -121,6 +124,11 @@ static long payload_len(struct ltt_class *cls, const struct ltt_cursor *c, const
 	char err[256] = "";
 	long n = plan ? ltt_plan_size(plan, r->avail) : -1;
 
+	*unchecked = false;
+	if (!plan && trust && r->size != 0xFFFF) {
+		*unchecked = true; /* (lv0_walk_next checked it fits the block) */
+		return r->size;
+	}
 	if (n < 0) /* no plan, or too short for it: the walk says why */
 		n = ltt_payload_size(cls->payload, &cls->abi, p, r->avail, r->base, err,
 				     sizeof(err));
@@ -162,7 +170,11 @@ int lv0_cursor_next(struct ltt_cursor *c, struct ltt_event *ev)
 	while ((rc = lv0_walk_next(c, &r)) > 0) {
 		char why[384];
 		struct ltt_class *cls = class_of(lt, &r, why, sizeof(why));
-		long len = cls ? payload_len(cls, c, &r, why, sizeof(why)) : -1;
+		bool unchecked = false;
+		/* (an unclosed block's garbage is found by the check: never trusted) */
+		long len = cls ? payload_len(cls, c, &r, lc->trust_sizes && !lc->unclosed,
+					     &unchecked, why, sizeof(why))
+			       : -1;
 
 		if (len < 0) {
 			/* an unclosed block's garbage ends the block */
@@ -189,8 +201,33 @@ int lv0_cursor_next(struct ltt_cursor *c, struct ltt_event *ev)
 		ev->base = r.base;
 		ev->offset = r.offset;
 		ev->lost_before = 0;
+		ev->size_unchecked = unchecked;
+		if (unchecked)
+			lc->last = r;
 		lv0_walk_skip(c, &r, (uint64_t)len);
 		return 1;
 	}
 	return rc;
+}
+
+void lv0_cursor_trust_sizes(struct ltt_cursor *c)
+{
+	struct lv0_cursor *lc = c->priv;
+
+	lc->trust_sizes = true;
+}
+
+long lv0_cursor_check_size(struct ltt_cursor *c, const struct ltt_event *ev)
+{
+	struct lv0_cursor *lc = c->priv;
+	struct ltt_class *cls = (struct ltt_class *)ev->cls; /* (the trace's: its ABI may change) */
+	char why[384];
+	bool unchecked;
+	long len;
+
+	assert(ev->offset == lc->last.offset && lc->last.size != 0xFFFF);
+	len = payload_len(cls, c, &lc->last, false, &unchecked, why, sizeof(why));
+	if (len < 0) /* as lv0_cursor_next says it of a checked event (the cursor is past it) */
+		ltrace_cursor_warn(c, lc->last.offset, "%s: skipped", why);
+	return len;
 }

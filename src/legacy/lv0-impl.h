@@ -90,6 +90,8 @@ struct lv0_cursor {
 	uint8_t *said;	     /* 256 x 256 bits: (facility, event) already reported */
 	uint64_t prev_tsc;   /* for the unclosed blocks' sanity check */
 	uint64_t lost_total; /* events lost before the next event (0: none) */
+	bool trust_sizes;    /* ltt_cursor_trust_sizes() */
+	struct lv0_raw last; /* the last event returned unchecked */
 };
 
 /*
@@ -126,6 +128,8 @@ bool lv0_core_is_heartbeat_full(uint8_t event, uint16_t size);
 /* The cursor ops (lv0-cursor.c). */
 int lv0_cursor_open(struct ltt_cursor *c);
 int lv0_cursor_next(struct ltt_cursor *c, struct ltt_event *ev);
+void lv0_cursor_trust_sizes(struct ltt_cursor *c);
+long lv0_cursor_check_size(struct ltt_cursor *c, const struct ltt_event *ev);
 void lv0_cursor_close(struct ltt_cursor *c);
 
 extern const struct ltrace_ops lv0_ops;

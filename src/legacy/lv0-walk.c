@@ -8,12 +8,6 @@
 
 #include "legacy/lv0-impl.h"
 
-/* 1.3: the padding that puts off on min(A, size); 0 when packed. */
-static uint64_t pad_to(uint64_t off, unsigned a)
-{
-	return a ? (a - off % a) % a : 0;
-}
-
 static int enter_block(struct ltt_cursor *c)
 {
 	const struct lv0_file *lf = c->f->priv;
@@ -70,7 +64,7 @@ int lv0_walk_next(struct ltt_cursor *c, struct lv0_raw *r)
 				return -1;
 		}
 		b = &c->f->blocks[c->block];
-		pos = c->pos + pad_to(c->pos - b->offset, lf->alignment);
+		pos = c->pos + ltt_pad(c->pos - b->offset, lf->alignment);
 		if (pos >= c->end) {
 			c->in_block = false;
 			c->block++;
@@ -101,7 +95,7 @@ int lv0_walk_next(struct ltt_cursor *c, struct lv0_raw *r)
 	r->event = h[1];
 	r->size = ltrace_u16(h + 2, lf->big_endian);
 	pay = pos + hs;
-	pay += pad_to(pay - b->offset, lf->alignment);
+	pay += ltt_pad(pay - b->offset, lf->alignment);
 	if (pay > c->end || (r->size != 0xFFFF && r->size > c->end - pay)) {
 		if (lc->unclosed) {
 			lv0_walk_abandon_block(c, r, "an event overruns it");

@@ -617,5 +617,7 @@ const struct ltrace_ops lv0_ops = {
     .cursor_open = lv0_cursor_open,
     .cursor_next = lv0_cursor_next,
     .cursor_close = lv0_cursor_close,
+    .cursor_trust_sizes = lv0_cursor_trust_sizes,
+    .cursor_check_size = lv0_cursor_check_size,
     .trace_free = lv0_free,
 };

@@ -183,8 +183,7 @@ long lv2_decode_set_id(const uint8_t *p, size_t len, size_t base, uint8_t alignm
 		return -1;
 	}
 	/* the u16 id is aligned on the block offset, as the writer's address was */
-	if (a > 1)
-		off += (a - (base + off) % a) % a;
+	off += ltt_pad(base + off, a);
 	if (off + 7 > len) {
 		snprintf(err, errlen,
 			 "set_marker_id of %s: %zu bytes where the id and sizes need %zu",

@@ -127,11 +127,6 @@ static struct ltt_type core_format_type[2] = {
     {.kind = LTT_STRUCT, .fields = core_format_fields, .nfields = 3},
 };
 
-static unsigned pad(uint64_t off, unsigned a)
-{
-	return a > 1 ? (unsigned)((a - off % a) % a) : 0;
-}
-
 static unsigned min_align(unsigned alignment, unsigned size)
 {
 	return alignment < size ? alignment : size;
@@ -839,7 +834,7 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 
 	if (pos >= c->end)
 		return EV_END;
-	pos += pad(pos - lc->block_off, min_align(a, 4));
+	pos += ltt_pad(pos - lc->block_off, min_align(a, 4));
 	hdr_off = pos;
 	if (pos + 4 > c->end)
 		return block_fault(c, hdr_off, "event header past the end of its block");
@@ -872,7 +867,7 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 			pos += 4;
 		}
 		if (full_tsc) {
-			pos += pad(pos - lc->block_off, min_align(a, 8));
+			pos += ltt_pad(pos - lc->block_off, min_align(a, 8));
 			if (pos + 8 > c->end)
 				return block_fault(c, hdr_off,
 						   "event header past the end of its block");
@@ -899,7 +894,7 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 			return skip_event(c, pos, size, hdr_off, msg);
 		return block_fault(c, hdr_off, msg);
 	}
-	data = pos + pad(pos - lc->block_off, slot->align);
+	data = pos + ltt_pad(pos - lc->block_off, slot->align);
 	if (data > c->end)
 		return block_fault(c, hdr_off, "event payload past the end of its block");
 	perr[0] = '\0';
@@ -932,6 +927,7 @@ static int read_event(struct ltt_cursor *c, struct ltt_event *ev)
 	ev->base = (size_t)(data - lc->block_off);
 	ev->offset = hdr_off;
 	ev->lost_before = 0;
+	ev->size_unchecked = false;
 	c->pos = data + (uint64_t)n;
 	return EV_READ;
 }

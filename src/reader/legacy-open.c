@@ -207,7 +207,11 @@ static int convert_into(struct trax_reader *r, const char *src, const char *out,
 			size_t errlen)
 {
 	struct file_ctx fc = {.r = r, .out = out};
-	struct ltt_convert_stats st = {.warn = on_warning, .file = on_file, .arg = &fc};
+	/* (two threads as for printing: the classes' ids of a temporary trace do not matter) */
+	struct ltt_convert_stats st = {.warn = on_warning,
+				       .file = on_file,
+				       .arg = &fc,
+				       .threads = r->opt.threads == 1 ? 1 : 2};
 	char err[1024];
 	size_t n = r->nlegacy_pairs;
 	int rc;

@@ -75,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(out, sizeof(out), "%s.ctf", dir);
 	nftw(out, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	err[0] = 0;
+	st.threads = (data[0] & 2) ? 2 : 1; /* a thread per tracefile, each its own open */
 	rc = ltt_convert(dir, out, &st, err, sizeof(err));
 	CHECK(rc == 0 || (rc < 0 && err[0]), "rc %d without a message", rc);
 	if (rc == -2)

@@ -79,3 +79,24 @@ if [ "$status" != 0 ] || grep -q "ThreadSanitizer" tsan.err; then
 fi
 cmp -s ref.txt tsan.txt || fail "trax view --count under TSan: $(cat tsan.txt), not $(cat ref.txt)"
 ok "--count clean under ThreadSanitizer: $(cat ref.txt)"
+
+# A pre-CTF trace of each format (bench/legacy_big.py: two CPU tracefiles),
+# converted by two threads, each through its own open of the trace
+# (src/legacy/lconvert.c), then printed: the regular build's events.
+for fmt in v0 v2; do
+	python3 "$TRAX_SRC/bench/legacy_big.py" "$TEST_TMP/leg-$fmt" 20000 "$fmt" >/dev/null ||
+		fail "cannot write the $fmt legacy trace"
+	"$TRAX_BUILD/trax" view "$TEST_TMP/leg-$fmt" >ref.txt 2>ref.err ||
+		fail "trax view (legacy $fmt): exit status $?"
+	[ "$(wc -l <ref.txt)" -ge 20000 ] || fail "legacy $fmt: $(wc -l <ref.txt) events"
+	status=0
+	$TSAN_RUN ./trax_tsan view "$TEST_TMP/leg-$fmt" >tsan.txt 2>tsan.err || status=$?
+	if [ "$status" != 0 ] || grep -q "ThreadSanitizer" tsan.err; then
+		head -c 6000 tsan.err >&2
+		fail "trax view of a legacy $fmt trace under TSan: status $status"
+	fi
+	cmp -s ref.txt tsan.txt || fail "legacy $fmt under TSan: standard output differs"
+	TRAX_VIEW_THREADS=1 "$TRAX_BUILD/trax" view "$TEST_TMP/leg-$fmt" >one.txt 2>/dev/null
+	cmp -s ref.txt one.txt || fail "legacy $fmt: converted by one thread and by two, the events differ"
+done
+ok "legacy traces converted by two threads: clean under ThreadSanitizer, the same events as one thread"

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "legacy/lconvert.h"
 #include "legacy/legacy.h"
 #include "legacy/ltrace-impl.h"
 
@@ -202,6 +203,8 @@ static const char test_xml[] =
     "<field name=\"l\"><long/></field></event>\n"
     "  <event name=\"mix\"><field name=\"c\"><uint size=\"1\"/></field>"
     "<field name=\"x\"><uint size=\"4\"/></field></event>\n"
+    "  <event name=\"strint\"><field name=\"s\"><string/></field>"
+    "<field name=\"v\"><uint size=\"4\"/></field></event>\n"
     "</facility>\n";
 
 static void write_file(const char *dir, const char *name, const void *p, size_t len)
@@ -284,9 +287,15 @@ struct got {
 	uint64_t offset;
 };
 
-/* Reads tracefile path's events: their count; *rc the last next()'s, err/warn copied. */
-static size_t read_file(struct ltt_trace *t, const char *relpath, struct got *g, size_t max,
-			int *rc, char *err, size_t errlen, char *warn, size_t warnlen)
+/*
+ * Reads tracefile path's events: their count; *rc the last next()'s,
+ * err/warn copied. With trust, as a consumer that walks every payload
+ * (ltt_cursor_trust_sizes): the sizes the cursor left unchecked are
+ * checked by that walk, and by ltt_cursor_check_size when it disagrees.
+ */
+static size_t read_file_as(struct ltt_trace *t, const char *relpath, struct got *g, size_t max,
+			   int *rc, char *err, size_t errlen, char *warn, size_t warnlen,
+			   bool trust)
 {
 	size_t n = 0, file = (size_t)-1;
 	struct ltt_cursor *c;
@@ -303,12 +312,27 @@ static size_t read_file(struct ltt_trace *t, const char *relpath, struct got *g,
 		return 0;
 	c = ltt_cursor_open(t, file);
 	CHECK(c != NULL);
+	if (trust)
+		ltt_cursor_trust_sizes(c);
 	if (warn)
 		warn[0] = '\0';
 	while ((*rc = ltt_cursor_next(c, &ev)) > 0) {
 		const char *w = ltt_cursor_warning(c);
 		if (warn && *w)
 			snprintf(warn + strlen(warn), warnlen - strlen(warn), "%s\n", w);
+		CHECK(trust || !ev.size_unchecked);
+		if (ev.size_unchecked &&
+		    ltt_payload_size(ev.cls->payload, &ev.cls->abi, ev.payload, ev.len, ev.base,
+				     NULL, 0) != (long)ev.len) {
+			long k = ltt_cursor_check_size(c, &ev);
+
+			if (k < 0)
+				continue;
+			CHECK_EQ(k, (long)ev.len);
+			CHECK_EQ(ltt_payload_size(ev.cls->payload, &ev.cls->abi, ev.payload, ev.len,
+						  ev.base, NULL, 0),
+				 (long)ev.len);
+		}
 		if (n < max) {
 			snprintf(g[n].name, sizeof(g[n].name), "%s", ev.cls->name);
 			g[n].tsc = ev.tsc;
@@ -328,6 +352,42 @@ static size_t read_file(struct ltt_trace *t, const char *relpath, struct got *g,
 		snprintf(err, errlen, "%s", ltt_cursor_error(c));
 	ltt_cursor_close(c);
 	return n;
+}
+
+static size_t read_file(struct ltt_trace *t, const char *relpath, struct got *g, size_t max,
+			int *rc, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+	return read_file_as(t, relpath, g, max, rc, err, errlen, warn, warnlen, false);
+}
+
+/*
+ * Reads relpath of a fresh open of dir trusting the sizes: the same events,
+ * lengths, error and warnings as read_file gave (n, g, rc, err, warn).
+ */
+static void same_when_trusted(const char *dir, const char *relpath, size_t n, const struct got *g,
+			      int rc, const char *err, const char *warn)
+{
+	char oerr[512], err2[512], warn2[1024];
+	struct got g2[8];
+	int rc2;
+	struct ltt_trace *t = ltt_trace_open(dir, oerr, sizeof(oerr));
+
+	CHECK(t != NULL, "%s", oerr);
+	if (!t)
+		return;
+	size_t n2 =
+	    read_file_as(t, relpath, g2, 8, &rc2, err2, sizeof(err2), warn2, sizeof(warn2), true);
+	CHECK_EQ(n2, n);
+	CHECK_EQ(rc2, rc);
+	CHECK(!strcmp(err2, err), "\"%s\" != \"%s\"", err2, err);
+	CHECK(!strcmp(warn2, warn), "\"%s\" != \"%s\"", warn2, warn);
+	for (size_t i = 0; i < n && i < 8; i++) {
+		CHECK(!strcmp(g2[i].name, g[i].name) && g2[i].tsc == g[i].tsc &&
+			  g2[i].len == g[i].len && g2[i].offset == g[i].offset,
+		      "event %zu", i);
+		CHECK(!memcmp(g2[i].payload, g[i].payload, g[i].len < 64 ? g[i].len : 64));
+	}
+	ltt_trace_close(t);
 }
 
 #define BASE_NS ((int64_t)START_SEC * 1000000000 + (int64_t)START_USEC * 1000)
@@ -382,8 +442,8 @@ static void test_07_le_packed_hb(void)
 	CHECK_EQ(ltt_trace_file(t, 1)->cpu, 0);
 	CHECK_EQ(ltt_trace_file(t, 1)->blocks, 2);
 	CHECK_EQ(ltt_trace_file(t, 1)->block_size, BSIZE);
-	/* core (5 + heartbeat_full) + test's 4 */
-	CHECK_EQ(ltt_trace_class_count(t), 10);
+	/* core (5 + heartbeat_full) + test's 5 */
+	CHECK_EQ(ltt_trace_class_count(t), 11);
 	bool seen_mix = false;
 	for (size_t i = 0; i < ltt_trace_class_count(t); i++) {
 		const struct ltt_class *c = ltt_trace_class(t, i);
@@ -667,7 +727,7 @@ static void test_fault(enum fault f, const char *name)
 		tb_event_sized(&b, 5150, 9, 0, four, 4, 0xFFFF);
 		break;
 	case F_UNKNOWN_EVENT:
-		tb_event(&b, 5150, 1, 4, four, 4);
+		tb_event(&b, 5150, 1, 6, four, 4);
 		break;
 	case F_SIZE_MISMATCH:
 		tb_event(&b, 5150, 1, 0, six, sizeof(six)); /* computed: 5 */
@@ -694,6 +754,7 @@ static void test_fault(enum fault f, const char *name)
 		goto out;
 	size_t n = read_file(t, "cpu_0", g, 8, &rc, err, sizeof(err), warn, sizeof(warn));
 	CHECK(n >= 1 && g[0].tsc == 5100, "the event before the fault");
+	same_when_trusted(dir, "cpu_0", n, g, rc, err, warn);
 	switch (f) {
 	case F_TRUNCATED:
 		CHECK_EQ(rc, -1);
@@ -740,7 +801,7 @@ static void test_fault(enum fault f, const char *name)
 		CHECK_EQ(rc, 0);
 		CHECK_EQ(n, 3);
 		snprintf(want, sizeof(want),
-			 "%s/cpu_0: offset %zu: unknown event id 4 of facility test (id 1): "
+			 "%s/cpu_0: offset %zu: unknown event id 6 of facility test (id 1): "
 			 "skipped\n",
 			 dir, at);
 		CHECK(!strcmp(warn, want), "\"%s\" != \"%s\"", warn, want);
@@ -781,6 +842,87 @@ static void test_fault(enum fault f, const char *name)
 		break;
 	}
 	ltt_trace_close(t);
+out:
+	remove_dir(dir);
+}
+
+static char convert_warnings[2048];
+
+static void on_convert_warning(void *arg, const char *line)
+{
+	(void)arg;
+	snprintf(convert_warnings + strlen(convert_warnings),
+		 sizeof(convert_warnings) - strlen(convert_warnings), "%s\n", line);
+}
+
+/*
+ * 1.3's fallback: a genevent payload whose size in the header is the one
+ * with the field after a string realigned on the arch size (8 here), not
+ * the computed one: the class takes that rule, read by a cursor that checks
+ * each size and by one that leaves the check to its consumer alike.
+ */
+static void test_realign(void)
+{
+	char *dir = make_trace_dir();
+	struct tb b;
+	struct got g[8];
+	char err[512], warn[1024], oerr[512];
+	int rc;
+	/* "ab\0", 5 bytes to offset 8 (the computed rule pads to 4 only), v */
+	static const uint8_t re[] = {'a',  'b',	 0,    0xEE, 0xEE, 0xEE,
+				     0xEE, 0xEE, 0x44, 0x33, 0x22, 0x11};
+	static const uint8_t re2[] = {'x', 0, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 8, 0, 0, 0};
+	static const uint8_t bad[] = {'x', 0, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 8, 0};
+
+	check_part = "realigned after a string";
+	tb_init(&b, 7, false, true, 8);
+	write_facilities(dir, &b, NULL, 8);
+	tb_block(&b, 5000);
+	tb_event(&b, 5100, 1, 4, re, sizeof(re));
+	tb_event(&b, 5200, 1, 4, re2, sizeof(re2));
+	tb_event(&b, 5300, 1, 4, bad, sizeof(bad)); /* neither rule: skipped */
+	tb_event(&b, 5400, 1, 1, re, 8);
+	tb_end(&b, 5900, true);
+	write_file(dir, "cpu_0", b.buf, b.len);
+
+	struct ltt_trace *t = ltt_trace_open(dir, oerr, sizeof(oerr));
+	CHECK(t != NULL, "%s", oerr);
+	if (!t)
+		goto out;
+	size_t n = read_file(t, "cpu_0", g, 8, &rc, err, sizeof(err), warn, sizeof(warn));
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(n, 3);
+	CHECK(!strcmp(g[0].name, "test.strint") && g[0].len == 12);
+	CHECK(!strcmp(g[1].name, "test.strint") && g[1].len == 12);
+	CHECK(!strcmp(g[2].name, "test.big") && g[2].tsc == 5400);
+	CHECK(strstr(warn, "test.strint: event size 10 differs from the computed 12: skipped"),
+	      "%s", warn);
+	const struct ltt_class *cls = NULL;
+	for (size_t i = 0; i < ltt_trace_class_count(t); i++)
+		if (!strcmp(ltt_trace_class(t, i)->name, "test.strint"))
+			cls = ltt_trace_class(t, i);
+	CHECK(cls && cls->abi.realign_after_string, "the class keeps the fallback");
+	ltt_trace_close(t);
+	same_when_trusted(dir, "cpu_0", n, g, rc, err, warn);
+
+	/*
+	 * The converter (a consumer that trusts the sizes), by one thread and
+	 * by two (a tracefile each): the same events, the same line.
+	 */
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		char out[600];
+		struct ltt_convert_stats st = {.warn = on_convert_warning, .threads = threads};
+
+		snprintf(out, sizeof(out), "%s/ctf%u", dir, threads);
+		convert_warnings[0] = 0;
+		CHECK_EQ(ltt_convert(dir, out, &st, err, sizeof(err)), 0);
+		CHECK_EQ(st.events, 2 + n); /* the facility load and the heartbeat too */
+		CHECK_EQ(st.skipped, 0);
+		CHECK_EQ(st.files, 2);
+		CHECK(strstr(convert_warnings,
+			     "test.strint: event size 10 differs from the computed 12: skipped"),
+		      "%s", convert_warnings);
+	}
 out:
 	remove_dir(dir);
 }
@@ -869,6 +1011,7 @@ int main(void)
 	test_fault(F_SIZE_MISMATCH, "size mismatch");
 	test_fault(F_NO_XML, "no eventdefs file");
 	test_fault(F_NL_FACILITY, "a newline in a facility name");
+	test_realign();
 	test_refused();
 	test_arithmetic();
 	return CHECK_RESULT();

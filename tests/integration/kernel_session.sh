@@ -54,7 +54,10 @@ tid=$(cat tid.txt)
 K=$P/out/kernel
 [ -f "$K/metadata" ] || fail "no $K/metadata"
 babeltrace2 "$K" >bt2.txt 2>bt2.err || { cat bt2.err; fail "babeltrace2 cannot read the trace"; }
-[ -s bt2.err ] && check_fail "babeltrace2 warned: $(head -3 bt2.err)"
+# (events the kernel or the probes could not keep, the machine busy with
+# other tests: reported, as they must be, not a fault of the trace)
+grep -v '^WARNING: Tracer discarded [0-9]* events between' bt2.err >bt2.other || true
+[ -s bt2.other ] && check_fail "babeltrace2 warned: $(head -3 bt2.other)"
 trax view "$K" >view.txt 2>view.err || { cat view.err; fail "trax view cannot read the trace"; }
 # babeltrace2 2.0.4 prints an empty text array as the last non-empty one
 # of its field (docs/text-format.md): the names of threads gone before

@@ -1078,7 +1078,7 @@ static void *sys_thread(void *arg)
 						     ksyscalls_lost(ch->sys, (int)cpu));
 		if (n < 0)
 			break;
-		if (n >= KDOMAIN_SYS_BATCH)
+		if (n >= KDOMAIN_SYS_BATCH || ksyscalls_pending(ch->sys))
 			continue;
 		if (__atomic_load_n(&ch->kd->stop, __ATOMIC_ACQUIRE))
 			break;
@@ -1100,7 +1100,8 @@ static void *sys_thread(void *arg)
 		}
 		poll(pfd, nfds, timeout);
 	}
-	sys_consume(ch);
+	while (sys_consume(ch) >= 0 && ksyscalls_pending(ch->sys))
+		; /* (all of it, in steps) */
 	if (ch->ss_sys)
 		ktrace_streams_flush(ch->ss_sys, trax_clock_monotonic());
 	return NULL;

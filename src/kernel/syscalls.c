@@ -37,6 +37,17 @@
 #include "syscalls.skel.h"
 
 #define HOLDBACK_NS 10000000ull /* 10 ms */
+/*
+ * Records a consume takes from each CPU's ring, and hands over from each
+ * CPU's queue, at most: with the probes writing on every CPU, reading a
+ * ring until it was empty took 70 ms at times, and the writing of all it
+ * gathered 100 ms more, while the rings (35 ms of such a load) overflowed.
+ * In bounded steps the rings are read every few milliseconds; the backlog
+ * waits in the queues.
+ */
+#define READ_BUDGET  16384
+#define DRAIN_BUDGET 32768
+#define RING_FULL    (-ECANCELED) /* on_ring: the budget is spent (stops the ring's read) */
 
 struct pend {
 	uint64_t ts, seq;
@@ -59,12 +70,14 @@ struct cpu_queue {
 struct ring_ctx {
 	struct ksyscalls *s;
 	int cpu;
+	unsigned int budget; /* records this read may still take */
 };
 
 struct ksyscalls {
 	struct sc_table t;
 	struct syscalls_bpf *skel;
-	struct ring_buffer *rb;
+	struct ring_buffer **rb; /* [cpu]: one reader per ring, so that each is read in turn */
+	bool pending;		 /* the last consume left records (ksyscalls_pending) */
 	int *ring_fds;
 	struct ring_ctx *rctx;
 	bool attached;
@@ -87,7 +100,9 @@ struct ksyscalls {
 /* Closes the rings and their reader. */
 static void rings_free(struct ksyscalls *s)
 {
-	ring_buffer__free(s->rb);
+	for (int c = 0; s->rb && c < s->ncpus; c++)
+		ring_buffer__free(s->rb[c]);
+	free(s->rb);
 	s->rb = NULL;
 	for (int c = 0; s->ring_fds && c < s->ncpus; c++)
 		if (s->ring_fds[c] >= 0)
@@ -531,13 +546,13 @@ static void on_sample(void *ctx, int cpu, void *data, __u32 size)
 	q->used += aligned(r->size);
 }
 
-/* A ring's sample callback. */
+/* A ring's sample callback: RING_FULL once this read's budget is spent. */
 static int on_ring(void *ctx, void *data, size_t size)
 {
 	struct ring_ctx *rc = ctx;
 
 	on_sample(rc->s, rc->cpu, data, (__u32)size);
-	return 0;
+	return --rc->budget ? 0 : RING_FULL;
 }
 
 /* The probes' counts of records each CPU's ring could not take. 0, or -errno. */
@@ -561,6 +576,11 @@ static int lost_read(struct ksyscalls *s)
 /* One ring per CPU, of bytes each, and their reader. 0, or -errno. */
 static int rings_make(struct ksyscalls *s, size_t bytes, char *err, size_t errlen)
 {
+	s->rb = calloc((size_t)s->ncpus, sizeof(*s->rb));
+	if (!s->rb) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	for (int c = 0; c < s->ncpus; c++) {
 		int fd =
 		    bpf_map_create(BPF_MAP_TYPE_RINGBUF, "trax_sc_ring", 0, 0, (__u32)bytes, NULL);
@@ -573,13 +593,9 @@ static int rings_make(struct ksyscalls *s, size_t bytes, char *err, size_t errle
 			return r;
 		}
 		s->ring_fds[c] = fd;
-		s->rctx[c] = (struct ring_ctx){s, c};
-		if (!s->rb) {
-			s->rb = ring_buffer__new(fd, on_ring, &s->rctx[c], NULL);
-			r = s->rb ? 0 : -errno;
-		} else {
-			r = ring_buffer__add(s->rb, fd, on_ring, &s->rctx[c]);
-		}
+		s->rctx[c] = (struct ring_ctx){s, c, 0};
+		s->rb[c] = ring_buffer__new(fd, on_ring, &s->rctx[c], NULL);
+		r = s->rb[c] ? 0 : -errno;
 		if (r) {
 			snprintf(err, errlen, "reading the rings: %s", strerror(-r));
 			return r;
@@ -832,6 +848,10 @@ static long drain_cpu(struct ksyscalls *s, int cpu, uint64_t horizon, kevent_sin
 		return 0;
 	sort_pending(q);
 	for (k = q->head; k < q->n && q->recs[k].ts <= horizon; k++) {
+		if (handed == DRAIN_BUDGET) {
+			s->pending = true;
+			break;
+		}
 		const struct sc_rec *r = (const struct sc_rec *)(q->buf + q->recs[k].off);
 		const struct sc_event *ev = event_of(s, r);
 		struct kevent_record kr;
@@ -914,9 +934,15 @@ static long consume(struct ksyscalls *s, uint64_t horizon, kevent_sink_fn sink, 
 	long total = 0;
 	int r;
 
-	r = ring_buffer__consume(s->rb);
-	if (r < 0)
-		return r;
+	s->pending = false;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		s->rctx[cpu].budget = READ_BUDGET;
+		r = ring_buffer__consume(s->rb[cpu]);
+		if (r == RING_FULL)
+			s->pending = true;
+		else if (r < 0)
+			return r;
+	}
 	if ((r = lost_read(s)))
 		return r;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
@@ -944,9 +970,23 @@ long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
 
 long ksyscalls_consume_now(struct ksyscalls *s, kevent_sink_fn sink, void *arg)
 {
+	uint64_t horizon = s->attached ? now_ns() : UINT64_MAX;
+	long total = 0, n;
+
 	if (!s->rb)
 		return 0;
-	return consume(s, s->attached ? now_ns() : UINT64_MAX, sink, arg);
+	do { /* (in steps, up to what was there now) */
+		n = consume(s, horizon, sink, arg);
+		if (n < 0)
+			return n;
+		total += n;
+	} while (s->pending);
+	return total;
+}
+
+bool ksyscalls_pending(const struct ksyscalls *s)
+{
+	return s->pending;
 }
 
 uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu)

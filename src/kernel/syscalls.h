@@ -106,6 +106,12 @@ long ksyscalls_consume(struct ksyscalls *s, kevent_sink_fn sink, void *arg);
  * handed over on its CPU.
  */
 long ksyscalls_consume_now(struct ksyscalls *s, kevent_sink_fn sink, void *arg);
+/*
+ * Whether the last ksyscalls_consume() stopped before the end of what was
+ * there (it takes and hands over a bounded number of records per CPU, so
+ * that no ring waits long for its reader): call it again without waiting.
+ */
+bool ksyscalls_pending(const struct ksyscalls *s);
 /* Records the buffers of cpu could not take (lost), since the start. */
 uint64_t ksyscalls_lost(const struct ksyscalls *s, int cpu);
 

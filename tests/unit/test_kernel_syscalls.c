@@ -738,6 +738,60 @@ static void test_lost(void)
 	ksyscalls_free(s);
 }
 
+/*
+ * More records than one consume takes from a ring (16,384) or hands over
+ * from a queue (32,768): ksyscalls_pending() says so, and consumes again
+ * give the rest, every record once, in time order.
+ */
+static void test_steps(void)
+{
+	struct ksyscalls *s;
+	struct sink sk = {0};
+	char err[256];
+	cpu_set_t one, saved;
+	int self = getpid(), e, calls = 30000, steps = 0;
+	uint64_t lost = 0;
+	long n;
+
+	check_part = "steps";
+	s = ksyscalls_new(root, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s)
+		return;
+	CHECK_EQ(ksyscalls_enable(s, "getppid", true, true), 1);
+	CHECK_EQ(ksyscalls_set_pids(s, &self, 1), 0);
+	e = ksyscalls_start(s, 16 << 20, err, sizeof(err)); /* room for all */
+	CHECK(e == 0, "start: %s", err);
+	if (e) {
+		ksyscalls_free(s);
+		return;
+	}
+	sched_getaffinity(0, sizeof(saved), &saved);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	CHECK_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+	sk.only_tid = (int32_t)syscall(SYS_gettid);
+	for (int i = 0; i < calls; i++)
+		(void)syscall(SYS_getppid);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	ksyscalls_stop(s);
+	n = ksyscalls_consume(s, sink_fn, &sk);
+	CHECK(n > 0 && n <= 16384, "one consume handed %ld", n);
+	CHECK(ksyscalls_pending(s), "not pending after one consume of %d records", 2 * calls);
+	while (ksyscalls_pending(s) && steps++ < 100)
+		CHECK(ksyscalls_consume(s, sink_fn, &sk) >= 0);
+	CHECK(!ksyscalls_pending(s));
+	CHECK(steps >= 3, "%d more consumes for %d records", steps, 2 * calls);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		lost += ksyscalls_lost(s, cpu);
+	CHECK_EQ(lost, 0);
+	CHECK_EQ(sk.n, 2 * (size_t)calls);
+	for (size_t i = 1; i < sk.n; i++)
+		CHECK(sk.recs[i].ts >= sk.recs[i - 1].ts, "record %zu out of order", i);
+	free(sk.recs);
+	ksyscalls_free(s);
+}
+
 int main(void)
 {
 	struct stat st;
@@ -758,5 +812,6 @@ int main(void)
 	test_live();
 	test_pids();
 	test_lost();
+	test_steps();
 	return CHECK_RESULT();
 }

@@ -689,33 +689,54 @@ static void test_live(void)
 	ksyscalls_free(s);
 }
 
+/*
+ * Probes recording this process's getppid calls into rings of ring_bytes
+ * per CPU, started; NULL (said) when they cannot be.
+ */
+static struct ksyscalls *getppid_probes(size_t ring_bytes)
+{
+	struct ksyscalls *s;
+	char err[256];
+	int self = getpid(), e;
+
+	s = ksyscalls_new(root, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s)
+		return NULL;
+	CHECK_EQ(ksyscalls_enable(s, "getppid", true, true), 1);
+	CHECK_EQ(ksyscalls_set_pids(s, &self, 1), 0);
+	e = ksyscalls_start(s, ring_bytes, err, sizeof(err));
+	CHECK(e == 0, "start: %s", err);
+	if (e) {
+		ksyscalls_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Runs the calling thread on CPU 0 only (saved: its CPUs before), so that one ring fills. */
+static void pin_cpu0(cpu_set_t *saved)
+{
+	cpu_set_t one;
+
+	sched_getaffinity(0, sizeof(*saved), saved);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	CHECK_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+}
+
 static void test_lost(void)
 {
 	struct ksyscalls *s;
 	struct sink sk = {0};
-	char err[256];
-	cpu_set_t one, saved;
-	int self = getpid(), e, calls = 20000;
+	cpu_set_t saved;
+	int calls = 20000;
 	uint64_t lost = 0, mine = 0;
 
 	check_part = "lost";
-	s = ksyscalls_new(root, err, sizeof(err));
-	CHECK(s != NULL, "%s", err);
-	if (!s)
+	if (!(s = getppid_probes(4096))) /* one page per CPU */
 		return;
-	CHECK_EQ(ksyscalls_enable(s, "getppid", true, true), 1);
-	CHECK_EQ(ksyscalls_set_pids(s, &self, 1), 0);
-	e = ksyscalls_start(s, 4096, err, sizeof(err)); /* one page per CPU */
-	CHECK(e == 0, "start: %s", err);
-	if (e) {
-		ksyscalls_free(s);
-		return;
-	}
-	/* on one CPU, so that the ring is the one that fills */
-	sched_getaffinity(0, sizeof(saved), &saved);
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	CHECK_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+	pin_cpu0(&saved);
 	sk.only_tid = (int32_t)syscall(SYS_gettid);
 	for (int i = 0; i < calls; i++)
 		(void)syscall(SYS_getppid);
@@ -747,29 +768,15 @@ static void test_steps(void)
 {
 	struct ksyscalls *s;
 	struct sink sk = {0};
-	char err[256];
-	cpu_set_t one, saved;
-	int self = getpid(), e, calls = 30000, steps = 0;
+	cpu_set_t saved;
+	int calls = 30000, steps = 0;
 	uint64_t lost = 0;
 	long n;
 
 	check_part = "steps";
-	s = ksyscalls_new(root, err, sizeof(err));
-	CHECK(s != NULL, "%s", err);
-	if (!s)
+	if (!(s = getppid_probes(16 << 20))) /* room for all */
 		return;
-	CHECK_EQ(ksyscalls_enable(s, "getppid", true, true), 1);
-	CHECK_EQ(ksyscalls_set_pids(s, &self, 1), 0);
-	e = ksyscalls_start(s, 16 << 20, err, sizeof(err)); /* room for all */
-	CHECK(e == 0, "start: %s", err);
-	if (e) {
-		ksyscalls_free(s);
-		return;
-	}
-	sched_getaffinity(0, sizeof(saved), &saved);
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	CHECK_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+	pin_cpu0(&saved);
 	sk.only_tid = (int32_t)syscall(SYS_gettid);
 	for (int i = 0; i < calls; i++)
 		(void)syscall(SYS_getppid);

@@ -7,6 +7,7 @@
 #define TRAX_CLOCK_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -131,6 +132,13 @@ struct trax_clock_info {
 	int64_t offset_s; /* epoch time of clock value 0: seconds ... */
 	int64_t offset;	  /* ... plus cycles */
 	char uuid[37];
+	/*
+	 * The clock's origin is the epoch itself, whatever the machine (the
+	 * traces of pre-CTF tracers, timed from gettimeofday): CTF's absolute,
+	 * so that readers merge such traces with each other and with LTTng's.
+	 * The tracers' own clocks are a machine's monotonic clock: false.
+	 */
+	bool absolute;
 };
 
 /* Loads TRAX_CLOCK_PLUGIN if set; returns 0 or -1 (plugin unusable). */

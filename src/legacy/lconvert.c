@@ -264,6 +264,7 @@ static void describe_trace(struct conv *c)
 	td.clock.name = "legacy";
 	td.clock.description = "the legacy trace's time: ns from its start time and TSC";
 	td.clock.freq = 1000000000;
+	td.clock.absolute = true; /* ns since the epoch, from the trace's gettimeofday */
 	trax_uuid_string(td.clock.uuid);
 	td.env = env;
 	td.nr_env = n;

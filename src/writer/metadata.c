@@ -80,9 +80,10 @@ void ctf_metadata_trace(struct strbuf *out, const struct ctfw_trace *t)
 		      "\tprecision = 1;\n"
 		      "\toffset_s = %" PRId64 ";\n"
 		      "\toffset = %" PRId64 ";\n"
-		      "\tabsolute = FALSE;\n"
+		      "\tabsolute = %s;\n"
 		      "};\n\n",
-		      t->clock.freq, t->clock.offset_s, t->clock.offset);
+		      t->clock.freq, t->clock.offset_s, t->clock.offset,
+		      t->clock.absolute ? "TRUE" : "FALSE");
 
 	strbuf_printf(out,
 		      "typealias integer {\n"

@@ -188,7 +188,14 @@ static void test_convert(const char *tmp)
 	r = trax_reader_open(paths, 1);
 	CHECK(r != NULL, "%s", trax_reader_error(NULL));
 	if (r) {
+		struct trax_clock_info ci;
+
 		check_events(r, 0, NULL);
+		/* ns since the epoch: an absolute clock, merged with other traces' */
+		CHECK_EQ(trax_reader_clock(r, 0, 0, &ci), 0);
+		CHECK(!strcmp(ci.name, "legacy") && ci.freq == 1000000000 && ci.absolute,
+		      "clock %s, %llu Hz, absolute %d", ci.name, (unsigned long long)ci.freq,
+		      (int)ci.absolute);
 		trax_reader_close(r);
 	}
 

@@ -23,6 +23,7 @@
 #include "legacy/lconvert.h"
 #include "legacy/legacy.h"
 #include "reader/reader-impl.h"
+#include "reader/trace-dir.h"
 
 static void on_warning(void *arg, const char *line)
 {
@@ -134,22 +135,6 @@ static int make_private(struct trax_reader *r, const char *src, char *dir, size_
 	return 0;
 }
 
-/* path made absolute as the stream set does it (stream-set.c) */
-static char *absolute(const char *path)
-{
-	char *cwd, *p;
-
-	if (path[0] == '/')
-		return strdup(path);
-	cwd = getcwd(NULL, 0);
-	if (!cwd)
-		return strdup(path);
-	if (asprintf(&p, "%s/%s", cwd, path) < 0)
-		p = NULL;
-	free(cwd);
-	return p;
-}
-
 struct file_ctx {
 	struct trax_reader *r;
 	const char *out;
@@ -167,7 +152,7 @@ static void on_file(void *arg, const char *legacy_path, const char *stream_name)
 		return; /* (warnings name the copy) */
 	if (asprintf(&ctf, "%s/%s", fc->out, stream_name) < 0)
 		return;
-	orig = absolute(legacy_path);
+	orig = ctf_path_absolute(legacy_path);
 	if (!orig) {
 		free(ctf);
 		return;

@@ -50,21 +50,6 @@ static char *trace_name(const struct ctf_trace *trace, const char *arg, const ch
 	return name;
 }
 
-static char *absolute_path(const char *path)
-{
-	char *cwd, *p;
-
-	if (path[0] == '/')
-		return strdup(path);
-	cwd = getcwd(NULL, 0);
-	if (!cwd)
-		return strdup(path);
-	if (asprintf(&p, "%s/%s", cwd, path) < 0)
-		p = NULL;
-	free(cwd);
-	return p;
-}
-
 /* qsort has no context argument: the rank key is chosen per sort. */
 static _Thread_local enum ctf_ss_rank rank_by;
 
@@ -132,7 +117,7 @@ int ctf_ss_load(struct ctf_stream_set *ss, const char *const *paths, size_t coun
 				f->t = t;
 				f->order = ss->nfiles++;
 				f->path = t->dir->streams[m].path;
-				f->abs_path = absolute_path(f->path);
+				f->abs_path = ctf_path_absolute(f->path);
 				if (!f->abs_path)
 					goto oom;
 			}

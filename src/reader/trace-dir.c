@@ -1,4 +1,7 @@
 /* trace-dir.c - finding traces and their stream files (see trace-dir.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* asprintf */
+#endif
 #include "reader/trace-dir.h"
 
 #include <dirent.h>
@@ -8,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Deeper than any real session; stops symlink loops. */
 #define MAX_DEPTH 32
@@ -181,4 +185,19 @@ void ctf_trace_set_free(struct ctf_trace_set *set)
 	free(set->traces);
 	set->traces = NULL;
 	set->nr_traces = 0;
+}
+
+char *ctf_path_absolute(const char *path)
+{
+	char *cwd, *p;
+
+	if (path[0] == '/')
+		return strdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return strdup(path);
+	if (asprintf(&p, "%s/%s", cwd, path) < 0)
+		p = NULL;
+	free(cwd);
+	return p;
 }

@@ -33,4 +33,11 @@ struct ctf_trace_set {
 int ctf_trace_set_add(struct ctf_trace_set *set, const char *path, char *err, size_t errlen);
 void ctf_trace_set_free(struct ctf_trace_set *set);
 
+/*
+ * path prefixed with the working directory unless it starts with '/'
+ * (not resolved: as the user named it), malloc'd; NULL when out of memory.
+ * The names warnings give stream files, and legacy traces' origins.
+ */
+char *ctf_path_absolute(const char *path);
+
 #endif /* TRAX_CTF_TRACE_DIR_H */

@@ -82,8 +82,13 @@ done
 # marks TID PAGES: the program's two getpid entries, on CPU 0 (the last
 # two: it is pinned there by then): the counters between them
 marks() {
-	grep "syscall_entry_getpid: { cpu_id = 0 }, { perf_cpu_page_fault = [0-9]*, perf_cpu_cpu_clock = [0-9]*, tid = $1 }" bt2.txt |
-		tail -n 2 >marks.txt
+	grep -n "syscall_entry_getpid: { cpu_id = 0 }, { perf_cpu_page_fault = [0-9]*, perf_cpu_cpu_clock = [0-9]*, tid = $1 }" bt2.txt |
+		tail -n 2 >marks.n
+	cut -d: -f2- marks.n >marks.txt
+	# other threads on CPU 0 between the marks (a busy machine): their
+	# faults count too (a CPU's counter), so only the lower bound holds
+	others=$(sed -n "$(head -n 1 marks.n | cut -d: -f1),$(tail -n 1 marks.n | cut -d: -f1)p" bt2.txt |
+		grep -c "sched_switch: { cpu_id = 0 }" || true)
 	[ "$(wc -l <marks.txt)" = 2 ] || {
 		check_fail "not two getpid entries of tid $1 on CPU 0: $(grep getpid bt2.txt | head -4)"
 		return
@@ -94,11 +99,11 @@ marks() {
 	     NR == 2 { dt = (($1 * 60 + $2) * 60 + $3) * 1e9 + $4 - t; dpf = $5 - pf; dck = $6 - ck;
 		       printf "%d %d %d\n", dpf, dck, dt }' m.txt >d.txt
 	read -r dpf dck dt <d.txt
-	[ "$dpf" -ge "$2" ] && [ "$dpf" -le $(($2 + 64)) ] ||
-		check_fail "page faults between the marks: $dpf for $2 pages touched"
+	[ "$dpf" -ge "$2" ] && { [ "$others" -gt 0 ] || [ "$dpf" -le $(($2 + 64)) ]; } ||
+		check_fail "page faults between the marks: $dpf for $2 pages touched ($others switches on CPU 0 between)"
 	awk -v c="$dck" -v t="$dt" 'BEGIN { d = c - t; if (d < 0) d = -d; exit !(d <= t / 10 + 20000) }' ||
 		check_fail "cpu-clock grew $dck ns between marks $dt ns apart"
-	ok "between the marks of tid $1: $dpf page faults ($2 pages), cpu-clock +$dck ns in $dt ns"
+	ok "between the marks of tid $1: $dpf page faults ($2 pages; $others switches on CPU 0 between), cpu-clock +$dck ns in $dt ns"
 }
 marks "$tid" 300
 marks "$tid2" 200

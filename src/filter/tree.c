@@ -244,3 +244,81 @@ void filter_tree_free(struct filter_tree *t)
 	free(t->strings);
 	memset(t, 0, sizeof(*t));
 }
+
+bool filter_tree_const_int(const struct filter_node *n, int64_t *v)
+{
+	int64_t a, b;
+
+	switch (n->kind) {
+	case FILTER_NODE_INT:
+		*v = n->i;
+		return true;
+	case FILTER_NODE_NEG:
+	case FILTER_NODE_BIT_NOT:
+		if (!filter_tree_const_int(n->a, &a))
+			return false;
+		*v = n->kind == FILTER_NODE_NEG ? (int64_t)(0 - (uint64_t)a) : ~a;
+		return true;
+	case FILTER_NODE_BIT_AND:
+	case FILTER_NODE_BIT_OR:
+	case FILTER_NODE_BIT_XOR:
+	case FILTER_NODE_LSHIFT:
+	case FILTER_NODE_RSHIFT:
+		if (!filter_tree_const_int(n->a, &a) || !filter_tree_const_int(n->b, &b))
+			return false;
+		switch (n->kind) {
+		case FILTER_NODE_BIT_AND:
+			*v = a & b;
+			return true;
+		case FILTER_NODE_BIT_OR:
+			*v = a | b;
+			return true;
+		case FILTER_NODE_BIT_XOR:
+			*v = a ^ b;
+			return true;
+		default:
+			/* a count out of 0..63 makes the whole filter false at run time */
+			if (b < 0 || b > 63)
+				return false;
+			*v = n->kind == FILTER_NODE_LSHIFT ? (int64_t)((uint64_t)a << b)
+							   : (int64_t)((uint64_t)a >> b);
+			return true;
+		}
+	default:
+		return false;
+	}
+}
+
+bool filter_tree_cmp_holds(int64_t a, unsigned int cmp, int64_t b)
+{
+	switch (cmp) {
+	case FILTER_TREE_EQ:
+		return a == b;
+	case FILTER_TREE_NE:
+		return a != b;
+	case FILTER_TREE_LT:
+		return a < b;
+	case FILTER_TREE_GT:
+		return a > b;
+	case FILTER_TREE_LE:
+		return a <= b;
+	default:
+		return a >= b;
+	}
+}
+
+unsigned int filter_tree_cmp_mirror(unsigned int cmp)
+{
+	static const unsigned int mirror[] = {FILTER_TREE_EQ, FILTER_TREE_NE, FILTER_TREE_GT,
+					      FILTER_TREE_LT, FILTER_TREE_GE, FILTER_TREE_LE};
+
+	return cmp < 6 ? mirror[cmp] : cmp;
+}
+
+unsigned int filter_tree_cmp_negate(unsigned int cmp)
+{
+	static const unsigned int negation[] = {FILTER_TREE_NE, FILTER_TREE_EQ, FILTER_TREE_GE,
+						FILTER_TREE_LE, FILTER_TREE_GT, FILTER_TREE_LT};
+
+	return cmp < 6 ? negation[cmp] : cmp;
+}

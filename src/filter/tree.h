@@ -12,6 +12,7 @@
 #ifndef TRAX_FILTER_TREE_H
 #define TRAX_FILTER_TREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,5 +76,18 @@ struct filter_tree {
 int filter_tree_build(const uint8_t *bc, size_t len, struct filter_tree *t,
 		      struct filter_error *err);
 void filter_tree_free(struct filter_tree *t);
+
+/*
+ * The value of n when it is a constant integer expression (literals, -,
+ * ~, &, |, ^, shifts of constants), computed as filter_run() would: true
+ * and *v set, or false (not constant, or a shift filter_run() refuses).
+ */
+bool filter_tree_const_int(const struct filter_node *n, int64_t *v);
+/* Whether `a cmp b` holds (FILTER_TREE_EQ...), as signed 64-bit integers. */
+bool filter_tree_cmp_holds(int64_t a, unsigned int cmp, int64_t b);
+/* The comparison with its operands swapped: `a < b` is `b > a`. */
+unsigned int filter_tree_cmp_mirror(unsigned int cmp);
+/* The comparison's negation: !(a < b) is a >= b. */
+unsigned int filter_tree_cmp_negate(unsigned int cmp);
 
 #endif /* TRAX_FILTER_TREE_H */

@@ -679,6 +679,19 @@ static bool rule_matches(const struct krule *r, const char *lttng_name, const ch
 	return name_matches(r->pattern, lttng_name, full);
 }
 
+/* The name system call rules match for event class name: "openat" for
+ * (compat_)syscall_entry_openat. */
+static const char *syscall_rule_name(const char *name, char *buf, size_t len)
+{
+	const char *u;
+
+	if (!strncmp(name, "compat_", 7))
+		name += 7;
+	u = strchr(name + strlen("syscall_"), '_');
+	snprintf(buf, len, "%s", u ? u + 1 : name);
+	return buf;
+}
+
 static void filter_set_free(struct kfilter_set *fs)
 {
 	if (!fs)
@@ -702,17 +715,8 @@ static void class_filters(struct kchan *ch, struct kevent_class *cls, const char
 
 	if (!fs)
 		return;
-	if (syscall) {
-		/* syscall rules name the call: "openat" for (compat_)syscall_entry_openat */
-		const char *u;
-
-		if (!strncmp(name, "compat_", 7))
-			name += 7;
-		u = strchr(name + strlen("syscall_"), '_');
-
-		snprintf(sysname, sizeof(sysname), "%s", u ? u + 1 : name);
-		name = sysname;
-	}
+	if (syscall)
+		name = syscall_rule_name(name, sysname, sizeof(sysname));
 	for (unsigned int i = 0; i < ch->nrules; i++) {
 		const struct krule *r = &ch->rules[i];
 		struct kfilter **n;
@@ -790,6 +794,40 @@ out:
 	free(pr);
 }
 
+/*
+ * Gives the system call probes the guards of call i's entry or exit
+ * (ksyscalls_set_guards) from the rules enabling it, once class_filters
+ * has linked them. TRAX_KERNEL_FILTER=after leaves them out too.
+ */
+static void guards_push(struct kchan *ch, unsigned int i, bool exit, const struct kevent_class *cls)
+{
+	const struct kfilter_set *fs = cls->filter;
+	struct kfpush_rule *pr = calloc(ch->nrules + 1, sizeof(*pr));
+	unsigned int n = 0, filtered = 0;
+	char name[256];
+
+	syscall_rule_name(cls->cls.name, name, sizeof(name));
+	for (unsigned int k = 0; pr && fs && kfpush_pushes(ch->push) && k < ch->nrules; k++) {
+		const struct krule *r = &ch->rules[k];
+
+		if (!r->enabled || !r->syscall || !rule_matches(r, name, NULL))
+			continue;
+		if (!r->filter) {
+			n = 0; /* unfiltered: no guard */
+			break;
+		}
+		pr[n++] =
+		    (struct kfpush_rule){.code = r->filter,
+					 .len = r->filter_len,
+					 .linked = filtered < fs->n && fs->programs[filtered]};
+		filtered++;
+	}
+	if (!pr || !fs || (n && filtered != fs->n))
+		n = 0; /* out of memory: the rules cannot be told apart, no guard */
+	ksyscalls_set_guards(ch->sys, i, exit, pr, n);
+	free(pr);
+}
+
 /* Recomputes the filters of every class the channel records. */
 /*
  * Whether the system call records must carry their thread's name: the
@@ -831,8 +869,10 @@ static void filters_rebuild(struct kchan *ch)
 			for (int exit = 0; exit < 2; exit++) {
 				struct kevent_class *c = ksyscalls_class(ch->sys, i, exit);
 
-				if (c)
+				if (c) {
 					class_filters(ch, c, NULL, true);
+					guards_push(ch, i, exit, c);
+				}
 			}
 }
 

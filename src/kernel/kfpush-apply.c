@@ -41,6 +41,11 @@ struct kfpush *kfpush_new(struct tracefs_instance *in)
 	return p;
 }
 
+bool kfpush_pushes(const struct kfpush *p)
+{
+	return p && !p->off;
+}
+
 void kfpush_free(struct kfpush *p)
 {
 	if (!p)

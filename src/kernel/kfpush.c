@@ -105,69 +105,6 @@ struct kfp_res kfp_or(struct kfp_res a, struct kfp_res b)
 
 /* ---- the expression ---- */
 
-/* The value of a constant integer expression (as filter_run computes it). */
-static bool const_int(const struct filter_node *n, int64_t *v)
-{
-	int64_t a, b;
-
-	switch (n->kind) {
-	case FILTER_NODE_INT:
-		*v = n->i;
-		return true;
-	case FILTER_NODE_NEG:
-	case FILTER_NODE_BIT_NOT:
-		if (!const_int(n->a, &a))
-			return false;
-		*v = n->kind == FILTER_NODE_NEG ? (int64_t)(0 - (uint64_t)a) : ~a;
-		return true;
-	case FILTER_NODE_BIT_AND:
-	case FILTER_NODE_BIT_OR:
-	case FILTER_NODE_BIT_XOR:
-	case FILTER_NODE_LSHIFT:
-	case FILTER_NODE_RSHIFT:
-		if (!const_int(n->a, &a) || !const_int(n->b, &b))
-			return false;
-		switch (n->kind) {
-		case FILTER_NODE_BIT_AND:
-			*v = a & b;
-			return true;
-		case FILTER_NODE_BIT_OR:
-			*v = a | b;
-			return true;
-		case FILTER_NODE_BIT_XOR:
-			*v = a ^ b;
-			return true;
-		default:
-			/* a count out of 0..63 makes the whole filter false at run time */
-			if (b < 0 || b > 63)
-				return false;
-			*v = n->kind == FILTER_NODE_LSHIFT ? (int64_t)((uint64_t)a << b)
-							   : (int64_t)((uint64_t)a >> b);
-			return true;
-		}
-	default:
-		return false;
-	}
-}
-
-static bool holds(int64_t a, unsigned int cmp, int64_t b)
-{
-	switch (cmp) {
-	case KFP_EQ:
-		return a == b;
-	case KFP_NE:
-		return a != b;
-	case KFP_LT:
-		return a < b;
-	case KFP_GT:
-		return a > b;
-	case KFP_LE:
-		return a <= b;
-	default:
-		return a >= b;
-	}
-}
-
 static bool is_field(const struct filter_node *n)
 {
 	return n->kind == FILTER_NODE_FIELD || n->kind == FILTER_NODE_CTX;
@@ -185,8 +122,8 @@ static struct kfp_res int_cmp(const struct kmap_event *m, const struct filter_no
 	struct kfp_field f;
 	int64_t v;
 
-	if (const_int(x, &v))
-		return holds(v, cmp, c) != neg ? kfp_true(true) : kfp_false();
+	if (filter_tree_const_int(x, &v))
+		return filter_tree_cmp_holds(v, cmp, c) != neg ? kfp_true(true) : kfp_false();
 	if (is_field(x)) {
 		field_of(m, x, &f);
 		return kfp_int_cmp(&f, cmp, c, neg);
@@ -198,19 +135,12 @@ static struct kfp_res int_cmp(const struct kmap_event *m, const struct filter_no
 			fn = x->b;
 			mn = x->a;
 		}
-		if (is_field(fn) && const_int(mn, &v)) {
+		if (is_field(fn) && filter_tree_const_int(mn, &v)) {
 			field_of(m, fn, &f);
 			return kfp_mask_cmp(&f, v, cmp, c, neg);
 		}
 	}
 	return kfp_true(false);
-}
-
-static unsigned int mirrored(unsigned int cmp)
-{
-	static const unsigned int mirror[] = {KFP_EQ, KFP_NE, KFP_GT, KFP_LT, KFP_GE, KFP_LE};
-
-	return mirror[cmp];
 }
 
 static bool is_literal(const struct filter_node *n)
@@ -230,7 +160,7 @@ static struct kfp_res compare(const struct kmap_event *m, const struct filter_no
 	if (is_literal(a) && !is_literal(b)) {
 		a = n->b;
 		b = n->a;
-		cmp = mirrored(cmp);
+		cmp = filter_tree_cmp_mirror(cmp);
 	}
 	if (is_literal(b)) {
 		if (!is_field(a) || (cmp != KFP_EQ && cmp != KFP_NE))
@@ -239,10 +169,10 @@ static struct kfp_res compare(const struct kmap_event *m, const struct filter_no
 		return kfp_str_cmp(&f, b->s, b->len, b->kind == FILTER_NODE_GLOB,
 				   (cmp == KFP_NE) != neg);
 	}
-	if (const_int(b, &c))
+	if (filter_tree_const_int(b, &c))
 		return int_cmp(m, a, cmp, c, neg);
-	if (const_int(a, &c))
-		return int_cmp(m, b, mirrored(cmp), c, neg);
+	if (filter_tree_const_int(a, &c))
+		return int_cmp(m, b, filter_tree_cmp_mirror(cmp), c, neg);
 	return kfp_true(false); /* fields with fields, floats */
 }
 

@@ -61,6 +61,11 @@ struct kfpush;
 /* For instance in (kept: it must outlive the result). NULL when out of memory. */
 struct kfpush *kfpush_new(struct tracefs_instance *in);
 void kfpush_free(struct kfpush *p);
+/*
+ * Whether filters are given to the kernel: false with TRAX_KERNEL_FILTER=after
+ * (the system call probes' guards follow it too).
+ */
+bool kfpush_pushes(const struct kfpush *p);
 
 /*
  * Sets event ev's filter in the instance to what rules translate to, or

@@ -62,6 +62,10 @@ struct sc_call {
 	char *signature;	     /* "int dfd, const char * filename, ..." */
 	struct sc_event ev[2];	     /* [0] entry, [1] exit */
 	bool enabled[2];
+	/* the probes' guards of each direction (syscalls.c: ksyscalls_set_guards) */
+	uint8_t guards[2];		  /* SC_GUARDS_ALL, _SOME, _NONE */
+	struct sc_guard_set guard_set[2]; /* SC_GUARDS_SOME: the set */
+	uint16_t guard_slot[2];		  /* its index in the probes' array (0: none) */
 };
 
 /* The unknown-call events: [compat][exit]. */
@@ -141,6 +145,21 @@ long sc_payload(const struct sc_event *ev, const struct sc_rec *rec, size_t len,
 		size_t outlen);
 /* The largest payload an event can have. */
 #define SC_PAYLOAD_MAX (SC_MAX_ARGS * (8 + SC_STR_MAX) + 64)
+
+/*
+ * The guards the probes check before they record a record of ev, from the
+ * rules enabling it (kfpush.h's struct kfpush_rule: a filter's bytecode,
+ * or none, and whether it links to ev), in syscall-guard.c:
+ * SC_GUARDS_ALL (record every call: no rules given, a rule without
+ * filter, or nothing the probes can check), SC_GUARDS_NONE (no rule can
+ * accept a record of it),
+ * or SC_GUARDS_SOME and *out set. The guards may accept more than the
+ * filters, never less.
+ */
+enum { SC_GUARDS_ALL, SC_GUARDS_SOME, SC_GUARDS_NONE };
+struct kfpush_rule;
+int sc_guard_derive(const struct sc_event *ev, const struct kfpush_rule *rules, unsigned int n,
+		    struct sc_guard_set *out);
 
 /* Sets an event's name ("syscall_entry_" + call) and its class. 0, or -1. */
 int sc_event_init(struct sc_event *ev, const char *prefix, const char *call, unsigned int nfields);

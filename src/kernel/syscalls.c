@@ -95,6 +95,13 @@ struct ksyscalls {
 	int *counter_fds;
 	unsigned int ncounters, counter_cpus;
 	bool want_comm; /* records carry their thread's name (ksyscalls_want_comm) */
+	/*
+	 * The guard sets' slots in use (a call direction's each), and where
+	 * the search for a free one starts: slots are taken in turn, so that
+	 * one just given up is not written again while a probe may still read it.
+	 */
+	bool slot_used[SC_GUARD_SETS];
+	unsigned int next_slot;
 };
 
 /* Closes the rings and their reader. */
@@ -242,6 +249,12 @@ static struct sc_desc desc_of(const struct ksyscalls *s, int nr, bool compat)
 		d.lenarg = c->ev[1].lenarg < SC_MAX_ARGS ? c->ev[1].lenarg : c->ev[0].lenarg;
 		d.nregs[0] = regs_needed(&c->ev[0], d.lenarg);
 		d.nregs[1] = regs_needed(&c->ev[1], d.lenarg);
+		for (int dir = 0; dir < 2; dir++) {
+			if (c->guards[dir] == SC_GUARDS_NONE) /* no rule can accept one */
+				d.flags &= (uint8_t) ~(dir ? SC_DESC_EXIT : SC_DESC_ENTRY);
+			else if (c->guards[dir] == SC_GUARDS_SOME)
+				d.guard[dir] = c->guard_slot[dir];
+		}
 	} else {
 		d.flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
 			  (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
@@ -271,6 +284,82 @@ static int descs_write_abi(struct ksyscalls *s, int from, int to, bool compat)
 	s->skel->bss->unknown_flags = (s->t.unknown_enabled[0] ? SC_DESC_ENTRY : 0) |
 				      (s->t.unknown_enabled[1] ? SC_DESC_EXIT : 0);
 	s->skel->bss->compat_flags = s->skel->bss->unknown_flags;
+	return 0;
+}
+
+/* Writes guard set slot of call c's direction dir to the probes' array (when loaded). 0, or -errno.
+ */
+static int guard_write(struct ksyscalls *s, const struct sc_call *c, int dir)
+{
+	__u32 key = c->guard_slot[dir];
+
+	if (!s->skel || !key)
+		return 0;
+	if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.guards), &key, &c->guard_set[dir],
+				BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* A free guard slot, taken (0: none left). */
+static uint16_t slot_take(struct ksyscalls *s)
+{
+	for (unsigned int k = 0; k < SC_GUARD_SETS - 1; k++) {
+		unsigned int slot = 1 + (s->next_slot + k) % (SC_GUARD_SETS - 1);
+
+		if (!s->slot_used[slot]) {
+			s->slot_used[slot] = true;
+			s->next_slot = slot; /* (the next search starts after it) */
+			return (uint16_t)slot;
+		}
+	}
+	return 0;
+}
+
+int ksyscalls_set_guards(struct ksyscalls *s, unsigned int i, bool exit,
+			 const struct kfpush_rule *rules, unsigned int n)
+{
+	struct sc_call *c = call_at(s, i);
+	struct sc_guard_set set;
+	int dir = exit ? 1 : 0, kind, e;
+	bool compat = i >= s->t.ncalls;
+
+	if (!c)
+		return -EINVAL;
+	kind = sc_guard_derive(&c->ev[dir], rules, n, &set);
+	if (kind == c->guards[dir] &&
+	    (kind != SC_GUARDS_SOME || !memcmp(&set, &c->guard_set[dir], sizeof(set))))
+		return 0;
+	/* the descriptor leaves the old slot before it is given up */
+	c->guards[dir] = SC_GUARDS_ALL;
+	if (c->nr >= 0 && c->nr < SC_NR_SLOTS && (e = descs_write_abi(s, c->nr, c->nr + 1, compat)))
+		return e;
+	if (c->guard_slot[dir])
+		s->slot_used[c->guard_slot[dir]] = false;
+	c->guard_slot[dir] = 0;
+	if (kind == SC_GUARDS_SOME) {
+		c->guard_set[dir] = set;
+		c->guard_slot[dir] = slot_take(s);
+		if (!c->guard_slot[dir])
+			kind = SC_GUARDS_ALL; /* (no slot left: traxd's check alone) */
+		else if ((e = guard_write(s, c, dir)))
+			return e;
+	}
+	c->guards[dir] = (uint8_t)kind;
+	if (c->nr >= 0 && c->nr < SC_NR_SLOTS && (e = descs_write_abi(s, c->nr, c->nr + 1, compat)))
+		return e;
+	return 0;
+}
+
+/* Writes every call's guard sets (at the probes' load). 0, or -errno. */
+static int guards_write(struct ksyscalls *s)
+{
+	int e;
+
+	for (unsigned int i = 0; i < s->t.ncalls + s->t.ncompat; i++)
+		for (int dir = 0; dir < 2; dir++)
+			if ((e = guard_write(s, call_at(s, i), dir)))
+				return e;
 	return 0;
 }
 
@@ -718,7 +807,9 @@ int ksyscalls_start(struct ksyscalls *s, size_t buffer_bytes, char *err, size_t 
 			 strerror(-r));
 		goto fail;
 	}
-	r = descs_write(s, 0, SC_NR_SLOTS);
+	r = guards_write(s);
+	if (!r)
+		r = descs_write(s, 0, SC_NR_SLOTS);
 	if (r) {
 		snprintf(err, errlen, "writing the call descriptors: %s", strerror(-r));
 		goto fail;

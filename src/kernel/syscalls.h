@@ -51,6 +51,19 @@ const char *ksyscalls_signature(const struct ksyscalls *s, unsigned int i);
  */
 int ksyscalls_enable(struct ksyscalls *s, const char *pattern, bool entry, bool exit);
 
+/*
+ * Gives the probes the guards of call i's entry (exit false) or exit
+ * from the rules that enable it (kfpush.h's struct kfpush_rule, n of
+ * them; none: nothing enables it): what of their LTTng filters the probes
+ * can check on registers, return value and thread before recording
+ * (syscall-table.h: sc_guard_derive). The exact filters still run on
+ * what is recorded. Any time: while started, it takes effect at once.
+ * 0, or -errno.
+ */
+struct kfpush_rule;
+int ksyscalls_set_guards(struct ksyscalls *s, unsigned int i, bool exit,
+			 const struct kfpush_rule *rules, unsigned int n);
+
 /* Only these processes (tgids); npids 0: every process. Any time. 0, or -errno. */
 int ksyscalls_set_pids(struct ksyscalls *s, const int *pids, unsigned int npids);
 

@@ -37,6 +37,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "filter/filter.h"
+#include "kernel/kfilter.h"
+#include "kernel/kfpush.h"
 #include "kernel/syscall-table.h"
 #include "kernel/syscalls.h"
 
@@ -799,6 +802,125 @@ static void test_steps(void)
 	ksyscalls_free(s);
 }
 
+/* Call name's index in s (ksyscalls_name), or -1. */
+static int call_index(const struct ksyscalls *s, const char *name)
+{
+	for (unsigned int i = 0; i < ksyscalls_count(s); i++)
+		if (!strcmp(ksyscalls_name(s, i), name))
+			return (int)i;
+	return -1;
+}
+
+/* Gives call i's direction the guards of one rule with filter text. */
+static void guard_with(struct ksyscalls *s, int i, bool exit, const char *text)
+{
+	struct filter_error fe;
+	struct kfilter *kf;
+	struct kfpush_rule r;
+	uint8_t *code;
+	size_t len;
+
+	if (filter_compile(text, &code, &len, &fe)) {
+		CHECK(0, "cannot compile [%s]: %s", text, fe.msg);
+		return;
+	}
+	kf = kfilter_new(code, len, &ksyscalls_class(s, (unsigned int)i, exit)->cls);
+	r = (struct kfpush_rule){code, len, kf != NULL};
+	CHECK_EQ(ksyscalls_set_guards(s, (unsigned int)i, exit, &r, 1), 0);
+	kfilter_free(kf);
+	free(code);
+}
+
+static void *getppid_main(void *arg)
+{
+	*(int32_t *)arg = (int32_t)syscall(SYS_gettid);
+	for (int i = 0; i < 6; i++)
+		(void)syscall(SYS_getppid);
+	return NULL;
+}
+
+/*
+ * Guards (ksyscalls_set_guards): the probes themselves leave out what a
+ * filter rejects on registers, the return value and the thread (the
+ * records handed over are not filtered after here), set before the start
+ * and changed while recording.
+ */
+static void test_guards(void)
+{
+	struct ksyscalls *s;
+	struct sink sk = {0};
+	char err[256], buf[200];
+	int self = getpid(), e, rd, gp, z1 = open("/dev/zero", O_RDONLY),
+	    z2 = open("/dev/zero", O_RDONLY);
+	int32_t me = (int32_t)syscall(SYS_gettid), other = 0;
+	pthread_t th;
+
+	check_part = "guards";
+	s = ksyscalls_new(root, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s || z1 < 0 || z2 < 0)
+		goto out;
+	rd = call_index(s, "read");
+	gp = call_index(s, "getppid");
+	CHECK(rd >= 0 && gp >= 0);
+	if (rd < 0 || gp < 0)
+		goto out;
+	CHECK_EQ(ksyscalls_enable(s, "read", true, true), 1);
+	CHECK_EQ(ksyscalls_enable(s, "getppid", true, true), 1);
+	CHECK_EQ(ksyscalls_set_pids(s, &self, 1), 0);
+	/* before the start: the entries of reads of z1 of 100 bytes or more; no exits (no fd) */
+	snprintf(buf, sizeof(buf), "fd == %d && count >= 100", z1);
+	guard_with(s, rd, false, buf);
+	guard_with(s, rd, true, buf);
+	e = ksyscalls_start(s, 1 << 20, err, sizeof(err));
+	CHECK(e == 0, "start: %s", err);
+	if (e)
+		goto out;
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(read(z1, buf, 100), 100);
+	for (int i = 0; i < 7; i++)
+		CHECK_EQ(read(z2, buf, 100), 100);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(read(z1, buf, 50), 50);
+	/* while recording: another thread's getppid calls only, entries and exits */
+	snprintf(buf, sizeof(buf), "$ctx.tid != %d", (int)me);
+	guard_with(s, gp, false, buf);
+	guard_with(s, gp, true, "$ctx.tid != 0 && ret >= 0");
+	for (int i = 0; i < 4; i++)
+		(void)syscall(SYS_getppid);
+	pthread_create(&th, NULL, getppid_main, &other);
+	pthread_join(th, NULL);
+	/* the read guards taken away: every read recorded again */
+	CHECK_EQ(ksyscalls_set_guards(s, (unsigned int)rd, false, NULL, 0), 0);
+	CHECK_EQ(ksyscalls_set_guards(s, (unsigned int)rd, true, NULL, 0), 0);
+	for (int i = 0; i < 2; i++)
+		CHECK_EQ(read(z2, buf, 10), 10);
+	ksyscalls_stop(s);
+	CHECK(ksyscalls_consume(s, sink_fn, &sk) >= 0);
+	CHECK_EQ(count_of(&sk, me, "syscall_entry_read"), 5 + 2);
+	CHECK_EQ(count_of(&sk, me, "syscall_exit_read"), 2);
+	CHECK_EQ(count_of(&sk, me, "syscall_entry_getppid"), 0);
+	CHECK_EQ(count_of(&sk, other, "syscall_entry_getppid"), 6);
+	/* its exits: the entry's guard is not theirs (a tid other than 0 and ret >= 0: all) */
+	CHECK_EQ(count_of(&sk, me, "syscall_exit_getppid"), 4);
+	CHECK_EQ(count_of(&sk, other, "syscall_exit_getppid"), 6);
+	for (size_t i = 0, k = 0; i < sk.n; i++) {
+		int32_t fd;
+
+		if (sk.recs[i].tid != me || strcmp(sk.recs[i].name, "syscall_entry_read"))
+			continue;
+		memcpy(&fd, sk.recs[i].payload, 4); /* fd: the first field */
+		CHECK_EQ(fd, k++ < 5 ? z1 : z2);
+	}
+out:
+	if (z1 >= 0)
+		close(z1);
+	if (z2 >= 0)
+		close(z2);
+	free(sk.recs);
+	ksyscalls_free(s);
+}
+
 int main(void)
 {
 	struct stat st;
@@ -820,5 +942,6 @@ int main(void)
 	test_pids();
 	test_lost();
 	test_steps();
+	test_guards();
 	return CHECK_RESULT();
 }

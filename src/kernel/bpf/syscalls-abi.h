@@ -62,13 +62,82 @@ enum sc_cap {
 #define SC_DESC_ENTRY 0x1 /* record the entries */
 #define SC_DESC_EXIT  0x2 /* record the exits */
 
-/* One call number: whether to record it, and what to copy (cap[0] at entry, cap[1] at exit). */
+/*
+ * One call number: whether to record it, and what to copy (cap[0] at entry,
+ * cap[1] at exit), and the guard its records must pass (guard[0] at entry,
+ * guard[1] at exit: an index in the probes' array of guard sets, 0 for
+ * none).
+ */
 struct sc_desc {
 	__u8 flags;
 	__u8 lenarg;
 	__u8 cap[2][SC_MAX_ARGS];
 	__u8 nregs[2]; /* argument registers the entry, the exit record (<= SC_MAX_ARGS) */
+	__u16 guard[2];
 };
+
+/*
+ * Guards: what of a channel's LTTng filters the probes can check on the
+ * registers, the return value and the thread before they record
+ * (syscall-guard.c derives them): a record is made only when each guard
+ * of its set holds. A guard accepts a value v when it lies in one of its
+ * intervals; v is the source (argument register, return value, thread or
+ * process id) cast as the event's field is: sign-extended from 32 bits
+ * first when sext32, then its low `size` bytes, extended with the field's
+ * sign, compared as a signed 64-bit integer (as the filter compares).
+ * A guard set may accept more than the filters (the exact check runs in
+ * traxd after), never less.
+ */
+#define SC_MAX_GUARDS	4    /* guards in a set */
+#define SC_GUARD_RANGES 2    /* intervals of a guard */
+#define SC_GUARD_SETS	4096 /* sets the probes' array holds (slot 0 unused) */
+#define SC_GUARD_RET	6    /* sc_guard.src: the return value (0..5: argument register) */
+#define SC_GUARD_TID	7    /* the thread's id */
+#define SC_GUARD_TGID	8    /* its process's id */
+
+struct sc_guard {
+	__s64 lo[SC_GUARD_RANGES], hi[SC_GUARD_RANGES];
+	__u8 src;
+	__u8 size; /* 1, 2, 4 or 8 */
+	__u8 is_signed;
+	__u8 sext32;
+	__u8 nranges; /* 1..SC_GUARD_RANGES */
+	__u8 pad[3];
+};
+
+struct sc_guard_set {
+	__u32 n; /* guards (<= SC_MAX_GUARDS) */
+	__u32 pad;
+	struct sc_guard g[SC_MAX_GUARDS];
+};
+
+/* A guard's source value v as its field holds it, compared as the filter compares. */
+static inline __attribute__((always_inline)) __s64 sc_guard_cast(const struct sc_guard *g, __u64 v)
+{
+	if (g->sext32)
+		v = (__u64)(__s64)(__s32)v;
+	switch (g->size) {
+	case 1:
+		return g->is_signed ? (__s64)(__s8)v : (__s64)(__u8)v;
+	case 2:
+		return g->is_signed ? (__s64)(__s16)v : (__s64)(__u16)v;
+	case 4:
+		return g->is_signed ? (__s64)(__s32)v : (__s64)(__u32)v;
+	default:
+		return (__s64)v;
+	}
+}
+
+/* Whether a guard accepts v (sc_guard_cast's). */
+static inline __attribute__((always_inline)) int sc_guard_holds(const struct sc_guard *g, __s64 v)
+{
+	int in = 0;
+
+	for (int k = 0; k < SC_GUARD_RANGES; k++)
+		if (k < g->nranges && v >= g->lo[k] && v <= g->hi[k])
+			in = 1;
+	return in;
+}
 
 /* sc_rec.flags */
 #define SC_REC_EXIT   0x1 /* a return (ret is set), else an entry */

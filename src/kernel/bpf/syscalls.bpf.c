@@ -10,6 +10,10 @@
  * ring buffer of its CPU. A full ring drops the record and counts it in
  * `lost`, per CPU.
  *
+ * A descriptor may name a guard set (syscalls-abi.h): what of the
+ * channel's filters can be checked on the registers, the return value and
+ * the thread; a call that fails it is not recorded.
+ *
  * User memory is read with the non-faulting helpers (a sleepable tp_btf
  * program is refused): a string or address whose page is not resident is
  * recorded as unreadable (length 0).
@@ -43,6 +47,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct sc_desc);
 } descs SEC(".maps");
+
+/* The guard sets (syscalls-abi.h): descriptors name theirs by index (0: none). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SC_GUARD_SETS);
+	__type(key, __u32);
+	__type(value, struct sc_guard_set);
+} guards SEC(".maps");
 
 /* The processes recorded when filter_pids is set (trackers). */
 struct {
@@ -205,6 +217,43 @@ static __always_inline __u64 arg_at(const __u64 *av, __u32 i)
 	}
 }
 
+/* A guard's source (syscalls-abi.h: struct sc_guard). */
+static __always_inline __u64 guard_source(const struct sc_guard *g, const __u64 *av, long ret,
+					  __u64 pid_tgid)
+{
+	switch (g->src) {
+	case SC_GUARD_RET:
+		return (__u64)ret;
+	case SC_GUARD_TID:
+		return (__u32)pid_tgid;
+	case SC_GUARD_TGID:
+		return pid_tgid >> 32;
+	default:
+		return arg_at(av, g->src);
+	}
+}
+
+/* Whether a record passes guard set gi: each of its guards holds. */
+static __always_inline int guards_pass(__u32 gi, struct pt_regs *regs, int compat, long ret,
+				       __u64 pid_tgid)
+{
+	const struct sc_guard_set *set = bpf_map_lookup_elem(&guards, &gi);
+	__u64 av[SC_MAX_ARGS];
+
+	if (!set)
+		return 1;
+	regs_read(regs, compat, av);
+	for (int i = 0; i < SC_MAX_GUARDS; i++) {
+		const struct sc_guard *g = &set->g[i];
+
+		if (i >= set->n)
+			break;
+		if (!sc_guard_holds(g, sc_guard_cast(g, guard_source(g, av, ret, pid_tgid))))
+			return 0;
+	}
+	return 1;
+}
+
 /* Counts a record the ring could not take. */
 static __always_inline void count_lost(void)
 {
@@ -326,6 +375,9 @@ static __always_inline int record(struct pt_regs *regs, long nr, int exit, long 
 
 	if (nregs > SC_MAX_ARGS)
 		nregs = SC_MAX_ARGS;
+	/* what the channel's filters reject, known from the registers, is not recorded */
+	if (d && d->guard[dir] && !guards_pass(d->guard[dir], regs, compat, ret, pid_tgid))
+		return 0;
 	if (d && !ncounters && !want_comm && !has_captures(d, dir))
 		return record_in_place(regs, pid_tgid, nr, exit, ret, compat, nregs);
 

@@ -127,7 +127,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			kind = sc_guard_derive(ev, r, n, &set);
 			check_set(kind, &set);
-			/* records from the input's bytes: no payload the filter accepts is refused */
+			/* records from the input's bytes: no payload the filter accepts is refused
+			 */
 			for (size_t off = 0; off + 64 <= size && off < 1024; off += 64) {
 				uint8_t rec[sizeof(struct sc_rec) + 2 + 4], pay[SC_PAYLOAD_MAX];
 				struct sc_rec *sr = (struct sc_rec *)rec;

@@ -24,16 +24,31 @@
 #include "kernel/syscall-table.h"
 
 static const char *const args[][2] = {
-    {"int", "a"},	 {"unsigned int", "b"},	  {"size_t", "c"},
-    {"long", "d"},	 {"umode_t", "e"},	  {"const char *", "filename"},
+    {"int", "a"},  {"unsigned int", "b"}, {"size_t", "c"},
+    {"long", "d"}, {"umode_t", "e"},	  {"const char *", "filename"},
 };
 #define NARGS 6
 
-static const char *const int_consts[] = {
-    "0",	   "1",		 "-1",		 "2",		"100",		 "127",
-    "128",	   "-129",	 "65535",	 "65536",	"2147483647",	 "-2147483648",
-    "2147483648",  "4294967295", "4294967296",	 "0x7fff",	"-9223372036854775808",
-    "9223372036854775807",	 "-5",		 "1000"};
+static const char *const int_consts[] = {"0",
+					 "1",
+					 "-1",
+					 "2",
+					 "100",
+					 "127",
+					 "128",
+					 "-129",
+					 "65535",
+					 "65536",
+					 "2147483647",
+					 "-2147483648",
+					 "2147483648",
+					 "4294967295",
+					 "4294967296",
+					 "0x7fff",
+					 "-9223372036854775808",
+					 "9223372036854775807",
+					 "-5",
+					 "1000"};
 #define NCONSTS (sizeof(int_consts) / sizeof(int_consts[0]))
 
 static const int64_t edge_values[] = {0,
@@ -309,8 +324,9 @@ int main(void)
 						struct kfilter_env env = {.tid = (int32_t)r->tid,
 									  .pid = (int32_t)r->tgid};
 
-						lttng |= rules[k].kf &&
-							 kfilter_run(rules[k].kf, pay, (size_t)pl, &env);
+						lttng |=
+						    rules[k].kf &&
+						    kfilter_run(rules[k].kf, pay, (size_t)pl, &env);
 					}
 					guard = guards_pass(kind, &set, r);
 					records++;
@@ -321,17 +337,21 @@ int main(void)
 					      "(a=%llx ret=%lld tid=%u)",
 					      compat ? "compat " : "", ev->name, rules[0].text,
 					      n > 1 ? " || " : "", n > 1 ? rules[1].text : "",
-					      (unsigned long long)r->args[0], (long long)r->ret, r->tid);
+					      (unsigned long long)r->args[0], (long long)r->ret,
+					      r->tid);
 					if (lone)
-						CHECK(lttng == guard,
-						      "%s%s: [%s] alone, yet the guards say %d, the "
-						      "filter %d (a=%llx b=%llx c=%llx d=%llx e=%llx)",
-						      compat ? "compat " : "", ev->name, rules[0].text,
-						      guard, lttng, (unsigned long long)r->args[0],
-						      (unsigned long long)r->args[1],
-						      (unsigned long long)r->args[2],
-						      (unsigned long long)r->args[3],
-						      (unsigned long long)r->args[4]);
+						CHECK(
+						    lttng == guard,
+						    "%s%s: [%s] alone, yet the guards say %d, the "
+						    "filter %d (a=%llx b=%llx c=%llx d=%llx "
+						    "e=%llx)",
+						    compat ? "compat " : "", ev->name,
+						    rules[0].text, guard, lttng,
+						    (unsigned long long)r->args[0],
+						    (unsigned long long)r->args[1],
+						    (unsigned long long)r->args[2],
+						    (unsigned long long)r->args[3],
+						    (unsigned long long)r->args[4]);
 					if (failures > 20)
 						return CHECK_RESULT();
 				}
@@ -343,8 +363,8 @@ int main(void)
 	       "the filters, %u by the guards\n",
 	       exprs, some, none, records, rejected, guard_rejected);
 	CHECK(some > exprs / 4, "only %u of %u expressions have guards", some, exprs);
-	CHECK(guard_rejected > rejected / 3, "the guards reject %u of the %u records the filters do",
-	      guard_rejected, rejected);
+	CHECK(guard_rejected > rejected / 3,
+	      "the guards reject %u of the %u records the filters do", guard_rejected, rejected);
 	sc_call_free(&c);
 	return CHECK_RESULT();
 }

@@ -143,6 +143,27 @@ void kfp_field_find(const struct kmap_event *m, const char *name, bool ctx, stru
 		const struct tp_field *f =
 		    m->ev->common_pid >= 0 ? &m->ev->fields[m->ev->common_pid] : NULL;
 
+		if (!strcmp(name, "procname")) {
+			/*
+			 * The kernel's COMM: the current task's name when the
+			 * event is recorded (a name no event's field has; the
+			 * kernel looks at the event's fields first), compared
+			 * as a char[16] that always holds its NUL.
+			 */
+			out->kind = KFP_FIELD_STR;
+			out->name = "COMM";
+			out->size = 16;
+			out->nul_terminated = true;
+			return;
+		}
+		if (!strcmp(name, "cpu_id")) {
+			/* the kernel's common_cpu: the CPU the event is recorded on, an int */
+			out->kind = KFP_FIELD_INT;
+			out->name = "common_cpu";
+			out->ssize = out->dsize = 4;
+			out->ssigned = out->dsigned = true;
+			return;
+		}
 		if (strcmp(name, "tid") || !f || f->kind != TP_FIELD_SCALAR || f->size != 4)
 			return;
 		out->kind = KFP_FIELD_INT;

@@ -9,7 +9,7 @@
  * (integers compared with constants, LTTng's renames and added constants
  * such as priorities minus 100 folded into the constant, widths and
  * signedness; bit masks; strings compared with == and !=; patterns);
- * what it cannot say (contexts but $ctx.tid, arrays, arithmetic, fields
+ * what it cannot say (contexts but $ctx.tid, procname and cpu_id, arrays, arithmetic, fields
  * compared with fields, fields LTTng computes) accepts everything, so
  * that `a && b` where only a translates pushes a. Several rules enabling
  * one event are the OR of their filters: a rule that does not translate

@@ -3,7 +3,8 @@
 # before it records (src/kernel/kfpush*.c), checked against the same
 # filter run only after recording:
 #  1. two sessions record sched_switch at once with the same filter on
-#     LTTng's fields (a pattern on the names, a priority minus 100, a tid):
+#     LTTng's fields (a pattern on the names, a priority minus 100, a tid,
+#     the thread's name):
 #     in one it translates (the kernel's filter file of its instance shows
 #     the translation while recording), in the other "|| prev_tid !=
 #     prev_tid" (always false, never translated) keeps it out of the
@@ -48,8 +49,9 @@ lost() { # SESSION: the kernel's overrun and dropped events (all CPUs)
 }
 
 # ---- 1. the same filter, pushed and not ----
-F='(prev_comm == "kfp-p*" && prev_prio == 20) || (next_comm == "kfp-p*" && next_tid != 0)'
-WANT='prev_comm ~ "\kfp-p*" && prev_prio == 120 || next_comm ~ "\kfp-p*" && next_pid != 0'
+# ($ctx.procname: the kernel's COMM, the current task's name: prev's in a switch)
+F='(prev_comm == "kfp-p*" && prev_prio == 20 && $ctx.procname == "kfp-p*") || (next_comm == "kfp-p*" && next_tid != 0)'
+WANT='prev_comm ~ "\kfp-p*" && prev_prio == 120 && COMM ~ "\kfp-p*" || next_comm ~ "\kfp-p*" && next_pid != 0'
 trax create kfa --output="$P/a" >/dev/null || fail "create kfa"
 trax enable-event -k sched_switch -s kfa --filter "$F" >/dev/null 2>&1 || fail "enable-event kfa"
 trax create kfb --output="$P/b" >/dev/null || fail "create kfb"

@@ -201,8 +201,18 @@ static void test_sched_switch(void)
 	tr(&e, "prev_tid == 1 && prev_prio < 1.5", "prev_pid == 1", 0);
 	/* a field the event lacks: the rule never matches (kfilter's rule) */
 	tr(&e, "nosuch == 1", NEVER, 1);
-	/* contexts: the thread's is common_pid; the others are not in the record */
-	tr(&e, "prev_tid == 1 && $ctx.procname == \"x\"", "prev_pid == 1", 0);
+	/*
+	 * contexts: the thread's is common_pid, its name the kernel's COMM,
+	 * its CPU common_cpu; the others are not in the record
+	 */
+	tr(&e, "prev_tid == 1 && $ctx.procname == \"x\"", "prev_pid == 1 && COMM == \"x\"", 1);
+	tr(&e, "$ctx.procname == \"kfp*\" || $ctx.cpu_id == 1",
+	   "COMM ~ \"\\kfp*\" || common_cpu == 1", 1);
+	/* 16 characters: never a name (the kernel's strncmp over 16 bytes says so); 17: never */
+	tr(&e, "$ctx.procname == \"0123456789abcdef\"", "COMM == \"0123456789abcdef\"", 1);
+	tr(&e, "$ctx.procname == \"0123456789abcdefX\"", NEVER, 1);
+	tr(&e, "$ctx.cpu_id >= 4294967296", NEVER, 1);
+	tr(&e, "prev_tid == 1 && $ctx.ppid == 2", "prev_pid == 1", 0);
 	tr(&e, "$ctx.nosuch == 1", NEVER, 1);
 	{
 		struct kfpush_rule r;

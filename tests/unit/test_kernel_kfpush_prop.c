@@ -44,22 +44,22 @@ static const struct event_def defs[] = {
 	 F("int prev_prio", 28, 4, 1) F("long prev_state", 32, 8, 1)
 	     F("char next_comm[16]", 40, 16, 0) F("pid_t next_pid", 56, 4, 1)
 		 F("int next_prio", 60, 4, 1),
-     {"prev_tid", "prev_prio", "prev_state", "next_tid", "next_prio", "$ctx.tid"},
-     {"prev_comm", "next_comm"}},
+     {"prev_tid", "prev_prio", "prev_state", "next_tid", "next_prio", "$ctx.tid", "$ctx.cpu_id"},
+     {"prev_comm", "next_comm", "$ctx.procname"}},
     {"kmem",
      "kmalloc",
      COMMON F("unsigned long call_site", 8, 8, 0) F("const void * ptr", 16, 8, 0)
 	 F("size_t bytes_req", 24, 8, 0) F("size_t bytes_alloc", 32, 8, 0)
 	     F("unsigned long gfp_flags", 40, 8, 0) F("int node", 48, 4, 1),
-     {"call_site", "bytes_req", "gfp_flags", "node", "accounted", "ptr"},
-     {NULL}},
+     {"call_site", "bytes_req", "gfp_flags", "node", "accounted", "ptr", "$ctx.cpu_id"},
+     {"$ctx.procname"}},
     {"test",
      "gen",
      COMMON F("char tag[4]", 8, 4, 0) F("unsigned char small", 12, 1, 0)
 	 F("signed char tiny", 13, 1, 1) F("__data_loc char[] label", 16, 4, 0)
 	     F("unsigned int flags", 20, 4, 0) F("u64 big", 24, 8, 0) F("short half", 32, 2, 1),
-     {"small", "tiny", "flags", "big", "half"},
-     {"tag", "label"}},
+     {"small", "tiny", "flags", "big", "half", "$ctx.cpu_id"},
+     {"tag", "label", "$ctx.procname"}},
 };
 #define NR_DEFS (sizeof(defs) / sizeof(defs[0]))
 
@@ -286,6 +286,8 @@ struct kparse {
 	const char *p;
 	const struct tp_event *ev;
 	const uint8_t *rec;
+	const char *comm; /* the kernel's COMM: the current task's name (16 bytes) */
+	int32_t cpu;	  /* its common_cpu */
 	int error;
 };
 
@@ -320,11 +322,25 @@ static int pred(struct kparse *k)
 	const struct tp_field *f;
 	char op[3] = {0};
 
+	struct tp_field special;
+	const uint8_t *base = k->rec;
+
 	skip_ws(k);
-	while ((*k->p >= 'a' && *k->p <= 'z') || (*k->p >= '0' && *k->p <= '9') || *k->p == '_')
+	while ((*k->p >= 'a' && *k->p <= 'z') || (*k->p >= 'A' && *k->p <= 'Z') ||
+	       (*k->p >= '0' && *k->p <= '9') || *k->p == '_')
 		name[n++] = *k->p++;
 	name[n] = 0;
 	f = tp_event_field(k->ev, name);
+	/* the kernel's generic fields, after the event's own (none of these three has one) */
+	if (!f && !strcmp(name, "COMM")) {
+		special = (struct tp_field){.kind = TP_FIELD_ARRAY, .is_char = true, .size = 16};
+		f = &special;
+		base = (const uint8_t *)k->comm;
+	} else if (!f && !strcmp(name, "common_cpu")) {
+		special = (struct tp_field){.kind = TP_FIELD_SCALAR, .size = 4, .is_signed = true};
+		f = &special;
+		base = (const uint8_t *)&k->cpu;
+	}
 	if (!f) {
 		k->error = 1;
 		return 0;
@@ -351,7 +367,7 @@ static int pred(struct kparse *k)
 				return 0;
 			}
 		} else {
-			str = k->rec + f->offset;
+			str = base + f->offset;
 			len = f->size;
 		}
 		if (!strcmp(op, "~")) {
@@ -376,7 +392,7 @@ static int pred(struct kparse *k)
 		int64_t sv;
 		uint64_t uv, raw = 0;
 
-		memcpy(&raw, k->rec + f->offset, f->size);
+		memcpy(&raw, base + f->offset, f->size);
 		if (f->is_signed) {
 			sv = strtoll(k->p, &end, 0);
 			uv = (uint64_t)sv;
@@ -465,9 +481,10 @@ static int kor(struct kparse *k)
 	}
 }
 
-static int kernel_eval(const char *text, const struct tp_event *ev, const uint8_t *rec)
+static int kernel_eval(const char *text, const struct tp_event *ev, const uint8_t *rec,
+		       const char *comm, int32_t cpu)
 {
-	struct kparse k = {.p = text, .ev = ev, .rec = rec};
+	struct kparse k = {.p = text, .ev = ev, .rec = rec, .comm = comm, .cpu = cpu};
 	int v = kor(&k);
 
 	CHECK(!k.error && !*k.p, "the kernel would not read [%s] (at [%s])", text, k.p);
@@ -518,13 +535,19 @@ int main(void)
 					size_t pl = kmap_convert(m, rec, rl, pay, sizeof(pay));
 					int32_t tid;
 					struct kfilter_env env = {.cpu = 0};
+					char comm[16] = {0};
+					const char *name = PICK(str_values);
 					int lttng;
 
-					/* $ctx.tid: the record's thread */
+					/* $ctx.tid: the record's thread; its name and CPU */
 					memcpy(&tid, rec + 4, 4);
 					env.tid = tid;
+					memcpy(comm, name,
+					       strnlen(name, 15)); /* (a task name keeps its NUL) */
+					env.comm = comm;
+					env.cpu = (int32_t)rnd(3);
 					lttng = kf && kfilter_run(kf, pay, pl, &env);
-					int kernel = kernel_eval(kt, &ev, rec);
+					int kernel = kernel_eval(kt, &ev, rec, comm, env.cpu);
 
 					records++;
 					CHECK(!lttng || kernel,

@@ -2,7 +2,8 @@
  * syscall-guard.c - what of a channel's LTTng filters the system call
  * probes can check before they record (syscalls-abi.h: guards): the
  * comparisons of the event's integer fields that come from a register or
- * the return value, and of $ctx.tid and $ctx.pid, with constants.
+ * the return value, and of $ctx.tid and $ctx.pid, with constants; and
+ * $ctx.procname equal to a name or a "prefix*" pattern.
  *
  * The filter's tree (src/filter/tree.h) is walked with its negations
  * carried down to the comparisons (De Morgan). Each sub-expression gives
@@ -123,10 +124,11 @@ static enum gval ranges_set(struct sc_guard *g, struct piece *p, unsigned int n)
 	return G_SET;
 }
 
+/* Whether two guards' intervals can be combined (a name's guards cannot: each stays). */
 static bool same_source(const struct sc_guard *a, const struct sc_guard *b)
 {
-	return a->src == b->src && a->size == b->size && a->is_signed == b->is_signed &&
-	       a->sext32 == b->sext32;
+	return a->src != SC_GUARD_COMM && a->src == b->src && a->size == b->size &&
+	       a->is_signed == b->is_signed && a->sext32 == b->sext32;
 }
 
 /* Guard a's intervals with b's: intersected (and) or joined (or). */
@@ -273,12 +275,65 @@ static struct gres int_cmp(const struct sc_event *ev, const struct filter_node *
 	return r.v == G_SET ? r : r.v == G_TRUE ? g_true() : g_false();
 }
 
+/*
+ * $ctx.procname equal to lit (a pattern when glob): the thread's name, up
+ * to 15 bytes and its NUL, tested on its first len + 1 bytes (an exact
+ * name) or on the prefix before a pattern's one, final star. Other
+ * patterns, and escapes, are true.
+ */
+static struct gres name_equal(const char *lit, size_t len, bool glob)
+{
+	struct gres r = {.v = G_SET, .n = 1};
+	struct sc_guard *g = &r.g[0];
+	uint8_t v[16] = {0}, m[16] = {0};
+	size_t n = len;
+
+	if (glob) {
+		if (!len || lit[len - 1] != '*' || memchr(lit, '\\', len))
+			return g_true();
+		n = len - 1;
+		if (!n || memchr(lit, '*', n))
+			return g_true(); /* ("*": every name) */
+	} else if (memchr(lit, '\0', len)) {
+		return g_true();
+	}
+	if (n > 15)
+		return g_false(); /* longer than any name */
+	memcpy(v, lit, n);
+	memset(m, 0xff, glob ? n : n + 1); /* an exact name: its NUL too */
+	g->src = SC_GUARD_COMM;
+	g->size = 16;
+	g->nranges = 1;
+	memcpy(&g->lo[0], v, 8);
+	memcpy(&g->lo[1], v + 8, 8);
+	memcpy(&g->hi[0], m, 8);
+	memcpy(&g->hi[1], m + 8, 8);
+	return r;
+}
+
+static bool is_literal(const struct filter_node *n)
+{
+	return n->kind == FILTER_NODE_STR || n->kind == FILTER_NODE_GLOB;
+}
+
 static struct gres compare(const struct sc_event *ev, const struct filter_node *n, bool neg)
 {
+	const struct filter_node *a = n->a, *b = n->b;
 	int64_t c;
 
 	if (n->cmp > FILTER_TREE_GE)
 		return g_true();
+	if (is_literal(a)) {
+		a = n->b;
+		b = n->a;
+	}
+	if (is_literal(b)) {
+		/* only `$ctx.procname == literal` (or its negated !=) says something */
+		if (a->kind != FILTER_NODE_CTX || strcmp(a->s, "procname") ||
+		    n->cmp != (neg ? FILTER_TREE_NE : FILTER_TREE_EQ))
+			return g_true();
+		return name_equal(b->s, b->len, b->kind == FILTER_NODE_GLOB);
+	}
 	if (filter_tree_const_int(n->b, &c))
 		return int_cmp(ev, n->a, n->cmp, c, neg);
 	if (filter_tree_const_int(n->a, &c))

@@ -58,6 +58,12 @@ static void check_set(int kind, const struct sc_guard_set *set)
 	for (unsigned int i = 0; i < set->n; i++) {
 		const struct sc_guard *g = &set->g[i];
 
+		if (g->src == SC_GUARD_COMM) { /* a name: its bytes within the mask */
+			CHECK(g->size == 16);
+			CHECK(((uint64_t)g->lo[0] & ~(uint64_t)g->hi[0]) == 0 &&
+			      ((uint64_t)g->lo[1] & ~(uint64_t)g->hi[1]) == 0);
+			continue;
+		}
 		CHECK(g->src < SC_MAX_ARGS || g->src == SC_GUARD_RET || g->src == SC_GUARD_TID ||
 		      g->src == SC_GUARD_TGID);
 		CHECK(g->size == 1 || g->size == 2 || g->size == 4 || g->size == 8);
@@ -76,6 +82,15 @@ static int pass(int kind, const struct sc_guard_set *set, const struct sc_rec *r
 		return kind == SC_GUARDS_ALL;
 	for (unsigned int i = 0; i < set->n; i++) {
 		const struct sc_guard *g = &set->g[i];
+		uint64_t w[2];
+
+		if (g->src == SC_GUARD_COMM) {
+			memcpy(w, r->comm, 16);
+			if ((w[0] & (uint64_t)g->hi[0]) != (uint64_t)g->lo[0] ||
+			    (w[1] & (uint64_t)g->hi[1]) != (uint64_t)g->lo[1])
+				return 0;
+			continue;
+		}
 		uint64_t v = g->src == SC_GUARD_RET    ? (uint64_t)r->ret
 			     : g->src == SC_GUARD_TID  ? r->tid
 			     : g->src == SC_GUARD_TGID ? r->tgid
@@ -145,7 +160,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (compat)
 					for (int a = 0; a < SC_MAX_ARGS; a++)
 						sr->args[a] = (uint32_t)sr->args[a];
-				sr->flags = compat ? SC_REC_COMPAT : 0;
+				sr->flags = (compat ? SC_REC_COMPAT : 0) | SC_REC_COMM;
+				/* a task's name: up to 15 of the input's bytes, NUL-padded */
+				memcpy(sr->comm, data + off + 60, 4);
+				sr->comm[data[off + 63] % 5] = 0;
 				memcpy(rec + sizeof(*sr), &sl, 2);
 				memcpy(rec + sizeof(*sr) + 2, "abc", 4);
 				sr->size = sizeof(rec);
@@ -153,7 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				CHECK(pl >= 0);
 				for (unsigned int k = 0; k < n; k++) {
 					struct kfilter_env env = {.tid = (int32_t)sr->tid,
-								  .pid = (int32_t)sr->tgid};
+								  .pid = (int32_t)sr->tgid,
+								  .comm = sr->comm};
 
 					lttng |= kf[k] && kfilter_run(kf[k], pay, (size_t)pl, &env);
 				}

@@ -5,7 +5,7 @@
 #  1. two sessions record read, getppid and close at once with filters on
 #     fd, count, ret and the process name; in one, the probes' guard sets
 #     (bpftool's dump of their map, while recording) hold what the filters
-#     say of the registers and the return value; in the other each filter
+#     say of the registers, the return value and the thread's name; in the other each filter
 #     has "|| (fd & 1) == 2" (always false, which no guard can say), so its
 #     probes record every call. The workload (data/kernel/kguard-work.c)
 #     makes calls the filters keep and calls they reject: both traces hold
@@ -58,6 +58,12 @@ for m in json.load(open("maps.json")):
             continue
         gs = []
         for g in v["g"][: v["n"]]:
+            if g["src"] == 9:  # the thread's name: its bytes under the mask, the mask's length
+                b = b"".join((x & (2**64 - 1)).to_bytes(8, "little") for x in g["lo"])
+                m = b"".join((x & (2**64 - 1)).to_bytes(8, "little") for x in g["hi"])
+                n = len(m.rstrip(b"\0"))
+                gs.append("comm:%s/%d" % (b[:n].rstrip(b"\0").decode(), n))
+                continue
             r = ",".join("%d-%d" % (g["lo"][k], g["hi"][k]) for k in range(g["nranges"]))
             gs.append("%d:%d:%d:%s" % (g["src"], g["size"], g["is_signed"], r))
         sets.append(" ".join(gs))
@@ -95,12 +101,13 @@ enable_all kgb " || (fd & 1) == 2"
 trax start kga >/dev/null || fail "start kga"
 trax start kgb >/dev/null || fail "start kgb"
 sets=$(guard_sets)
-# read's entry: fd (unsigned int, register 0) 40, count (size_t, register 2) >= 100
-# (as a signed 64-bit integer, as the filter compares); getppid's exit: ret > 1;
-# close's entry: fd 41 or 42 (one interval); the 32-bit calls' the same
-want_read="0:4:0:40-40 2:8:0:100-9223372036854775807"
-want_ppid="6:8:1:2-9223372036854775807"
-want_close="0:4:0:41-42"
+# each: the thread's name, its 11 bytes and NUL; read's entry: fd (unsigned
+# int, register 0) 40, count (size_t, register 2) >= 100 (as a signed 64-bit
+# integer, as the filter compares); getppid's exit: ret > 1; close's entry:
+# fd 41 or 42 (one interval); the 32-bit calls' the same
+want_read="comm:kguard-work/12 0:4:0:40-40 2:8:0:100-9223372036854775807"
+want_ppid="comm:kguard-work/12 6:8:1:2-9223372036854775807"
+want_close="comm:kguard-work/12 0:4:0:41-42"
 expect_eq "$(echo "$sets" | grep -c .)" 2 "guards maps of the two sessions"
 guarded=$(echo "$sets" | grep -v '^none$' || true)
 expect_eq "$(echo "$sets" | grep -c '^none$')" 1 "sessions whose probes have no guard"

@@ -2,8 +2,8 @@
  * test_kernel_sc_guard.c - the guards the system call probes check before
  * recording (syscall-guard.c), against the LTTng filters they come from:
  * random expressions over a call's fields (integers of each width and
- * sign from registers, the return value, a string, $ctx.tid and
- * $ctx.pid; edge constants), one or two rules, on random records (edge
+ * sign from registers, the return value, a string, $ctx.tid,
+ * $ctx.pid and $ctx.procname; edge constants), one or two rules, on random records (edge
  * register values with high bits a 32-bit field drops, 32-bit calls whose
  * registers hold 32 bits). For each record the LTTng filter runs as traxd
  * runs it (sc_payload, then kfilter_run) and the guards as the probes
@@ -107,10 +107,23 @@ static const char *int_operand(void)
 
 static void atom(struct out *o)
 {
-	switch (rnd(10)) {
+	switch (rnd(11)) {
 	case 0:
 		emit(o, rnd(2) ? "filename == \"abc\"" : "filename != \"x*\"");
 		return;
+	case 9: { /* the thread's name */
+		static const char *const names[] = {"$ctx.procname == \"abc\"",
+						    "$ctx.procname == \"ab*\"",
+						    "\"xyz\" != $ctx.procname",
+						    "$ctx.procname == \"*c\"",
+						    "$ctx.procname == \"0123456789abcde\"",
+						    "$ctx.procname == \"0123456789abcdef*\"",
+						    "$ctx.procname == \"\"",
+						    "$ctx.procname == \"a\\\\*\""};
+
+		emit(o, names[rnd(sizeof(names) / sizeof(names[0]))]);
+		return;
+	}
 	case 1: /* an integer's truth */
 		emit(o, int_operand());
 		return;
@@ -173,7 +186,15 @@ static size_t make_record(const struct sc_event *ev, uint8_t *buf, size_t cap)
 	/* a thread that makes calls: 1 to pid_max's limit (4194304) */
 	r.tid = rnd(3) ? (uint32_t)(1 + rnd(200)) : rnd(2) ? 4194304u : 1u + rnd(4194304);
 	r.tgid = rnd(3) ? (uint32_t)(1 + rnd(200)) : rnd(2) ? 1u : 1u + rnd(4194304);
-	r.flags = ev->compat ? SC_REC_COMPAT : 0;
+	r.flags = (ev->compat ? SC_REC_COMPAT : 0) | SC_REC_COMM;
+	{
+		static const char *const comms[] = {"abc", "abcd",	     "ab", "xyz", "",
+						    "a*",  "0123456789abcde"};
+
+		/* a task's name, NUL-padded as the kernel keeps it */
+		snprintf(r.comm, sizeof(r.comm), "%s",
+			 comms[rnd(sizeof(comms) / sizeof(comms[0]))]);
+	}
 	memcpy(buf, &r, sizeof(r));
 	for (int a = 0; a < SC_MAX_ARGS; a++) {
 		static const char *const strs[] = {"abc", "xyz", ""};
@@ -205,6 +226,15 @@ static int guards_pass(int kind, const struct sc_guard_set *set, const struct sc
 
 		CHECK(g->nranges >= 1 && g->nranges <= SC_GUARD_RANGES, "guard with %u ranges",
 		      g->nranges);
+		if (g->src == SC_GUARD_COMM) {
+			uint64_t w[2];
+
+			memcpy(w, r->comm, 16);
+			if ((w[0] & (uint64_t)g->hi[0]) != (uint64_t)g->lo[0] ||
+			    (w[1] & (uint64_t)g->hi[1]) != (uint64_t)g->lo[1])
+				return 0;
+			continue;
+		}
 		switch (g->src) {
 		case SC_GUARD_RET:
 			v = (uint64_t)r->ret;
@@ -233,6 +263,9 @@ static bool lone_comparison(const char *text, const struct sc_event *ev)
 	long long k;
 	int n = 0;
 
+	if (!strcmp(text, "($ctx.procname == \"abc\")") ||
+	    !strcmp(text, "($ctx.procname == \"ab*\")"))
+		return true; /* a name, a prefix: exact too */
 	if (sscanf(text, "(%31[a-z$.] %3[=!<>] %lli)%n", f, op, &k, &n) != 3 || text[n])
 		return false;
 	for (unsigned int i = 0; i < ev->nfields; i++)
@@ -322,7 +355,8 @@ int main(void)
 					CHECK(pl >= 0, "%s: no payload", ev->name);
 					for (unsigned int k = 0; k < n; k++) {
 						struct kfilter_env env = {.tid = (int32_t)r->tid,
-									  .pid = (int32_t)r->tgid};
+									  .pid = (int32_t)r->tgid,
+									  .comm = r->comm};
 
 						lttng |=
 						    rules[k].kf &&

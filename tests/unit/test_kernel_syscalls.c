@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -839,6 +840,16 @@ static void *getppid_main(void *arg)
 	return NULL;
 }
 
+/* Names itself "kg-named", then calls getppid 3 times. */
+static void *named_main(void *arg)
+{
+	prctl(PR_SET_NAME, "kg-named", 0, 0, 0);
+	*(int32_t *)arg = (int32_t)syscall(SYS_gettid);
+	for (int i = 0; i < 3; i++)
+		(void)syscall(SYS_getppid);
+	return NULL;
+}
+
 /*
  * Guards (ksyscalls_set_guards): the probes themselves leave out what a
  * filter rejects on registers, the return value and the thread (the
@@ -852,7 +863,7 @@ static void test_guards(void)
 	char err[256], buf[200];
 	int self = getpid(), e, rd, gp, z1 = open("/dev/zero", O_RDONLY),
 	    z2 = open("/dev/zero", O_RDONLY);
-	int32_t me = (int32_t)syscall(SYS_gettid), other = 0;
+	int32_t me = (int32_t)syscall(SYS_gettid), other = 0, named = 0;
 	pthread_t th;
 
 	check_part = "guards";
@@ -890,6 +901,13 @@ static void test_guards(void)
 		(void)syscall(SYS_getppid);
 	pthread_create(&th, NULL, getppid_main, &other);
 	pthread_join(th, NULL);
+	/* a thread's name (a prefix of it): only the named thread's calls */
+	guard_with(s, gp, false, "$ctx.procname == \"kg-na*\"");
+	guard_with(s, gp, true, "$ctx.procname == \"kg-named\"");
+	pthread_create(&th, NULL, named_main, &named);
+	pthread_join(th, NULL);
+	for (int i = 0; i < 2; i++)
+		(void)syscall(SYS_getppid);
 	/* the read guards taken away: every read recorded again */
 	CHECK_EQ(ksyscalls_set_guards(s, (unsigned int)rd, false, NULL, 0), 0);
 	CHECK_EQ(ksyscalls_set_guards(s, (unsigned int)rd, true, NULL, 0), 0);
@@ -904,6 +922,8 @@ static void test_guards(void)
 	/* its exits: the entry's guard is not theirs (a tid other than 0 and ret >= 0: all) */
 	CHECK_EQ(count_of(&sk, me, "syscall_exit_getppid"), 4);
 	CHECK_EQ(count_of(&sk, other, "syscall_exit_getppid"), 6);
+	CHECK_EQ(count_of(&sk, named, "syscall_entry_getppid"), 3);
+	CHECK_EQ(count_of(&sk, named, "syscall_exit_getppid"), 3);
 	for (size_t i = 0, k = 0; i < sk.n; i++) {
 		int32_t fd;
 

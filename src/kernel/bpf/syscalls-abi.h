@@ -94,6 +94,12 @@ struct sc_desc {
 #define SC_GUARD_RET	6    /* sc_guard.src: the return value (0..5: argument register) */
 #define SC_GUARD_TID	7    /* the thread's id */
 #define SC_GUARD_TGID	8    /* its process's id */
+/*
+ * Its name (16 bytes, as two little-endian 64-bit words w[0], w[1]): the
+ * guard holds when (w[k] & hi[k]) == lo[k] for both (an exact name: its
+ * bytes and NUL; a prefix: its bytes). No cast, no intervals.
+ */
+#define SC_GUARD_COMM 9
 
 struct sc_guard {
 	__s64 lo[SC_GUARD_RANGES], hi[SC_GUARD_RANGES];

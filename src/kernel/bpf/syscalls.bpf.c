@@ -238,7 +238,8 @@ static __always_inline int guards_pass(__u32 gi, struct pt_regs *regs, int compa
 				       __u64 pid_tgid)
 {
 	const struct sc_guard_set *set = bpf_map_lookup_elem(&guards, &gi);
-	__u64 av[SC_MAX_ARGS];
+	__u64 av[SC_MAX_ARGS], comm[2] = {0, 0};
+	int have_comm = 0;
 
 	if (!set)
 		return 1;
@@ -248,6 +249,16 @@ static __always_inline int guards_pass(__u32 gi, struct pt_regs *regs, int compa
 
 		if (i >= set->n)
 			break;
+		if (g->src == SC_GUARD_COMM) {
+			if (!have_comm) {
+				bpf_get_current_comm(comm, sizeof(comm));
+				have_comm = 1;
+			}
+			if ((comm[0] & (__u64)g->hi[0]) != (__u64)g->lo[0] ||
+			    (comm[1] & (__u64)g->hi[1]) != (__u64)g->lo[1])
+				return 0;
+			continue;
+		}
 		if (!sc_guard_holds(g, sc_guard_cast(g, guard_source(g, av, ret, pid_tgid))))
 			return 0;
 	}

@@ -288,8 +288,7 @@ static int descs_write_abi(struct ksyscalls *s, int from, int to, bool compat)
 	return 0;
 }
 
-/* Writes guard set slot of call c's direction dir to the probes' array (when loaded). 0, or -errno.
- */
+/* Writes call c's guard set of direction dir into its slot of the probes' array. 0, or -errno. */
 static int guard_write(struct ksyscalls *s, const struct sc_call *c, int dir)
 {
 	__u32 key = c->guard_slot[dir];
@@ -751,8 +750,9 @@ static int counters_write(struct ksyscalls *s, char *err, size_t errlen)
  * page faults made the first reads several times slower (390 ns a record
  * instead of 65), and the rings of a machine making system calls on
  * every CPU overflowed in the first 50 ms (one start in five lost events;
- * none in 40 after). Up to QUEUE_PRESIZE_MAX bytes each: a larger queue
- * still grows when it must. Out of memory: they grow as before.
+ * none in 40 after this and the reader's higher priority, kdomain.c). Up
+ * to QUEUE_PRESIZE_MAX bytes each: a larger queue still grows when it
+ * must. Out of memory: they grow as before.
  */
 static void queues_presize(struct ksyscalls *s, size_t ring_bytes)
 {

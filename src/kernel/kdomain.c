@@ -756,76 +756,68 @@ static void class_filters(struct kchan *ch, struct kevent_class *cls, const char
 }
 
 /*
- * Gives the kernel the filters of tracefs event id's rules (kfpush.h),
- * once class_filters has linked them (fs->programs: one per filtered
- * rule, in the rules' order).
+ * The channel's enabled rules of one kind (syscall) that match an event
+ * (name: its LTTng name, or a system call's; full: tracefs's SYSTEM:NAME,
+ * or NULL), as kfpush rules into pr (room for every rule), once
+ * class_filters has linked them into fs (one program per filtered rule,
+ * in the rules' order). How many; 0 when one of them has no filter, or
+ * when the rules and fs cannot be told apart (out of memory).
+ */
+static unsigned int rules_linked(const struct kchan *ch, const char *name, const char *full,
+				 bool syscall, const struct kfilter_set *fs, struct kfpush_rule *pr)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; fs && k < ch->nrules; k++) {
+		const struct krule *r = &ch->rules[k];
+
+		if (!r->enabled || r->syscall != syscall || !rule_matches(r, name, full))
+			continue;
+		if (!r->filter)
+			return 0;
+		pr[n] = (struct kfpush_rule){.code = r->filter,
+					     .len = r->filter_len,
+					     .linked = n < fs->n && fs->programs[n]};
+		n++;
+	}
+	return fs && n == fs->n ? n : 0;
+}
+
+/*
+ * Gives the kernel the filters of tracefs event id's rules (kfpush.h).
+ * A channel recorded through perf gets none: a perf event's filter is set
+ * once (then EEXIST), it cannot follow the rules; its LTTng filters run
+ * after.
  */
 static void filters_push(struct kchan *ch, uint32_t id, const char *full)
 {
 	struct kevent_class *cls = kmap_event_class(ch->by_id[id]);
-	const struct kfilter_set *fs = cls->filter;
 	struct kfpush_rule *pr = calloc(ch->nrules + 1, sizeof(*pr));
-	unsigned int n = 0, filtered = 0;
+	unsigned int n;
 
-	/*
-	 * A channel recorded through perf: a perf event's filter is set once
-	 * (then EEXIST), it cannot follow the rules; its LTTng filters run after.
-	 */
-	if (!ch->push || ch->perf)
-		goto out;
-	for (unsigned int i = 0; pr && fs && i < ch->nrules; i++) {
-		const struct krule *r = &ch->rules[i];
-
-		if (!r->enabled || r->syscall || !rule_matches(r, cls->cls.name, full))
-			continue;
-		if (!r->filter) {
-			n = 0;
-			pr[n++] = (struct kfpush_rule){0}; /* unfiltered: nothing to push */
-			break;
-		}
-		pr[n++] =
-		    (struct kfpush_rule){.code = r->filter,
-					 .len = r->filter_len,
-					 .linked = filtered < fs->n && fs->programs[filtered]};
-		filtered++;
+	if (!ch->push || ch->perf) {
+		free(pr);
+		return;
 	}
-	if (!pr || !fs || (pr[0].code && filtered != fs->n))
-		n = 0; /* out of memory: the rules cannot be told apart, no kernel filter */
+	n = pr ? rules_linked(ch, cls->cls.name, full, false, cls->filter, pr) : 0;
 	kfpush_event(ch->push, ch->formats[id], ch->by_id[id], pr, n);
-out:
 	free(pr);
 }
 
 /*
  * Gives the system call probes the guards of call i's entry or exit
- * (ksyscalls_set_guards) from the rules enabling it, once class_filters
- * has linked them. TRAX_KERNEL_FILTER=after leaves them out too.
+ * (ksyscalls_set_guards) from the rules enabling it.
+ * TRAX_KERNEL_FILTER=after leaves them out too.
  */
 static void guards_push(struct kchan *ch, unsigned int i, bool exit, const struct kevent_class *cls)
 {
-	const struct kfilter_set *fs = cls->filter;
 	struct kfpush_rule *pr = calloc(ch->nrules + 1, sizeof(*pr));
-	unsigned int n = 0, filtered = 0;
+	unsigned int n = 0;
 	char name[256];
 
 	syscall_rule_name(cls->cls.name, name, sizeof(name));
-	for (unsigned int k = 0; pr && fs && kfpush_pushes(ch->push) && k < ch->nrules; k++) {
-		const struct krule *r = &ch->rules[k];
-
-		if (!r->enabled || !r->syscall || !rule_matches(r, name, NULL))
-			continue;
-		if (!r->filter) {
-			n = 0; /* unfiltered: no guard */
-			break;
-		}
-		pr[n++] =
-		    (struct kfpush_rule){.code = r->filter,
-					 .len = r->filter_len,
-					 .linked = filtered < fs->n && fs->programs[filtered]};
-		filtered++;
-	}
-	if (!pr || !fs || (n && filtered != fs->n))
-		n = 0; /* out of memory: the rules cannot be told apart, no guard */
+	if (pr && kfpush_pushes(ch->push))
+		n = rules_linked(ch, name, NULL, true, cls->filter, pr);
 	ksyscalls_set_guards(ch->sys, i, exit, pr, n);
 	free(pr);
 }

@@ -22,11 +22,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 
-[ "$(id -u)" = 0 ] || fail "the kernel domain's tests run as root"
-T=/sys/kernel/tracing
-if ! [ -d "$T/instances" ]; then
-	mount -t tracefs nodev "$T" 2>/dev/null || fail "tracefs is not mounted on $T and cannot be"
-fi
+need_kernel_tracefs
 command -v babeltrace2 >/dev/null || fail "babeltrace2 is needed"
 cd "$TEST_TMP"
 $CC -O1 -pthread -o work "$TRAX_SRC/tests/integration/data/kernel/kfpush-work.c" ||

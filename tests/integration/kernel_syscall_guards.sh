@@ -16,11 +16,7 @@
 . "$TRAX_SRC/tests/integration/lib.sh"
 . "$TRAX_SRC/tests/integration/data/daemon/env.sh"
 
-[ "$(id -u)" = 0 ] || fail "the kernel domain's tests run as root"
-T=/sys/kernel/tracing
-if ! [ -d "$T/instances" ]; then
-	mount -t tracefs nodev "$T" 2>/dev/null || fail "tracefs is not mounted on $T and cannot be"
-fi
+need_kernel_tracefs
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 [ -x "$BPFTOOL" ] || fail "bpftool is needed"
 command -v python3 >/dev/null || fail "python3 is needed"

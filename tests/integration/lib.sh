@@ -124,6 +124,16 @@ one_trace_dir() {
 # check_fail MESSAGE: a failure reported while the test goes on to its other
 # checks; errors counts them (the test ends failing when it is not 0).
 errors=0
+# A kernel test's needs: root, and tracefs at $T (/sys/kernel/tracing,
+# mounted when it is not).
+need_kernel_tracefs() {
+	[ "$(id -u)" = 0 ] || fail "the kernel domain's tests run as root"
+	T=/sys/kernel/tracing
+	if ! [ -d "$T/instances" ]; then
+		mount -t tracefs nodev "$T" 2>/dev/null || fail "tracefs is not mounted on $T and cannot be"
+	fi
+}
+
 check_fail() {
 	echo "FAIL: $*" >&2
 	errors=$((errors + 1))
